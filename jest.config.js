@@ -1,0 +1,13 @@
+// Jest runs in native ESM mode because @msw/data and parts of msw ship ESM only.
+// ts-jest compiles TypeScript as ESM; the mapper strips the `.js` suffix NodeNext imports require.
+/** @type {import('jest').Config} */
+export default {
+  testEnvironment: 'node',
+  extensionsToTreatAsEsm: ['.ts'],
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  transform: {
+    '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }],
+  },
+  testMatch: ['<rootDir>/**/*.test.ts'],
+  testPathIgnorePatterns: ['/node_modules/'],
+};
