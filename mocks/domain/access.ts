@@ -1,0 +1,97 @@
+import { authenticate, bearerChallenge } from './auth.js';
+import { BanList, type BanPolicy } from './ban.js';
+import { ceilSeconds, type Clock } from './clock.js';
+import { apiError, type ApiError } from './errors.js';
+import { PLAN_LIMITS, type ApiKey } from './plans.js';
+import { QuotaLedger, type WindowState } from './quota.js';
+
+/** What the `X-RateLimit-*` headers of a response say, and the draft fields' windows when known. */
+export interface RateLimitView {
+  limit: number;
+  remaining: number;
+  resetEpochSeconds: number;
+  windows?: WindowState[];
+}
+
+/** The outcome of the auth and quota guards for one request. */
+export type Access =
+  | { granted: true; apiKey: ApiKey; rateLimit: RateLimitView }
+  | { granted: false; error: ApiError; rateLimit: RateLimitView; retryAfterSeconds?: number; challenge?: string; apiKey?: ApiKey };
+
+/** Options of {@link AccessControl}. */
+export interface AccessControlOptions {
+  keys: readonly ApiKey[];
+  clock: Clock;
+  ban: BanPolicy;
+  /** Most client addresses whose anonymous bucket is kept at once (the idlest go first). */
+  anonymousCapacity: number;
+}
+
+/**
+ * Auth, per-key quota, the anonymous per-address bucket and the ban, evaluated in that order.
+ * @example const access = control.check(request.headers.get('authorization'), '127.0.0.1');
+ */
+export class AccessControl {
+  readonly #keys: ReadonlyMap<string, ApiKey>;
+  readonly #clock: Clock;
+  readonly #keyQuota = new QuotaLedger();
+  readonly #anonymousQuota: QuotaLedger;
+  readonly #bans: BanList;
+
+  constructor(options: AccessControlOptions) {
+    this.#keys = new Map(options.keys.map((apiKey) => [apiKey.key, apiKey]));
+    this.#clock = options.clock;
+    this.#anonymousQuota = new QuotaLedger(options.anonymousCapacity);
+    this.#bans = new BanList(options.ban);
+  }
+
+  /** Subjects tracked by the quota: keys and anonymous client addresses (for memory tests). */
+  get trackedSubjects(): { keys: number; anonymous: number } {
+    return { keys: this.#keyQuota.size, anonymous: this.#anonymousQuota.size };
+  }
+
+  check(authorization: string | null, clientAddress: string): Access {
+    const nowMs = this.#clock.now();
+    const auth = authenticate(authorization, this.#keys);
+    if (!auth.ok) {
+      const quota = this.#anonymousQuota.consume(clientAddress, PLAN_LIMITS.free, nowMs);
+      const rateLimit = { ...quota.described, windows: quota.windows };
+      if (!quota.admitted) return { granted: false, error: rateLimitError(quota.described, quota.retryAfterSeconds!), rateLimit, retryAfterSeconds: quota.retryAfterSeconds! };
+      return { granted: false, error: apiError(auth.code, auth.message), rateLimit, challenge: bearerChallenge(auth.code) };
+    }
+
+    const { apiKey } = auth;
+    const bannedUntil = this.#bans.bannedUntil(apiKey.key, nowMs);
+    if (bannedUntil !== undefined) return banned(apiKey, bannedUntil, nowMs);
+
+    const quota = this.#keyQuota.consume(apiKey.key, apiKey.limits, nowMs);
+    const rateLimit = { ...quota.described, windows: quota.windows };
+    if (quota.admitted) return { granted: true, apiKey, rateLimit };
+    const banEnd = this.#bans.recordRejection(apiKey.key, nowMs);
+    if (banEnd !== undefined) return banned(apiKey, banEnd, nowMs);
+    return { granted: false, apiKey, error: rateLimitError(quota.described, quota.retryAfterSeconds!), rateLimit, retryAfterSeconds: quota.retryAfterSeconds! };
+  }
+
+  /** Clears every counter and ban. */
+  reset(): void {
+    this.#keyQuota.clear();
+    this.#anonymousQuota.clear();
+    this.#bans.clear();
+  }
+}
+
+function rateLimitError(window: WindowState, retryAfterSeconds: number): ApiError {
+  return apiError('rate_limit_exceeded', `The per-${window.name} limit of ${window.limit} requests is used up; retry after ${retryAfterSeconds} s.`);
+}
+
+function banned(apiKey: ApiKey, untilMs: number, nowMs: number): Access {
+  const retryAfterSeconds = Math.max(1, ceilSeconds(untilMs - nowMs));
+  const resetEpochSeconds = ceilSeconds(untilMs);
+  return {
+    granted: false,
+    apiKey,
+    error: apiError('temporarily_banned', `This API key kept calling after 429 responses and is banned until ${new Date(resetEpochSeconds * 1000).toISOString()}; retry after ${retryAfterSeconds} s.`),
+    rateLimit: { limit: apiKey.limits.perMinute, remaining: 0, resetEpochSeconds },
+    retryAfterSeconds,
+  };
+}

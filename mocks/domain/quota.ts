@@ -1,0 +1,108 @@
+import { ceilSeconds } from './clock.js';
+import type { Limits } from './plans.js';
+
+/** The two fixed windows, aligned to UTC epoch multiples: minutes start at :00, days at 00:00 UTC. */
+export const QUOTA_WINDOWS = [
+  { name: 'minute', seconds: 60, limitOf: (limits: Limits) => limits.perMinute },
+  { name: 'day', seconds: 86_400, limitOf: (limits: Limits) => limits.perDay },
+] as const;
+
+export type WindowName = (typeof QUOTA_WINDOWS)[number]['name'];
+
+/** One window's state after a request. */
+export interface WindowState {
+  name: WindowName;
+  seconds: number;
+  limit: number;
+  remaining: number;
+  /** Epoch second at which the window ends. */
+  resetEpochSeconds: number;
+}
+
+/** What the quota said about one request. */
+export interface QuotaDecision {
+  admitted: boolean;
+  /** The window the `X-RateLimit-*` headers describe. */
+  described: WindowState;
+  /** Both windows, for the IETF draft `RateLimit-Policy` and `RateLimit` fields. */
+  windows: WindowState[];
+  /** Whole seconds (>= 1) until the exhausted window ends; only when not admitted. */
+  retryAfterSeconds?: number;
+}
+
+interface Bucket {
+  starts: number[];
+  counts: number[];
+  lastSeenMs: number;
+}
+
+/**
+ * Per-subject counters for the two fixed windows. A subject is an API key or a client address.
+ * Buckets are kept in least-recently-seen order, so expired ones are swept from the front and,
+ * past `capacity`, the idlest is evicted: memory is bounded whatever the number of subjects.
+ * @example new QuotaLedger().consume('free-test-key', PLAN_LIMITS.free, clock.now())
+ */
+export class QuotaLedger {
+  readonly #buckets = new Map<string, Bucket>();
+
+  constructor(readonly capacity = Number.POSITIVE_INFINITY) {}
+
+  /** How many subjects are tracked now. */
+  get size(): number {
+    return this.#buckets.size;
+  }
+
+  /** Counts one request if both windows admit it; a refused request consumes nothing. */
+  consume(subject: string, limits: Limits, nowMs: number): QuotaDecision {
+    const bucket = this.#touch(subject, nowMs);
+    const ends = QUOTA_WINDOWS.map((window, i) => {
+      const start = Math.floor(nowMs / 1000 / window.seconds) * window.seconds;
+      if (bucket.starts[i] !== start) {
+        bucket.starts[i] = start;
+        bucket.counts[i] = 0;
+      }
+      return start + window.seconds;
+    });
+    const exhausted = QUOTA_WINDOWS.findLastIndex((window, i) => bucket.counts[i]! >= window.limitOf(limits));
+    if (exhausted === -1) QUOTA_WINDOWS.forEach((_, i) => (bucket.counts[i]! += 1));
+
+    const windows = QUOTA_WINDOWS.map((window, i): WindowState => {
+      const limit = window.limitOf(limits);
+      return { name: window.name, seconds: window.seconds, limit, remaining: Math.max(0, limit - bucket.counts[i]!), resetEpochSeconds: ends[i]! };
+    });
+    if (exhausted !== -1) {
+      // Windows are ordered shortest first, so the last exhausted one is the one that ends later.
+      const described = { ...windows[exhausted]!, remaining: 0 };
+      const retryAfterSeconds = Math.max(1, ceilSeconds(described.resetEpochSeconds * 1000 - nowMs));
+      return { admitted: false, described, windows, retryAfterSeconds };
+    }
+    // The lower remaining count wins; on a tie, the longer window (later in the list).
+    const described = windows.reduce((best, window) => (window.remaining <= best.remaining ? window : best));
+    return { admitted: true, described, windows };
+  }
+
+  /** Forgets every subject. */
+  clear(): void {
+    this.#buckets.clear();
+  }
+
+  #touch(subject: string, nowMs: number): Bucket {
+    const bucket = this.#buckets.get(subject) ?? { starts: [], counts: [], lastSeenMs: nowMs };
+    // Re-inserting keeps the map in least-recently-seen order.
+    this.#buckets.delete(subject);
+    bucket.lastSeenMs = nowMs;
+    this.#buckets.set(subject, bucket);
+    this.#evict(nowMs);
+    return bucket;
+  }
+
+  #evict(nowMs: number): void {
+    const longest = QUOTA_WINDOWS[QUOTA_WINDOWS.length - 1]!.seconds * 1000;
+    const currentLongStart = Math.floor(nowMs / longest) * longest;
+    for (const [subject, bucket] of this.#buckets) {
+      const expired = bucket.lastSeenMs < currentLongStart;
+      if (!expired && this.#buckets.size <= this.capacity) return;
+      this.#buckets.delete(subject);
+    }
+  }
+}

@@ -1,0 +1,78 @@
+import { Collection } from '@msw/data';
+import type { StandardSchemaV1 } from '@standard-schema/spec';
+import type { ValidateFunction } from 'ajv';
+import { describeSchemaErrors, type SchemaRegistry } from '../../spec/schema-registry.js';
+import type { Category, NewCategory, Order, Pet, SeedData } from './seed.js';
+
+/** Wraps an ajv validator of the spec as a Standard Schema, so `@msw/data` refuses records the spec forbids. */
+function standardSchemaOf<T>(validate: ValidateFunction, name: string): StandardSchemaV1<T, T> {
+  return {
+    '~standard': {
+      version: 1,
+      vendor: 'petstore-openapi',
+      validate: (value) =>
+        validate(value)
+          ? { value: value as T }
+          : { issues: [{ message: describeSchemaErrors(validate.errors, name) }] },
+    },
+  };
+}
+
+// @msw/data records carry symbol-keyed internals; answers are built from plain copies.
+function plainCategory({ id, name, description }: Category): Category {
+  return description === undefined ? { id, name } : { id, name, description };
+}
+
+/**
+ * The fake's records: categories, pets and orders, in `@msw/data` collections validated by the spec.
+ * @example const created = await store.createCategory({ name: 'hamster' });
+ */
+export class PetStoreData {
+  readonly #categories: Collection<StandardSchemaV1<Category, Category>>;
+  readonly #pets: Collection<StandardSchemaV1<Pet, Pet>>;
+  readonly #orders: Collection<StandardSchemaV1<Order, Order>>;
+  #nextCategoryId = 1;
+
+  constructor(schemas: SchemaRegistry) {
+    this.#categories = new Collection({ schema: standardSchemaOf<Category>(schemas.validator('Category'), 'Category') });
+    this.#pets = new Collection({ schema: standardSchemaOf<Pet>(schemas.validator('Pet'), 'Pet') });
+    this.#orders = new Collection({ schema: standardSchemaOf<Order>(schemas.validator('Order'), 'Order') });
+  }
+
+  /** Replaces every record with the seed's; new category ids continue after the seed's highest. */
+  async load(seed: SeedData): Promise<void> {
+    this.#categories.clear();
+    this.#pets.clear();
+    this.#orders.clear();
+    this.#nextCategoryId = Math.max(0, ...seed.categories.map((category) => category.id)) + 1;
+    await Promise.all([
+      ...seed.categories.map((category) => this.#categories.create(structuredClone(category))),
+      ...seed.pets.map((pet) => this.#pets.create(structuredClone(pet))),
+      ...seed.orders.map((order) => this.#orders.create(structuredClone(order))),
+    ]);
+  }
+
+  /** Stores a validated `NewCategory` under the next id; an omitted description stays omitted. */
+  async createCategory(newCategory: NewCategory): Promise<Category> {
+    // The id is taken before the first await, so parallel creates can never share one.
+    const id = this.#nextCategoryId++;
+    const record = await this.#categories.create(plainCategory({ id, ...newCategory }));
+    return plainCategory(record);
+  }
+
+  /** Every category, ascending id. */
+  listCategories(): Category[] {
+    return this.#categories.findMany(undefined, { orderBy: { id: 'asc' } }).map(plainCategory);
+  }
+
+  /** The pet with this id, if any. */
+  findPet(id: number): Pet | undefined {
+    const pet = this.#pets.findFirst((q) => q.where({ id }));
+    return pet && (structuredClone({ ...pet }) as Pet);
+  }
+
+  /** Every order, ascending id. */
+  listOrders(): Order[] {
+    return this.#orders.findMany(undefined, { orderBy: { id: 'asc' } }).map((order) => ({ ...order }));
+  }
+}

@@ -1,0 +1,108 @@
+import { getResponse, type RequestHandler } from 'msw';
+import { SchemaRegistry, type OpenApiDocument } from '../spec/schema-registry.js';
+import { AccessControl } from './domain/access.js';
+import { authenticate } from './domain/auth.js';
+import { DEFAULT_BAN_POLICY, type BanPolicy } from './domain/ban.js';
+import { AdjustableClock, systemClock, type Clock } from './domain/clock.js';
+import { GET_PET_DEPRECATION } from './domain/deprecation.js';
+import { DEFAULT_KEYS, type ApiKey, type Plan } from './domain/plans.js';
+import { DEFAULT_SEED, type SeedData } from './domain/seed.js';
+import { PetStoreData } from './domain/store.js';
+import type { FakeContext } from './handlers/context.js';
+import { setClientAddress } from './handlers/context.js';
+import { createHandlers } from './handlers/index.js';
+
+/** The address the standalone fake serves by default. */
+export const DEFAULT_BASE_URL = 'http://127.0.0.1:4010/v1';
+
+/** How to build a fake. Everything but `document` has the defaults of design.md. */
+export interface FakeOptions {
+  /** The OpenAPI document (`spec/openapi.yaml` parsed); its schemas validate every record. */
+  document: OpenApiDocument;
+  /** Absolute URL the handlers answer under, ending in `/v1`. Default `http://127.0.0.1:4010/v1`. */
+  baseUrl?: string;
+  /** Accepted API keys. Default: one per plan, `free-test-key` ... `enterprise-test-key`. */
+  keys?: readonly ApiKey[];
+  /** Records at start and after every reset. Default: dog, cat, rabbit and a few pets and orders. */
+  seed?: SeedData;
+  /** More than `threshold` 429s in a minute window bans a key for `seconds`. Default 10 and 300. */
+  ban?: Partial<BanPolicy>;
+  /** When `GET /pets/{petId}` starts answering 410. Default 2027-07-01T00:00:00Z. */
+  petsSunset?: Date;
+  /** Where time comes from; the fake adds an offset that tests move. Default: the system clock. */
+  clock?: Clock;
+  /** Most anonymous client addresses tracked at once. Default 10,000. */
+  anonymousCapacity?: number;
+}
+
+/** A running fake: its msw handlers and the controls tests use. */
+export interface Fake {
+  /** The msw request handlers: give them to `setupServer`, `setupWorker`, or call {@link Fake.handle}. */
+  readonly handlers: RequestHandler[];
+  readonly baseUrl: string;
+  /** The fake's clock: `advance(seconds)`, `setEpochSeconds(n)`; `reset()` clears the offset. */
+  readonly clock: AdjustableClock;
+  /** Answers one request through the handlers; undefined when it is not for this fake. */
+  handle(request: Request, clientAddress?: string): Promise<Response | undefined>;
+  /** Back to the seed: records, quota counters, bans and the clock offset. The one reset entry point. */
+  reset(): Promise<void>;
+  /** The plan of the key in an `Authorization` header, for logs that must not show the key. */
+  planOf(authorization: string | null): Plan | undefined;
+  /** How many quota subjects are tracked (keys, anonymous addresses). */
+  trackedSubjects(): { keys: number; anonymous: number };
+}
+
+/**
+ * Builds the in-memory Pet Store fake: one set of msw handlers over the domain core.
+ * @example const fake = createFake({ document: loadSpecDocument() });
+ */
+export function createFake(options: FakeOptions): Fake {
+  const baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
+  const keys = options.keys ?? DEFAULT_KEYS;
+  const seed = options.seed ?? DEFAULT_SEED;
+  const schemas = new SchemaRegistry(options.document);
+  const clock = new AdjustableClock(options.clock ?? systemClock);
+  const store = new PetStoreData(schemas);
+  const access = new AccessControl({
+    keys,
+    clock,
+    ban: { ...DEFAULT_BAN_POLICY, ...options.ban },
+    anonymousCapacity: options.anonymousCapacity ?? 10_000,
+  });
+  const keysByToken = new Map(keys.map((apiKey) => [apiKey.key, apiKey]));
+  let loading = store.load(seed);
+
+  const context: FakeContext = {
+    baseUrl,
+    access,
+    store,
+    schemas,
+    clock,
+    petsDeprecation: options.petsSunset
+      ? { ...GET_PET_DEPRECATION, sunsetAtEpochSeconds: Math.floor(options.petsSunset.getTime() / 1000) }
+      : GET_PET_DEPRECATION,
+    ready: () => loading,
+  };
+  const handlers = createHandlers(context);
+
+  return {
+    handlers,
+    baseUrl,
+    clock,
+    async handle(request, clientAddress) {
+      if (clientAddress !== undefined) setClientAddress(request, clientAddress);
+      return getResponse(handlers, request);
+    },
+    reset() {
+      clock.reset();
+      access.reset();
+      loading = store.load(seed);
+      return loading;
+    },
+    planOf(authorization) {
+      const auth = authenticate(authorization, keysByToken);
+      return auth.ok ? auth.apiKey.plan : undefined;
+    },
+    trackedSubjects: () => access.trackedSubjects,
+  };
+}

@@ -1,0 +1,31 @@
+import type { AccessControl } from '../domain/access.js';
+import type { AdjustableClock } from '../domain/clock.js';
+import type { DeprecationPolicy } from '../domain/deprecation.js';
+import type { PetStoreData } from '../domain/store.js';
+import type { SchemaRegistry } from '../../spec/schema-registry.js';
+
+/** What every resolver reads: the domain objects of one fake. */
+export interface FakeContext {
+  baseUrl: string;
+  access: AccessControl;
+  store: PetStoreData;
+  schemas: SchemaRegistry;
+  clock: AdjustableClock;
+  petsDeprecation: DeprecationPolicy;
+  /** Settles when the seed is loaded; resolvers wait for it after a reset. */
+  ready(): Promise<void>;
+}
+
+// A host that knows the peer (the standalone server) records it here; msw hands resolvers the very same
+// Request object, and a WeakMap cannot be spoofed by a client the way a header could.
+const clientAddresses = new WeakMap<Request, string>();
+
+/** Records the network address a request came from, for the anonymous per-address bucket. */
+export function setClientAddress(request: Request, address: string): void {
+  clientAddresses.set(request, address);
+}
+
+/** The address recorded for a request; in-page and in-process hosts have one client: `local`. */
+export function clientAddressOf(request: Request): string {
+  return clientAddresses.get(request) ?? 'local';
+}
