@@ -1,0 +1,67 @@
+import { timingSafeEqual } from 'node:crypto';
+import { apiError, type ApiError } from '../domain/errors.js';
+import type { Fake } from '../fake.js';
+
+/** Who may use `/__admin`: anyone on a loopback-bound fake, else only holders of the token. */
+export interface AdminAccess {
+  loopback: boolean;
+  token?: string;
+}
+
+/** An answer of the admin API. */
+export interface AdminAnswer {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/;
+
+/** Whether a host name or address is loopback-only. */
+export function isLoopbackHost(host: string): boolean {
+  return LOOPBACK.test(host);
+}
+
+function error(failure: ApiError, headers?: Record<string, string>): AdminAnswer {
+  return { status: failure.status, body: failure, ...(headers && { headers }) };
+}
+
+function tokenMatches(authorization: string | undefined, token: string): boolean {
+  const expected = Buffer.from(`Bearer ${token}`);
+  const given = Buffer.from(authorization ?? '');
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/**
+ * `POST /__admin/reset` and `POST /__admin/clock` ({ advanceSeconds } or { epochSeconds }).
+ * Off when bound beyond loopback without a token; the token, when set, is always required.
+ */
+export async function answerAdmin(
+  fake: Fake,
+  access: AdminAccess,
+  request: { method: string; path: string; authorization?: string; body: () => unknown },
+): Promise<AdminAnswer> {
+  if (access.token === undefined && !access.loopback) {
+    return error(apiError('not_found', `No operation at ${request.method} ${request.path}.`));
+  }
+  if (access.token !== undefined && !tokenMatches(request.authorization, access.token)) {
+    return error(apiError('invalid_api_key', 'The admin API needs Authorization: Bearer <admin token>.'), { 'WWW-Authenticate': 'Bearer realm="petstore-admin"' });
+  }
+  const route = ['/__admin/reset', '/__admin/clock'].find((path) => path === request.path);
+  if (!route) return error(apiError('not_found', `No operation at ${request.method} ${request.path}.`));
+  if (request.method !== 'POST') return error(apiError('method_not_allowed', `${request.method} is not allowed on ${route}; use POST.`), { Allow: 'POST' });
+  if (route === '/__admin/reset') {
+    await fake.reset();
+    return { status: 204 };
+  }
+  const body = request.body() as { advanceSeconds?: unknown; epochSeconds?: unknown } | undefined;
+  const keys = body && typeof body === 'object' ? Object.keys(body) : [];
+  const [field] = keys;
+  const value = field === undefined ? undefined : (body as Record<string, unknown>)[field];
+  if (keys.length !== 1 || (field !== 'advanceSeconds' && field !== 'epochSeconds') || typeof value !== 'number' || !Number.isFinite(value)) {
+    return error(apiError('invalid_request', 'body: send exactly one of {"advanceSeconds": n} or {"epochSeconds": n}, n a finite number.'));
+  }
+  if (field === 'advanceSeconds') fake.clock.advance(value);
+  else fake.clock.setEpochSeconds(value);
+  return { status: 200, body: { epochSeconds: Math.floor(fake.clock.now() / 1000) } };
+}

@@ -1,0 +1,91 @@
+import { readFileSync } from 'node:fs';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { loadSpecDocument } from '../../spec/document.js';
+import { SchemaRegistry } from '../../spec/schema-registry.js';
+import { ConfigError } from '../domain/config-error.js';
+import { apiKeysFromConfig } from '../domain/plans.js';
+import { EMPTY_SEED, seedFromConfig } from '../domain/seed.js';
+import type { FakeServerOptions } from './index.js';
+
+function readJsonFile(path: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new ConfigError(path, '', `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(path, '', `is not valid JSON (${(error as Error).message})`);
+  }
+}
+
+function integerIn(min: number, max: number) {
+  return (value: string): number => {
+    const number = Number(value);
+    if (!/^\d+$/.test(value) || number < min || number > max) throw new InvalidArgumentError(`expected an integer from ${min} to ${max}.`);
+    return number;
+  };
+}
+
+function instant(value: string): Date {
+  const date = new Date(value);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(date.getTime())) throw new InvalidArgumentError('expected an ISO 8601 date, e.g. 2027-07-01 or 2027-07-01T00:00:00Z.');
+  return date;
+}
+
+/** The `npm start` command line. `exitOverride` lets tests and the script decide how to exit. */
+export function fakeServerCommand(): Command {
+  return new Command('petstore-fake')
+    .description('The Pet Store fake as a standalone HTTP server (the API under /v1).')
+    .option('--host <address>', 'address to listen on; beyond loopback, /__admin needs --admin-token', '127.0.0.1')
+    .option('--port <number>', 'port to listen on; 0 picks a free one (printed)', integerIn(0, 65_535), 4010)
+    .option('--keys <file>', 'JSON array of { key, plan, perMinute?, perDay? } replacing the default keys')
+    .addOption(new Option('--seed <file>', 'JSON { categories, pets, orders } replacing the default records').conflicts('empty'))
+    .option('--empty', 'start with no records at all')
+    .option('--ban-threshold <n>', 'more than n 429s in a minute window ban the key', integerIn(1, 1_000_000), 10)
+    .option('--ban-seconds <n>', 'how long a ban lasts', integerIn(1, 31_536_000), 300)
+    .option('--pets-sunset <date>', 'when GET /pets/{petId} starts answering 410', instant)
+    .option('--admin-token <token>', 'require Authorization: Bearer <token> on /__admin (enables it beyond loopback)')
+    .option('--quiet', 'do not log one line per request')
+    .exitOverride()
+    .configureOutput({ writeErr: () => undefined, writeOut: () => undefined });
+}
+
+/** Raw values commander produced. */
+interface ParsedFlags {
+  host: string;
+  port: number;
+  keys?: string;
+  seed?: string;
+  empty?: boolean;
+  banThreshold: number;
+  banSeconds: number;
+  petsSunset?: Date;
+  adminToken?: string;
+  quiet?: boolean;
+}
+
+/**
+ * Turns command-line flags into server options, reading `--keys` and `--seed` files;
+ * a bad file throws a {@link ConfigError} naming the file and the entry.
+ * @example serverOptionsFromArgs(['--port', '0', '--empty'])
+ */
+export function serverOptionsFromArgs(args: readonly string[]): FakeServerOptions & { quiet: boolean } {
+  const flags = fakeServerCommand().parse([...args], { from: 'user' }).opts<ParsedFlags>();
+  const document = loadSpecDocument();
+  const options: FakeServerOptions & { quiet: boolean } = {
+    host: flags.host,
+    port: flags.port,
+    document,
+    ban: { threshold: flags.banThreshold, seconds: flags.banSeconds },
+    quiet: flags.quiet === true,
+  };
+  if (flags.keys !== undefined) options.keys = apiKeysFromConfig(readJsonFile(flags.keys), flags.keys);
+  if (flags.seed !== undefined) options.seed = seedFromConfig(readJsonFile(flags.seed), flags.seed, new SchemaRegistry(document));
+  if (flags.empty) options.seed = EMPTY_SEED;
+  if (flags.petsSunset) options.petsSunset = flags.petsSunset;
+  if (flags.adminToken !== undefined) options.adminToken = flags.adminToken;
+  return options;
+}

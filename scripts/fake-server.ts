@@ -1,0 +1,50 @@
+// `npm start`: the fake as a standalone HTTP server. Exit 2 on bad flags or configuration.
+import { CommanderError } from 'commander';
+import { isConfigError } from '../mocks/domain/config-error.js';
+import { DEFAULT_KEYS } from '../mocks/domain/plans.js';
+import { fakeServerCommand, serverOptionsFromArgs } from '../mocks/server/cli-options.js';
+import { startFakeServer } from '../mocks/server/index.js';
+
+const args = process.argv.slice(2);
+let options;
+try {
+  options = serverOptionsFromArgs(args);
+} catch (error) {
+  if (error instanceof CommanderError && (error.code === 'commander.helpDisplayed' || error.code === 'commander.help')) {
+    process.stdout.write(fakeServerCommand().helpInformation());
+    process.exit(0);
+  }
+  if (error instanceof CommanderError || isConfigError(error)) {
+    process.stderr.write(`${(error as Error).message.replace(/^error: /, '[petstore-fake] ')}\nRun with --help for usage.\n`);
+    process.exit(2);
+  }
+  throw error;
+}
+
+const { quiet, ...serverOptions } = options;
+const server = await startFakeServer({
+  ...serverOptions,
+  ...(!quiet && { log: (line: string) => process.stdout.write(`${new Date().toISOString()} ${line}\n`) }),
+}).catch((error: NodeJS.ErrnoException) => {
+  process.stderr.write(`[petstore-fake] cannot listen on ${serverOptions.host}:${serverOptions.port}: ${error.code ?? error.message}\n`);
+  process.exit(2);
+});
+
+const keys = serverOptions.keys ?? DEFAULT_KEYS;
+process.stdout.write(
+  `Pet Store fake listening on ${server.baseUrl}\n` +
+    (serverOptions.keys
+      ? `API keys: ${keys.length} from ${args[args.indexOf('--keys') + 1]} (plans: ${[...new Set(keys.map((k) => k.plan))].join(', ')})\n`
+      : `API keys (Authorization: Bearer <key>):\n${keys.map((k) => `  ${k.key.padEnd(22)} ${k.plan} (${k.limits.perMinute}/min, ${k.limits.perDay}/day)`).join('\n')}\n`) +
+    `Admin: POST ${server.url}/__admin/reset, POST ${server.url}/__admin/clock\n`,
+);
+
+let closing = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (closing) return;
+    closing = true;
+    process.stdout.write(`${signal}: closing\n`);
+    server.close().then(() => process.exit(0), () => process.exit(1));
+  });
+}
