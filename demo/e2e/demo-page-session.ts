@@ -1,0 +1,69 @@
+import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
+import { isApiPath } from '../server/static-server.js';
+
+/** A fixed instant in the middle of a UTC minute, so no quota window rolls over during a test. */
+export const FIXED_NOW = new Date('2026-03-04T12:00:30Z');
+
+/** One API response the page received, and whether the service worker (not the network) produced it. */
+export interface ApiResponseSeen {
+  method: string;
+  path: string;
+  status: number;
+  fromServiceWorker: boolean;
+  response: Response;
+}
+
+/** The demo page open in a fresh browser context (own storage, own service worker registration). */
+export interface DemoPageSession {
+  context: BrowserContext;
+  page: Page;
+  apiResponses: ApiResponseSeen[];
+  /** Types a name into the input and presses Enter. */
+  submitName(name: string): Promise<void>;
+  categoryNames(): Promise<string[]>;
+  quotaLeft(): Promise<number>;
+  errorText(): Promise<string>;
+}
+
+/**
+ * Opens the demo page at `url` (e.g. with `?key=...`), with the page's clock frozen at {@link FIXED_NOW},
+ * and waits until the worker runs and the first list has rendered. Close `session.context` afterwards.
+ */
+export async function openDemoPage(browser: Browser, url: string): Promise<DemoPageSession> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  // The fake runs in the page, so freezing the page's Date freezes the fake's clock: no flaky minute rollover.
+  await page.clock.setFixedTime(FIXED_NOW);
+  const apiResponses: ApiResponseSeen[] = [];
+  page.on('response', (response) => {
+    const { pathname } = new URL(response.url());
+    if (!isApiPath(pathname)) return;
+    apiResponses.push({
+      method: response.request().method(),
+      path: pathname,
+      status: response.status(),
+      fromServiceWorker: response.fromServiceWorker(),
+      response,
+    });
+  });
+  await page.goto(url);
+  await page.locator('#app[data-state="ready"]').waitFor();
+
+  const input = page.locator('#new-category');
+  return {
+    context,
+    page,
+    apiResponses,
+    async submitName(name) {
+      const answered = Number(await page.locator('#app').getAttribute('data-answers'));
+      await input.fill(name);
+      await input.press('Enter');
+      // The page counts the answers it has rendered; waiting on that avoids racing the DOM update.
+      await page.locator(`#app[data-answers="${answered + 1}"]`).waitFor();
+    },
+    categoryNames: () => page.locator('#categories li').allTextContents(),
+    quotaLeft: async () => Number(await page.locator('#quota').textContent()),
+    errorText: async () => (await page.locator('#error').textContent()) ?? '',
+  };
+}
+

@@ -1,0 +1,41 @@
+import openApiDocument from '../../spec/openapi.yaml';
+import { createFakeWorker, type FakeWorker } from '../../mocks/browser/fake-worker.js';
+import type { OpenApiDocument } from '../../spec/schema-registry.js';
+import type { DemoSettings } from './settings.js';
+
+/** What the page talks to, and the one control it offers. */
+export interface DemoBackend {
+  /** One line for the page, e.g. `the fake (service worker), key free-test-key`. */
+  description: string;
+  /** Back to the seed; undefined against a real service, which the page cannot reset. */
+  reset?: () => Promise<void>;
+}
+
+/**
+ * Starts the fake in this page's service worker, unless the build points the demo at a real service.
+ * Resolves once the fake answers, so the app can render and call the API straight away.
+ */
+export async function startBackend(settings: DemoSettings): Promise<DemoBackend> {
+  if (settings.api !== 'fake') return { description: `${settings.api}, key ${maskKey(settings.apiKey)}` };
+  const fakeWorker = await startFakeWorker(settings);
+  return {
+    description: `the fake, in this page's service worker; key ${settings.apiKey}${settings.perMinute ? ` (${settings.perMinute}/min)` : ''}`,
+    reset: () => fakeWorker.reset(),
+  };
+}
+
+async function startFakeWorker(settings: DemoSettings): Promise<FakeWorker> {
+  const fakeWorker = createFakeWorker({
+    // The spec, parsed at build time (demo/bundle/openapi-yaml-plugin.ts): the fake validates with its schemas.
+    document: openApiDocument as OpenApiDocument,
+    // With ?perMinute=N the page's key gets a tiny custom limit, so a 429 is a few Enters away.
+    ...(settings.perMinute ? { keys: [{ key: settings.apiKey, plan: 'enterprise' as const, perMinute: settings.perMinute }] } : {}),
+  });
+  await fakeWorker.start({ quiet: true });
+  return fakeWorker;
+}
+
+/** Shows the start of a real key only. */
+function maskKey(key: string): string {
+  return key.length > 4 ? `${key.slice(0, 4)}…` : '…';
+}
