@@ -1,0 +1,57 @@
+import { describe, expect, it, jest } from '@jest/globals';
+import { loadSpecDocument } from '../../spec/document.js';
+import { SchemaRegistry } from '../../spec/schema-registry.js';
+import { ConfigError } from './config-error.js';
+import { DEFAULT_SEED, EMPTY_SEED, seedFromConfig } from './seed.js';
+import { PetStoreData } from './store.js';
+
+const schemas = new SchemaRegistry(loadSpecDocument());
+
+describe('PetStoreData', () => {
+  it('assigns increasing ids after the seed, unique under parallel creates, never reused after reset', async () => {
+    const store = new PetStoreData(schemas);
+    await store.load(DEFAULT_SEED);
+    const created = await Promise.all(Array.from({ length: 50 }, (_, i) => store.createCategory({ name: `c${i}` })));
+    expect(created.map((c) => c.id)).toEqual(Array.from({ length: 50 }, (_, i) => i + 4));
+    expect(store.listCategories()).toHaveLength(53);
+    await store.load(EMPTY_SEED);
+    expect((await store.createCategory({ name: 'first' })).id).toBe(1);
+  });
+
+  it('keeps an omitted description omitted and returns plain records', async () => {
+    const store = new PetStoreData(schemas);
+    await store.load(EMPTY_SEED);
+    const created = await store.createCategory({ name: 'parrot' });
+    expect(created).toEqual({ id: 1, name: 'parrot' });
+    expect(Object.getOwnPropertySymbols(store.listCategories()[0]!)).toEqual([]);
+  });
+
+  it('refuses records the spec forbids, through the collection schema', async () => {
+    const store = new PetStoreData(schemas);
+    await store.load(EMPTY_SEED);
+    // @msw/data logs the schema issues before rejecting; keep the output clean but prove it logged them.
+    const logged = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    await expect(store.createCategory({ name: '' })).rejects.toThrow();
+    expect(JSON.stringify(logged.mock.calls)).toContain('name must NOT have fewer than 1 characters');
+    logged.mockRestore();
+    expect(store.listCategories()).toEqual([]);
+  });
+});
+
+describe('seedFromConfig', () => {
+  it('accepts sections that match the spec, omitted sections empty', () => {
+    expect(seedFromConfig({ categories: [{ id: 9, name: 'ferret' }] }, 'seed.json', schemas)).toEqual({ categories: [{ id: 9, name: 'ferret' }], pets: [], orders: [] });
+  });
+
+  it.each([
+    [[], 'seed.json: must be a JSON object'],
+    [{ animals: [] }, 'seed.json: animals: is not a seed section'],
+    [{ categories: {} }, 'seed.json: categories: must be an array'],
+    [{ categories: [{ id: 1, name: '' }] }, 'seed.json: categories[0]: Category: name must NOT have fewer than 1 characters'],
+    [{ categories: [{ id: 1, name: 'a' }, { id: 1, name: 'b' }] }, 'seed.json: categories[1].id: duplicate id 1'],
+    [{ orders: [{ id: 1 }] }, 'seed.json: orders[0]: Order: petId is required'],
+  ])('refuses %j naming the entry', (config, message) => {
+    expect(() => seedFromConfig(config, 'seed.json', schemas)).toThrow(ConfigError);
+    expect(() => seedFromConfig(config, 'seed.json', schemas)).toThrow(message);
+  });
+});

@@ -1,0 +1,12 @@
+/** The host-agnostic core of the fake. Hosts: `./node` (setupServer), `./browser` (setupWorker), `./server` (HTTP). */
+export { createFake, DEFAULT_BASE_URL, type Fake, type FakeOptions } from './fake.js';
+/** Plans, their limits, the default keys, and the `--keys` parser. */
+export { DEFAULT_KEYS, PLAN_LIMITS, PLANS, apiKeysFromConfig, type ApiKey, type ApiKeyConfig, type Limits, type Plan } from './domain/plans.js';
+/** The default and empty seeds, and the `--seed` parser. */
+export { DEFAULT_SEED, EMPTY_SEED, seedFromConfig, type SeedData, type Category, type NewCategory, type Pet, type Order } from './domain/seed.js';
+/** The error catalogue. */
+export { ERROR_STATUS, apiError, type ApiError, type ErrorCode } from './domain/errors.js';
+/** Startup configuration errors. */
+export { ConfigError, isConfigError } from './domain/config-error.js';
+/** Injected time. */
+export { AdjustableClock, systemClock, type Clock } from './domain/clock.js';

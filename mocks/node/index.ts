@@ -1,0 +1,23 @@
+import { setupServer, type SetupServer } from 'msw/node';
+import { loadSpecDocument } from '../../spec/document.js';
+import { createFake, type Fake, type FakeOptions } from '../fake.js';
+
+/** Options of {@link setupFake}: the fake's, with the spec read from `spec/openapi.yaml` by default. */
+export type NodeFakeOptions = Omit<FakeOptions, 'document'> & { document?: FakeOptions['document'] };
+
+/**
+ * The fake for Node test suites: an msw `setupServer` whose handlers are the fake's.
+ * @example
+ * const { server, fake } = setupFake({ baseUrl: 'http://localhost:4010/v1' });
+ * beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+ * afterEach(async () => { server.resetHandlers(); await fake.reset(); });
+ * afterAll(() => server.close());
+ */
+export function setupFake(options: NodeFakeOptions = {}): { server: SetupServer; fake: Fake } {
+  const fake = createFake({ ...options, document: options.document ?? loadSpecDocument() });
+  return { server: setupServer(...fake.handlers), fake };
+}
+
+export type { Fake, FakeOptions } from '../fake.js';
+export { DEFAULT_BASE_URL } from '../fake.js';
+export { DEFAULT_KEYS, PLAN_LIMITS, type ApiKey, type Plan } from '../domain/plans.js';
