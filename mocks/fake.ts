@@ -1,3 +1,4 @@
+import { persist } from '@msw/data/extensions/persist';
 import { getResponse, type RequestHandler } from 'msw';
 import { SchemaRegistry, type OpenApiDocument } from '../spec/schema-registry.js';
 import { AccessControl } from './domain/access.js';
@@ -33,6 +34,12 @@ export interface FakeOptions {
   clock?: Clock;
   /** Most anonymous client addresses tracked at once. Default 10,000. */
   anonymousCapacity?: number;
+  /**
+   * In a browser: keep the records across page reloads in localStorage (`@msw/data`'s `persist()`,
+   * written when the page unloads). Quota counters, bans and the clock offset are not kept. No effect
+   * in Node. Default false.
+   */
+  persist?: boolean;
 }
 
 /** A running fake: its msw handlers and the controls tests use. */
@@ -62,7 +69,7 @@ export function createFake(options: FakeOptions): Fake {
   const seed = options.seed ?? DEFAULT_SEED;
   const schemas = new SchemaRegistry(options.document);
   const clock = new AdjustableClock(options.clock ?? systemClock);
-  const store = new PetStoreData(schemas);
+  const store = new PetStoreData(schemas, options.persist ? [persist()] : []);
   const access = new AccessControl({
     keys,
     clock,
@@ -70,7 +77,7 @@ export function createFake(options: FakeOptions): Fake {
     anonymousCapacity: options.anonymousCapacity ?? 10_000,
   });
   const keysByToken = new Map(keys.map((apiKey) => [apiKey.key, apiKey]));
-  let loading = store.load(seed);
+  let loading = options.persist ? store.restoreOrLoad(seed) : store.load(seed);
 
   const context: FakeContext = {
     baseUrl,

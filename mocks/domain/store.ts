@@ -1,4 +1,5 @@
 import { Collection } from '@msw/data';
+import type { Extension } from '@msw/data/extensions';
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { ValidateFunction } from 'ajv';
 import { describeSchemaErrors, type SchemaRegistry } from '../../spec/schema-registry.js';
@@ -33,10 +34,11 @@ export class PetStoreData {
   readonly #orders: Collection<StandardSchemaV1<Order, Order>>;
   #nextCategoryId = 1;
 
-  constructor(schemas: SchemaRegistry) {
-    this.#categories = new Collection({ schema: standardSchemaOf<Category>(schemas.validator('Category'), 'Category') });
-    this.#pets = new Collection({ schema: standardSchemaOf<Pet>(schemas.validator('Pet'), 'Pet') });
-    this.#orders = new Collection({ schema: standardSchemaOf<Order>(schemas.validator('Order'), 'Order') });
+  /** `extensions` are applied to every collection, e.g. `[persist()]` in a browser. */
+  constructor(schemas: SchemaRegistry, extensions: Extension[] = []) {
+    this.#categories = new Collection({ schema: standardSchemaOf<Category>(schemas.validator('Category'), 'Category'), extensions });
+    this.#pets = new Collection({ schema: standardSchemaOf<Pet>(schemas.validator('Pet'), 'Pet'), extensions });
+    this.#orders = new Collection({ schema: standardSchemaOf<Order>(schemas.validator('Order'), 'Order'), extensions });
   }
 
   /** Replaces every record with the seed's; new category ids continue after the seed's highest. */
@@ -50,6 +52,23 @@ export class PetStoreData {
       ...seed.pets.map((pet) => this.#pets.create(structuredClone(pet))),
       ...seed.orders.map((order) => this.#orders.create(structuredClone(order))),
     ]);
+  }
+
+  /**
+   * Keeps the records an extension restored (`persist()` after a page reload) and seeds only the
+   * collections that came back empty; new category ids continue after the highest id present.
+   */
+  async restoreOrLoad(seed: SeedData): Promise<void> {
+    // `persist()` hydrates from the collection's constructor and offers nothing to await. Its work is
+    // microtasks only (our validators are synchronous), so it has finished by the next macrotask.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    await Promise.all([
+      ...(this.#categories.count() === 0 ? seed.categories.map((category) => this.#categories.create(structuredClone(category))) : []),
+      ...(this.#pets.count() === 0 ? seed.pets.map((pet) => this.#pets.create(structuredClone(pet))) : []),
+      ...(this.#orders.count() === 0 ? seed.orders.map((order) => this.#orders.create(structuredClone(order))) : []),
+    ]);
+    const ids = [...seed.categories, ...this.#categories.all()].map((category) => category.id);
+    this.#nextCategoryId = Math.max(0, ...ids) + 1;
   }
 
   /** Stores a validated `NewCategory` under the next id; an omitted description stays omitted. */
