@@ -77,6 +77,28 @@ describeInChromium(title, () => {
     expectAnsweredInTheBrowser(page);
   }, SLOW);
 
+  it('keeps created categories across a reload, ids continuing; Reset goes back to the seed, also after a reload', async () => {
+    const page = await open();
+    await page.submitName('hamster');
+    await page.reload();
+    expect(await page.categoryNames()).toEqual(['dog', 'cat', 'rabbit', 'hamster']);
+    await page.submitName('parrot');
+    expect(await page.apiResponses.at(-1)!.response.json()).toEqual({ id: 5, name: 'parrot' });
+    await page.resetFake();
+    expect(await page.categoryNames()).toEqual(['dog', 'cat', 'rabbit']);
+    await page.reload();
+    expect(await page.categoryNames()).toEqual(['dog', 'cat', 'rabbit']);
+    expectAnsweredInTheBrowser(page);
+  }, SLOW);
+
+  it('keeps nothing across a reload with ?persist=0', async () => {
+    const page = await open('?persist=0');
+    await page.submitName('hamster');
+    await page.reload();
+    expect(await page.categoryNames()).toEqual(['dog', 'cat', 'rabbit']);
+    expectAnsweredInTheBrowser(page);
+  }, SLOW);
+
   it('shows the 429 Error message once the key\'s quota is used up (?perMinute=2)', async () => {
     const page = await open('?key=tight-key&perMinute=2');
     expect(await page.quotaLeft()).toBe(1); // the first list used one of two

@@ -18,6 +18,10 @@ export interface DemoPageSession {
   context: BrowserContext;
   page: Page;
   apiResponses: ApiResponseSeen[];
+  /** Reloads the page and waits until it is ready again (new answers are counted from zero). */
+  reload(): Promise<void>;
+  /** Clicks "Reset the fake" and waits for the list it reloads. */
+  resetFake(): Promise<void>;
   /** Types a name into the input and presses Enter. */
   submitName(name: string): Promise<void>;
   categoryNames(): Promise<string[]>;
@@ -46,21 +50,31 @@ export async function openDemoPage(browser: Browser, url: string): Promise<DemoP
       response,
     });
   });
+  const ready = () => page.locator('#app[data-state="ready"]').waitFor();
   await page.goto(url);
-  await page.locator('#app[data-state="ready"]').waitFor();
+  await ready();
 
+  // The page counts the answers it has rendered; waiting on that avoids racing the DOM update.
+  const afterNextAnswer = async (action: () => Promise<void>): Promise<void> => {
+    const answered = Number(await page.locator('#app').getAttribute('data-answers'));
+    await action();
+    await page.locator(`#app[data-answers="${answered + 1}"]`).waitFor();
+  };
   const input = page.locator('#new-category');
   return {
     context,
     page,
     apiResponses,
-    async submitName(name) {
-      const answered = Number(await page.locator('#app').getAttribute('data-answers'));
-      await input.fill(name);
-      await input.press('Enter');
-      // The page counts the answers it has rendered; waiting on that avoids racing the DOM update.
-      await page.locator(`#app[data-answers="${answered + 1}"]`).waitFor();
+    async reload() {
+      await page.reload();
+      await ready();
     },
+    resetFake: () => afterNextAnswer(() => page.locator('#reset').click()),
+    submitName: (name) =>
+      afterNextAnswer(async () => {
+        await input.fill(name);
+        await input.press('Enter');
+      }),
     categoryNames: () => page.locator('#categories li').allTextContents(),
     quotaLeft: async () => Number(await page.locator('#quota').textContent()),
     errorText: async () => (await page.locator('#error').textContent()) ?? '',

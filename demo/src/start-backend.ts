@@ -19,7 +19,11 @@ export async function startBackend(settings: DemoSettings): Promise<DemoBackend>
   if (settings.api !== 'fake') return { description: `${settings.api}, key ${maskKey(settings.apiKey)}` };
   const fakeWorker = await startFakeWorker(settings);
   return {
-    description: `the fake, in this page's service worker; key ${settings.apiKey}${settings.perMinute ? ` (${settings.perMinute}/min)` : ''}`,
+    description: [
+      "the fake, in this page's service worker",
+      `key ${settings.apiKey}${settings.perMinute ? ` (${settings.perMinute}/min)` : ''}`,
+      settings.persist ? 'categories kept across reloads' : 'nothing kept across reloads',
+    ].join('; '),
     reset: () => fakeWorker.reset(),
   };
 }
@@ -28,6 +32,8 @@ async function startFakeWorker(settings: DemoSettings): Promise<FakeWorker> {
   const fakeWorker = createFakeWorker({
     // The spec, parsed at build time (demo/bundle/openapi-yaml-plugin.ts): the fake validates with its schemas.
     document: openApiDocument as OpenApiDocument,
+    // Categories survive a reload (localStorage); the Reset button is the way back to the seed.
+    persist: settings.persist,
     // With ?perMinute=N the page's key gets a tiny custom limit, so a 429 is a few Enters away.
     ...(settings.perMinute ? { keys: [{ key: settings.apiKey, plan: 'enterprise' as const, perMinute: settings.perMinute }] } : {}),
   });
