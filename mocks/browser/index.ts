@@ -16,5 +16,7 @@ export function setupFakeWorker(options: BrowserFakeOptions): { worker: SetupWor
   return { worker: setupWorker(...fake.handlers), fake };
 }
 
+/** The fake for a browser app: `/v1` on the page's origin, keys and plans to choose, optional persistence, `reset()`. */
+export { createFakeWorker, type FakeWorker, type FakeWorkerOptions } from './fake-worker.js';
 export type { Fake, FakeOptions } from '../fake.js';
-export { DEFAULT_KEYS, PLAN_LIMITS, type ApiKey, type Plan } from '../domain/plans.js';
+export { DEFAULT_KEYS, PLAN_LIMITS, type ApiKey, type ApiKeyConfig, type Plan } from '../domain/plans.js';
