@@ -1,6 +1,6 @@
 // Imported the way a frontend app would: the package's public browser entry, and the spec file itself.
 import { createFakeWorker, type FakeWorker } from 'petstore-harness/browser';
-import openApiDocument from '../../spec/openapi.yaml';
+import openApiDocument from 'petstore-harness/spec/openapi.yaml';
 import type { OpenApiDocument } from '../../spec/schema-registry.js';
 import type { DemoSettings } from './settings.js';
 
