@@ -4,6 +4,7 @@ import { buildDemoPage, DEMO_PUBLIC_DIR } from './bundle/build-demo-page.js';
 import { CHROMIUM_INSTALL_COMMAND, CHROMIUM_PATH, chromiumIsInstalled, launchChromium } from './e2e/chromium.js';
 import { openDemoPage, type DemoPageSession } from './e2e/demo-page-session.js';
 import { startDemoServer, type DemoServer } from './server/static-server.js';
+import { startFakeServer } from '../mocks/server/index.js';
 
 // End to end in a real browser: the page, the bundle, the committed worker and the fake together.
 // Where Chromium is missing the tests are reported as skipped, with the command that installs it.
@@ -113,4 +114,28 @@ describeInChromium(title, () => {
     expect(await page.categoryNames()).toEqual(['dog', 'cat', 'rabbit', 'hamster']);
     expectAnsweredInTheBrowser(page);
   }, SLOW);
+
+  it('switches to a real base URL with one setting (--api): the same page talks to the standalone fake over HTTP', async () => {
+    const api = await startFakeServer({ port: 0 });
+    const realApiDemo = await startDemoServer({ publicDir: DEMO_PUBLIC_DIR, builtAssets: await buildDemoPage({ api: api.baseUrl }), port: 0 });
+    try {
+      const page = (session = await openDemoPage(browser!, realApiDemo.url));
+      expect(await page.categoryNames()).toEqual(['dog', 'cat', 'rabbit']);
+      await page.submitName('hamster');
+      expect(await page.categoryNames()).toEqual(['dog', 'cat', 'rabbit', 'hamster']);
+      // Answered by the network this time (no worker), by the fake server and not by the demo server.
+      expect(page.apiResponses.map((seen) => [seen.response.url().startsWith(api.baseUrl), seen.fromServiceWorker])).toEqual([
+        [true, false],
+        [true, false],
+      ]);
+      const stored = await fetch(`${api.baseUrl}/categories`, { headers: { authorization: 'Bearer free-test-key' } });
+      expect(await stored.json()).toContainEqual({ id: 4, name: 'hamster' });
+      expect(realApiDemo.apiRequests).toEqual([]);
+    } finally {
+      await session?.context.close();
+      session = undefined;
+      await realApiDemo.close();
+      await api.close();
+    }
+  }, 2 * SLOW);
 });

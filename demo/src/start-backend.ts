@@ -1,7 +1,6 @@
 // Imported the way a frontend app would: the package's public browser entry, and the spec file itself.
-import { createFakeWorker, type FakeWorker } from 'petstore-harness/browser';
+import { createFakeWorker, type FakeWorker, type OpenApiDocument } from 'petstore-harness/browser';
 import openApiDocument from 'petstore-harness/spec/openapi.yaml';
-import type { OpenApiDocument } from '../../spec/schema-registry.js';
 import type { DemoSettings } from './settings.js';
 
 /** What the page talks to, and the one control it offers. */
