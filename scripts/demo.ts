@@ -19,7 +19,7 @@ const options = program.opts<{ port: number; host: string; api: string }>();
 const builtAssets = await buildDemoPage({ api: options.api });
 const server = await startDemoServer({ publicDir: DEMO_PUBLIC_DIR, builtAssets, port: options.port, host: options.host });
 console.log(`Demo page: ${server.url}  (API: ${options.api === 'fake' ? 'the fake, in the page\'s service worker' : options.api})`);
-console.log('Try ?key=pro-test-key, ?perMinute=3 (to see a 429), ?persist=0. Ctrl+C stops.');
+console.log('Try ?key=pro-test-key, ?perMinute=2 (a 429 on the third call), ?persist=0. Ctrl+C stops.');
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {

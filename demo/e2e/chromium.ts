@@ -7,6 +7,7 @@ export const CHROMIUM_PATH = '/usr/bin/chromium';
 /** How to get the browser when it is missing; shown in the skipped tests' titles. */
 export const CHROMIUM_INSTALL_COMMAND = 'apt-get install -y chromium';
 
+/** False where the e2e tests must be skipped. */
 export function chromiumIsInstalled(): boolean {
   return existsSync(CHROMIUM_PATH);
 }

@@ -29,6 +29,7 @@ export function findDemoView(root: Document): DemoView {
   };
 }
 
+/** Shows the list by name (the description as a tooltip). */
 export function renderCategories(view: DemoView, categories: readonly Category[]): void {
   view.categories.replaceChildren(
     ...categories.map((category) => {
@@ -40,6 +41,7 @@ export function renderCategories(view: DemoView, categories: readonly Category[]
   );
 }
 
+/** Adds a just-created category at the end, as the list is in ascending id order. */
 export function appendCategory(view: DemoView, category: Category): void {
   const item = document.createElement('li');
   item.textContent = category.name;
