@@ -3,6 +3,7 @@ import { apiError } from '../domain/errors.js';
 import type { FakeContext } from './context.js';
 import { guarded } from './guarded.js';
 import { errorResponse } from './responses.js';
+import { underBaseUrl } from './route-pattern.js';
 
 /** Every path of the interface and the methods it answers; the table behind 404 and 405. */
 export const ROUTES: ReadonlyArray<{ pattern: RegExp; methods: readonly string[] }> = [
@@ -24,5 +25,5 @@ export function fallbackHandlers(context: FakeContext) {
     const allow = route.methods.join(', ');
     return errorResponse(apiError('method_not_allowed', `${request.method} is not allowed on ${basePath}${path}; use ${allow}.`), { Allow: allow });
   });
-  return [http.all(context.baseUrl, unmatched), http.all(`${context.baseUrl}/*`, unmatched)];
+  return [http.all(underBaseUrl(context.baseUrl, '(?:/.*)?'), unmatched)];
 }

@@ -4,6 +4,7 @@ import { apiError } from '../domain/errors.js';
 import type { FakeContext } from './context.js';
 import { guarded } from './guarded.js';
 import { errorResponse } from './responses.js';
+import { lastPathSegment, underBaseUrl } from './route-pattern.js';
 
 const INT64_MAX = 2n ** 63n - 1n;
 const POSITIVE_INTEGER = /^[1-9][0-9]{0,18}$/;
@@ -14,14 +15,15 @@ export function petHandlers(context: FakeContext) {
 
   const getPetById = guarded(
     context,
-    ({ params }) => {
+    ({ request }) => {
       if (isPastSunset(policy, context.clock.now())) {
         const sunset = new Date(policy.sunsetAtEpochSeconds * 1000).toUTCString();
         return errorResponse(apiError('gone', `GET /pets/{petId} was retired on ${sunset}.`));
       }
-      const raw = String(params.petId);
-      if (!POSITIVE_INTEGER.test(raw) || BigInt(raw) > INT64_MAX) {
-        return errorResponse(apiError('invalid_request', `path: petId must be a positive 64-bit integer, got ${JSON.stringify(raw.slice(0, 40))}.`));
+      const raw = lastPathSegment(request.url);
+      if (raw === undefined || !POSITIVE_INTEGER.test(raw) || BigInt(raw) > INT64_MAX) {
+        const got = raw === undefined ? 'malformed percent-encoding' : JSON.stringify(raw.slice(0, 40));
+        return errorResponse(apiError('invalid_request', `path: petId must be a positive 64-bit integer, got ${got}.`));
       }
       const id = Number(raw);
       const pet = Number.isSafeInteger(id) ? context.store.findPet(id) : undefined;
@@ -30,5 +32,5 @@ export function petHandlers(context: FakeContext) {
     { headers: deprecationHeaders(policy) },
   );
 
-  return [http.get(`${context.baseUrl}/pets/:petId`, getPetById)];
+  return [http.get(underBaseUrl(context.baseUrl, '/pets/[^/]+/?'), getPetById)];
 }
