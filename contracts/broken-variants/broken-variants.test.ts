@@ -1,0 +1,59 @@
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import { CHECKS } from '../checks/registry.js';
+import type { CheckResult } from '../runner/check-result.js';
+import { runChecks } from '../runner/run-check.js';
+import { startFakeTarget } from '../targets/fake-target.js';
+import { BROKEN_VARIANTS, type Intercept } from './index.js';
+
+async function suiteAgainst(intercept: Intercept): Promise<CheckResult[]> {
+  const target = await startFakeTarget({ intercept });
+  try {
+    return await runChecks(CHECKS, target.descriptor);
+  } finally {
+    await target.close();
+  }
+}
+
+const failedChecks = (results: CheckResult[]) => results.filter((result) => result.outcome === 'failed').map((result) => result.check);
+
+describe('the contract suite against deliberately broken fakes', () => {
+  it('has at least twelve variants, with distinct names, each naming checks that exist', () => {
+    expect(BROKEN_VARIANTS.length).toBeGreaterThanOrEqual(12);
+    expect(new Set(BROKEN_VARIANTS.map((variant) => variant.name)).size).toBe(BROKEN_VARIANTS.length);
+    const known = CHECKS.map((check) => check.name);
+    for (const variant of BROKEN_VARIANTS) {
+      expect(variant.caughtBy.length).toBeGreaterThan(0);
+      expect(known).toEqual(expect.arrayContaining(variant.caughtBy));
+    }
+  });
+
+  it('sees every check of the registry fail on at least one variant (a check that cannot fail is a defect)', () => {
+    const caught = new Set(BROKEN_VARIANTS.flatMap((variant) => variant.caughtBy));
+    expect(CHECKS.map((check) => check.name).filter((name) => !caught.has(name))).toEqual([]);
+  });
+
+  it('passes every check on the fake behind a pass-through intercept (the hook itself breaks nothing)', async () => {
+    const results = await suiteAgainst((request, next) => next(request));
+    expect(results.filter((result) => result.outcome !== 'passed')).toEqual([]);
+  }, 120_000);
+
+  describe.each(BROKEN_VARIANTS.map((variant) => [variant.name, variant] as const))('variant %s', (_name, variant) => {
+    let results: CheckResult[] = [];
+    beforeAll(async () => {
+      results = await suiteAgainst(variant.intercept);
+    }, 120_000);
+
+    it(`fails with ${variant.caughtBy.join(', ')} (it breaks: ${variant.breaks})`, () => {
+      expect(failedChecks(results)).toEqual(expect.arrayContaining(variant.caughtBy));
+    });
+
+    it('reports each failure with a title, Received/Expected lines or a reason, and a curl command', () => {
+      for (const result of results.filter(({ check }) => variant.caughtBy.includes(check))) {
+        expect(result.failure?.title).toEqual(expect.any(String));
+        expect(result.failure?.lines.length).toBeGreaterThan(0);
+        expect(result.failure?.curl).toMatch(/^curl -X [A-Z]+ 'http:\/\/127\.0\.0\.1:\d+\/v1\//);
+        expect(result.failure?.curl).not.toContain('free-test-key');
+      }
+    });
+  });
+});

@@ -1,0 +1,84 @@
+import type { SpecValidators } from '../spec/spec-validators.js';
+import type { ContractRequest, Exchange } from '../transport/exchange.js';
+
+/**
+ * What a target permits or supports. A check lists the capabilities it needs; a target that lacks one
+ * skips the check with the target's reason for lacking it.
+ */
+export const CAPABILITIES = {
+  stateful: 'remembers created categories and counts requests against the key',
+  writes: 'may create categories',
+  quota: 'may be driven to one 429 (never to a ban)',
+  clock: 'has a clock the suite can move (/__admin/clock)',
+  realAuth: 'rejects keys it does not know',
+  deprecationHeaders: 'sends its own Deprecation, Sunset and Link values',
+  uniformErrors: 'answers routing and parsing errors (unknown path, other method, bad JSON) with the spec\'s Error',
+  bodyLimit: 'refuses bodies over 16 KiB',
+} as const;
+
+export type Capability = keyof typeof CAPABILITIES;
+
+/** The limits of the key's plan, when the target knows them (design.md section 3). */
+export interface PlanLimits {
+  perMinute: number;
+  perDay: number;
+}
+
+/** Moves a target's clock; only targets with the `clock` capability have one. */
+export interface TargetClock {
+  /** Sets the clock to an epoch second; resolves with the target's new time. */
+  setEpochSeconds(epochSeconds: number): Promise<number>;
+  advanceSeconds(seconds: number): Promise<number>;
+}
+
+/** What a check gets: one way to send requests, the compiled spec, and what is known of the key. */
+export interface CheckContext {
+  send(request: ContractRequest): Promise<Exchange>;
+  spec: SpecValidators;
+  /** Limits of the key's plan, when the target knows them. */
+  plan?: PlanLimits;
+  /** Present exactly when the target has the `clock` capability. */
+  clock?: TargetClock;
+  /** A note for the person watching (e.g. a wait for Retry-After). */
+  note(message: string): void;
+}
+
+/** A named check with one signature: it resolves when the target conforms and throws a CheckFailure otherwise. */
+export interface Check {
+  /** Stable snake_case name; reports, variants and CI refer to it. */
+  name: string;
+  /** One line: what a pass guarantees. */
+  verifies: string;
+  needs: readonly Capability[];
+  run(context: CheckContext): Promise<void>;
+}
+
+/**
+ * A check's verdict against a target: a typed value, never a bare string.
+ * `lines` are schemathesis-style, e.g. `Received: 500 / Documented: 200, 404`.
+ */
+export class CheckFailure extends Error {
+  override readonly name = 'CheckFailure';
+
+  constructor(
+    readonly title: string,
+    readonly lines: readonly string[],
+    readonly exchange?: Exchange,
+  ) {
+    super([title, ...lines].join('\n'));
+  }
+}
+
+/**
+ * Thrown by a check that finds at run time that it cannot proceed without harming the target
+ * (e.g. driving a key to a 429 would exhaust its daily quota). Reported as skipped, with the reason.
+ */
+export class CheckNotApplicable extends Error {
+  override readonly name = 'CheckNotApplicable';
+}
+
+/** Whether a thrown value is a {@link CheckFailure}. */
+export function isCheckFailure(error: unknown): error is CheckFailure {
+  // By name too: jest may load this module twice (one registry per test file).
+  return error instanceof CheckFailure || (error instanceof Error && error.name === 'CheckFailure');
+}

@@ -1,0 +1,111 @@
+import { headerOf, type Exchange } from '../transport/exchange.js';
+import { CheckFailure, type Check, type CheckContext } from './check.js';
+import { expectStatus, expectThat, integerHeader } from './expectations.js';
+
+/** The `X-RateLimit-*` triple of one answer. */
+export interface RateLimitHeaders {
+  limit: number;
+  remaining: number;
+  reset: number;
+}
+
+/** Reads and checks the triple (present, plain digits). */
+export function rateLimitHeaders(exchange: Exchange, context?: string): RateLimitHeaders {
+  return {
+    limit: integerHeader(exchange, 'X-RateLimit-Limit', context),
+    remaining: integerHeader(exchange, 'X-RateLimit-Remaining', context),
+    reset: integerHeader(exchange, 'X-RateLimit-Reset', context),
+  };
+}
+
+/** The target's idea of now, in epoch seconds: its `Date` header, else ours. */
+export function serverEpochSeconds(exchange: Exchange): number {
+  const date = Date.parse(headerOf(exchange, 'date') ?? '');
+  return Math.floor((Number.isNaN(date) ? Date.now() : date) / 1000);
+}
+
+const MINUTE = 60;
+const DAY = 86_400;
+// Date has a one-second resolution and clocks drift a little.
+const SLACK_SECONDS = 2;
+
+/** Three requests in a row: Remaining goes down by exactly one each time, Limit stays and matches the plan. */
+export const rateLimitRemainingDecreases: Check = {
+  name: 'rate_limit_remaining_decreases',
+  verifies: 'X-RateLimit-Remaining decreases by one per request and X-RateLimit-Limit is constant and the plan\'s limit',
+  needs: ['stateful'],
+  async run({ send, plan }) {
+    // A window may end between two requests; then the sequence is taken again in the new window.
+    let answers: Array<{ exchange: Exchange; headers: RateLimitHeaders }> = [];
+    for (let attempt = 1; attempt <= 3; attempt += 1) {
+      answers = [];
+      for (let index = 0; index < 3; index += 1) {
+        const exchange = await send({ method: 'GET', path: '/categories' });
+        expectStatus(exchange, [200], `request ${index + 1} of 3`);
+        answers.push({ exchange, headers: rateLimitHeaders(exchange, `request ${index + 1} of 3`) });
+      }
+      if (new Set(answers.map(({ headers }) => headers.reset)).size > 1) continue;
+      for (let index = 1; index < answers.length; index += 1) {
+        const previous = answers[index - 1]!.headers;
+        const { exchange, headers } = answers[index]!;
+        expectThat(headers.limit === previous.limit, 'X-RateLimit-Limit changed within one window', [
+          `Received: ${headers.limit} / Expected: ${previous.limit}`,
+        ], exchange);
+        expectThat(headers.remaining === previous.remaining - 1, 'X-RateLimit-Remaining did not decrease by one', [
+          `Received: ${headers.remaining} after ${previous.remaining} / Expected: ${previous.remaining - 1}`,
+        ], exchange);
+      }
+      if (plan) {
+        const { exchange, headers } = answers[0]!;
+        expectThat([plan.perMinute, plan.perDay].includes(headers.limit), 'X-RateLimit-Limit is not the plan\'s limit', [
+          `Received: ${headers.limit} / Expected: ${plan.perMinute} (per minute) or ${plan.perDay} (per day)`,
+        ], exchange);
+      }
+      return;
+    }
+    const resets = answers.map(({ headers }) => headers.reset).join(', ');
+    expectThat(false, 'X-RateLimit-Reset changed within every sequence of three requests', [`Received: Reset ${resets} / Expected: one Reset within a window`], answers[answers.length - 1]!.exchange);
+  },
+};
+
+/** Reset is an epoch second in the future, no further than the end of the window it describes. */
+export const rateLimitResetInWindow: Check = {
+  name: 'rate_limit_reset_in_window',
+  verifies: 'X-RateLimit-Reset is a future Unix epoch second, within a minute (per-minute limit) or a day from now',
+  needs: ['stateful'],
+  async run({ send, plan }) {
+    const exchange = await send({ method: 'GET', path: '/categories' });
+    expectStatus(exchange, [200]);
+    const { limit, reset } = rateLimitHeaders(exchange);
+    const now = serverEpochSeconds(exchange);
+    const window = plan && limit === plan.perMinute ? MINUTE : DAY;
+    expectThat(reset >= now && reset <= now + window + SLACK_SECONDS, 'X-RateLimit-Reset is not within the window', [
+      `Received: ${reset} / Expected: an epoch second between ${now} and ${now + window} (now per the Date header, window ${window} s)`,
+    ], exchange);
+  },
+};
+
+/** Sends until the first 429 (never a second one); fails when no 429 comes well past the limit. */
+export async function driveToFirstRejection(send: CheckContext['send'], context: string): Promise<{ rejection: Exchange; last: Exchange }> {
+  let last = await send({ method: 'GET', path: '/categories', expectsRateLimit: true });
+  if (last.status === 429) return { rejection: last, last };
+  let { remaining, reset } = rateLimitHeaders(last, context);
+  let budget = remaining + 3;
+  let windowEnded = false;
+  for (let sent = 1; sent <= budget; sent += 1) {
+    const exchange = await send({ method: 'GET', path: '/categories', expectsRateLimit: true });
+    if (exchange.status === 429) return { rejection: exchange, last };
+    expectStatus(exchange, [200], `${context}, request ${sent + 1}`);
+    const headers = rateLimitHeaders(exchange, context);
+    if (headers.reset !== reset && !windowEnded) {
+      // A new window began while we counted: the remaining count starts over, once.
+      windowEnded = true;
+      budget = sent + headers.remaining + 3;
+    }
+    ({ remaining, reset } = headers);
+    last = exchange;
+  }
+  throw new CheckFailure(`No 429 past the limit (${context})`, [
+    `Received: 200 for ${budget + 1} requests, the last with X-RateLimit-Remaining ${remaining} / Expected: 429 once Remaining reached 0`,
+  ], last);
+}

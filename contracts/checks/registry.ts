@@ -1,0 +1,49 @@
+import { createRequiresApiKey, invalidApiKeyRejected, missingApiKeyRejected } from './auth-checks.js';
+import { invalidBodyNotStored, invalidBodyRejected, malformedJsonRejected, payloadTooLargeRejected, unsupportedMediaTypeRejected } from './body-checks.js';
+import type { Check } from './check.js';
+import { createCategoryConforms, getPetConforms, listCategoriesConforms, listOrdersConforms } from './conformance-checks.js';
+import { deprecationHeaders, sunsetAnswersGone } from './deprecation-checks.js';
+import { errorBodyConformance, methodNotAllowed, rateLimitHeadersOnEveryResponse, unknownPathNotFound } from './error-checks.js';
+import { banAfterRepeatedRejections, quotaWindowRollsOver, rateLimitExceededAnswer } from './quota-checks.js';
+import { rateLimitRemainingDecreases, rateLimitResetInWindow } from './rate-limit-checks.js';
+import { categoryIdsUnique, createdCategoryEchoed, createdCategoryListed } from './state-checks.js';
+
+/**
+ * Every check, in the order they run. Checks that exhaust the key's quota come last, so that on a live
+ * target nothing else has to wait for the window they used up.
+ */
+export const CHECKS: readonly Check[] = [
+  listCategoriesConforms,
+  listOrdersConforms,
+  getPetConforms,
+  createCategoryConforms,
+  errorBodyConformance,
+  missingApiKeyRejected,
+  invalidApiKeyRejected,
+  createRequiresApiKey,
+  invalidBodyRejected,
+  invalidBodyNotStored,
+  malformedJsonRejected,
+  unsupportedMediaTypeRejected,
+  payloadTooLargeRejected,
+  createdCategoryEchoed,
+  createdCategoryListed,
+  categoryIdsUnique,
+  unknownPathNotFound,
+  methodNotAllowed,
+  rateLimitHeadersOnEveryResponse,
+  rateLimitRemainingDecreases,
+  rateLimitResetInWindow,
+  deprecationHeaders,
+  sunsetAnswersGone,
+  rateLimitExceededAnswer,
+  quotaWindowRollsOver,
+  banAfterRepeatedRejections,
+];
+
+/** The check with this name; throws naming the known ones (a misspelt name must not pass silently). */
+export function checkNamed(name: string): Check {
+  const check = CHECKS.find((candidate) => candidate.name === name);
+  if (!check) throw new Error(`contract: no check "${name}"; known: ${CHECKS.map(({ name: known }) => known).join(', ')}`);
+  return check;
+}

@@ -1,0 +1,34 @@
+import type { CheckResult, SuiteSummary } from '../runner/check-result.js';
+
+const MARK = { passed: 'PASS', failed: 'FAIL', skipped: 'SKIP' } as const;
+
+/**
+ * The one line a check gets while the suite runs.
+ * @example checkLine(result) // 'PASS  list_categories_conforms  (12 ms)'
+ */
+export function checkLine(result: CheckResult): string {
+  const tail = result.outcome === 'skipped' ? `  skipped: ${result.reason}` : `  (${result.durationMs} ms)`;
+  const failure = result.outcome === 'failed' ? `  - ${result.failure?.title}` : '';
+  return `${MARK[result.outcome]}  ${result.check}${failure}${tail}`;
+}
+
+/**
+ * A failure as a person reads it: what the check verifies, what went wrong, Received/Expected, and the
+ * request as `curl`, last.
+ */
+export function failureBlock(result: CheckResult, index?: number): string {
+  const failure = result.failure;
+  if (!failure) return '';
+  const heading = `${index === undefined ? '' : `${index}) `}${result.check}: ${result.verifies}`;
+  const lines = [heading, `   - ${failure.title}`, ...failure.lines.map((line) => `     ${line}`)];
+  if (failure.curl) lines.push('', `     Reproduce with: ${failure.curl}`);
+  return lines.join('\n');
+}
+
+/** The closing lines: every failure in full, then the counts. */
+export function summaryText(results: readonly CheckResult[], summary: SuiteSummary, seconds: number): string {
+  const failures = results.filter((result) => result.outcome === 'failed');
+  const blocks = failures.map((result, index) => failureBlock(result, index + 1));
+  const counts = `${summary.passed} passed, ${summary.failed} failed, ${summary.skipped} skipped in ${seconds.toFixed(1)} s`;
+  return [...(blocks.length > 0 ? ['', 'Failures:', '', blocks.join('\n\n')] : []), '', counts].join('\n');
+}

@@ -1,0 +1,33 @@
+/** What one check concluded against one target: a typed value that reports are built from. */
+export interface CheckResult {
+  check: string;
+  verifies: string;
+  outcome: 'passed' | 'failed' | 'skipped';
+  /** Why the check did not run (skipped only). */
+  reason?: string;
+  failure?: {
+    title: string;
+    lines: string[];
+    /** The request that showed the failure, as `curl`, key redacted. */
+    curl?: string;
+  };
+  /** Things the person watching should know, e.g. waits for Retry-After. */
+  notes: string[];
+  durationMs: number;
+}
+
+/** Counts of a run, for summaries and exit codes. */
+export interface SuiteSummary {
+  passed: number;
+  failed: number;
+  skipped: number;
+}
+
+/** Tallies results by outcome. */
+export function summarise(results: readonly CheckResult[]): SuiteSummary {
+  return {
+    passed: results.filter((result) => result.outcome === 'passed').length,
+    failed: results.filter((result) => result.outcome === 'failed').length,
+    skipped: results.filter((result) => result.outcome === 'skipped').length,
+  };
+}

@@ -1,0 +1,121 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+
+/** Where the one OpenAPI document lives; everything the suite expects is read from it. */
+export const SPEC_PATH = fileURLToPath(new URL('../../spec/openapi.yaml', import.meta.url));
+
+/** A JSON Schema as it appears in the document (still holding `#/components/schemas/...` refs). */
+export type JsonSchema = Record<string, unknown>;
+
+/** A response header the spec documents for one status of one operation. */
+export interface DocumentedHeader {
+  name: string;
+  required: boolean;
+  schema: JsonSchema;
+}
+
+/** One documented status of one operation. */
+export interface DocumentedResponse {
+  status: string;
+  headers: DocumentedHeader[];
+  /** Media type (e.g. `application/json`) to its body schema. */
+  content: Record<string, JsonSchema>;
+}
+
+/** One operation of the spec, with its `$ref`s to responses and headers resolved. */
+export interface DocumentedOperation {
+  operationId: string;
+  method: string;
+  /** The path template without the base address, e.g. `/pets/{petId}`. */
+  path: string;
+  deprecated: boolean;
+  /** The `x-sunset` instant (ISO 8601) of a deprecated operation. */
+  sunset?: string;
+  responses: Record<string, DocumentedResponse>;
+}
+
+/** The parts of the document the suite reads. */
+export interface SpecDocument {
+  operations: Record<string, DocumentedOperation>;
+  schemas: Record<string, JsonSchema>;
+}
+
+type Node = Record<string, unknown>;
+
+function resolveRef(root: Node, node: Node): Node {
+  const ref = node.$ref;
+  if (typeof ref !== 'string') return node;
+  const target = ref
+    .replace(/^#\//, '')
+    .split('/')
+    .reduce<unknown>((at, key) => (at as Node | undefined)?.[key], root);
+  if (typeof target !== 'object' || target === null) throw new Error(`spec: unresolved $ref ${ref}`);
+  return resolveRef(root, target as Node);
+}
+
+function documentedResponse(root: Node, status: string, raw: Node): DocumentedResponse {
+  const response = resolveRef(root, raw);
+  const headers = Object.entries((response.headers ?? {}) as Record<string, Node>).map(([name, header]) => {
+    const resolved = resolveRef(root, header);
+    return { name, required: resolved.required === true, schema: (resolved.schema ?? {}) as JsonSchema };
+  });
+  const content = Object.fromEntries(
+    Object.entries((response.content ?? {}) as Record<string, Node>).map(([media, entry]) => [
+      media,
+      (entry.schema ?? {}) as JsonSchema,
+    ]),
+  );
+  return { status, headers, content };
+}
+
+function readSpecDocument(): SpecDocument {
+  const root = parse(readFileSync(SPEC_PATH, 'utf8')) as Node;
+  const operations: Record<string, DocumentedOperation> = {};
+  for (const [path, item] of Object.entries(root.paths as Record<string, Node>)) {
+    for (const [method, raw] of Object.entries(item)) {
+      const operation = raw as Node;
+      if (typeof operation.operationId !== 'string') continue;
+      const responses = Object.fromEntries(
+        Object.entries(operation.responses as Record<string, Node>).map(([status, response]) => [
+          status,
+          documentedResponse(root, status, response),
+        ]),
+      );
+      operations[operation.operationId] = {
+        operationId: operation.operationId,
+        method: method.toUpperCase(),
+        path,
+        deprecated: operation.deprecated === true,
+        ...(typeof operation['x-sunset'] === 'string' ? { sunset: operation['x-sunset'] } : {}),
+        responses,
+      };
+    }
+  }
+  const schemas = ((root.components as Node).schemas ?? {}) as Record<string, JsonSchema>;
+  return { operations, schemas };
+}
+
+let loaded: SpecDocument | undefined;
+
+/**
+ * The spec, parsed once per process.
+ * @example loadSpecDocument().operations.listCategories.responses['200']
+ */
+export function loadSpecDocument(): SpecDocument {
+  loaded ??= readSpecDocument();
+  return loaded;
+}
+
+/**
+ * The operation, or an error naming the ids that exist (a typo in a check must fail loudly).
+ * @example documentedOperation('createCategory').method // 'POST'
+ */
+export function documentedOperation(operationId: string): DocumentedOperation {
+  const operation = loadSpecDocument().operations[operationId];
+  if (!operation) {
+    const known = Object.keys(loadSpecDocument().operations).join(', ');
+    throw new Error(`spec: no operation "${operationId}"; the spec has ${known}`);
+  }
+  return operation;
+}

@@ -1,0 +1,35 @@
+import { startFakeServer, type FakeServerOptions } from '../../mocks/server/index.js';
+import type { Capability } from '../checks/check.js';
+import type { RunningTarget } from './target.js';
+
+/** The fake supports everything the suite checks, the clock included. */
+export const FAKE_CAPABILITIES: Capability[] = ['stateful', 'writes', 'quota', 'clock', 'realAuth', 'deprecationHeaders', 'uniformErrors', 'bodyLimit'];
+
+/** The key the suite uses on the fake, and that key's plan (free: the smallest quota, the fastest to drive). */
+const FAKE_KEY = { apiKey: 'free-test-key', plan: { perMinute: 60, perDay: 1_000 } };
+
+/** Options of {@link startFakeTarget}; `intercept` makes a deliberately broken fake. */
+export type FakeTargetOptions = Pick<FakeServerOptions, 'intercept'>;
+
+/**
+ * Starts the fake in this process on 127.0.0.1 and a random port; the suite resets it before each check.
+ * @example const target = await startFakeTarget(); try { ... } finally { await target.close(); }
+ */
+export async function startFakeTarget(options: FakeTargetOptions = {}): Promise<RunningTarget> {
+  const server = await startFakeServer({ host: '127.0.0.1', port: 0, ...options });
+  let closed: Promise<void> | undefined;
+  return {
+    descriptor: {
+      kind: 'fake',
+      label: 'fake',
+      baseUrl: server.baseUrl,
+      apiKey: FAKE_KEY.apiKey,
+      plan: FAKE_KEY.plan,
+      capabilities: FAKE_CAPABILITIES,
+      lacking: {},
+      adminUrl: server.url,
+      paced: false,
+    },
+    close: () => (closed ??= server.close()),
+  };
+}

@@ -1,0 +1,95 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import type { Capability } from '../checks/check.js';
+import { SPEC_PATH } from '../spec/spec-document.js';
+import { freeLoopbackPort } from './free-port.js';
+import type { RunningTarget } from './target.js';
+
+const PRISM_BIN = fileURLToPath(new URL('../../node_modules/.bin/prism', import.meta.url));
+const STARTUP_TIMEOUT_MS = 90_000;
+const STOP_GRACE_MS = 5_000;
+
+/** What Prism does support, and why it lacks the rest: these reasons are printed for every skipped check. */
+export const PRISM_CAPABILITIES: Capability[] = ['writes'];
+export const PRISM_LACKING: Partial<Record<Capability, string>> = {
+  stateful: 'Prism keeps no state: it answers every request with an example of the spec, so nothing created is listed and X-RateLimit-* never change',
+  quota: 'Prism has no quota: it never answers 429',
+  clock: 'Prism has no clock to move: the ban, window rollover and sunset are checked against the fake',
+  realAuth: 'Prism accepts any bearer token: only a missing Authorization gives 401',
+  deprecationHeaders: 'Prism overwrites the Deprecation header with `true` (RFC 9745 wants @epoch)',
+  uniformErrors: 'Prism answers unknown paths, other methods and malformed JSON with its own application/problem+json, without X-RateLimit-*',
+  bodyLimit: 'Prism has no request body size limit',
+};
+
+// Prism accepts any bearer token; this one says where it came from in Prism's log.
+const PRISM_TOKEN = 'prism-accepts-any-token';
+
+async function answersOnce(baseUrl: string): Promise<boolean> {
+  try {
+    const response = await fetch(`${baseUrl}/categories`, { headers: { Authorization: `Bearer ${PRISM_TOKEN}` }, signal: AbortSignal.timeout(2_000) });
+    await response.arrayBuffer();
+    return response.status === 200;
+  } catch {
+    return false;
+  }
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+  await exited;
+  clearTimeout(timer);
+}
+
+async function waitUntilAnswering(child: ChildProcess, baseUrl: string, output: () => string): Promise<void> {
+  const deadline = Date.now() + STARTUP_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`Prism exited with code ${child.exitCode} before answering:\n${output()}`);
+    if (await answersOnce(baseUrl)) return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`Prism did not answer on ${baseUrl} within ${STARTUP_TIMEOUT_MS / 1000} s:\n${output()}`);
+}
+
+/**
+ * Spawns the project's own Prism (`prism mock spec/openapi.yaml`) on 127.0.0.1 and a free port, and waits
+ * until it answers. Prism serves the paths without the `/v1` prefix. `close` always kills it.
+ * @example const prism = await startPrismTarget(); try { ... } finally { await prism.close(); }
+ */
+export async function startPrismTarget(): Promise<RunningTarget> {
+  const port = await freeLoopbackPort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const child = spawn(PRISM_BIN, ['mock', SPEC_PATH, '--host', '127.0.0.1', '--port', String(port), '--verboseLevel', 'warn'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4_000));
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  // If this process dies first, Prism must not outlive it.
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  let stopped: Promise<void> | undefined;
+  const close = () => (stopped ??= stop(child).finally(() => process.off('exit', killOnExit)));
+  try {
+    await waitUntilAnswering(child, baseUrl, () => output);
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return {
+    descriptor: {
+      kind: 'prism',
+      label: 'prism',
+      baseUrl,
+      apiKey: PRISM_TOKEN,
+      capabilities: PRISM_CAPABILITIES,
+      lacking: PRISM_LACKING,
+      paced: false,
+    },
+    close,
+  };
+}

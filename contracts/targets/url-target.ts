@@ -1,0 +1,78 @@
+import type { Capability } from '../checks/check.js';
+import { TargetUnreachableError, UsageError } from './target-errors.js';
+import type { RunningTarget } from './target.js';
+
+/** What a live target may be asked to permit with `--allow`. */
+export const ALLOWABLE: readonly Capability[] = ['writes', 'quota'];
+
+const PROBE_TIMEOUT_MS = 10_000;
+
+/** A live service is assumed to do what the spec says; only what would disturb it needs permission. */
+const LIVE_CAPABILITIES: Capability[] = ['stateful', 'realAuth', 'deprecationHeaders', 'uniformErrors', 'bodyLimit'];
+const LIVE_LACKING: Partial<Record<Capability, string>> = {
+  writes: 'not allowed on this target: pass --allow writes to let the suite create categories',
+  quota: 'not allowed on this target: pass --allow quota to let the suite drive the key to one 429 (never a ban)',
+  clock: 'a live target\'s clock cannot be moved: the ban, window rollover and sunset are checked against the fake',
+};
+
+/** Options of {@link connectUrlTarget}. */
+export interface UrlTargetOptions {
+  baseUrl: string;
+  apiKey: string | undefined;
+  allow: readonly Capability[];
+}
+
+function validatedBaseUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new UsageError(`--target must be fake, prism or a base URL ending in /v1; got "${raw}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new UsageError(`--target URL must be http or https; got "${raw}"`);
+  }
+  const base = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+  if (!base.endsWith('/v1') || url.search !== '' || url.hash !== '') {
+    throw new UsageError(`--target URL must be the base address, ending in /v1 (e.g. https://staging.api.petstore.example.com/v1); got "${raw}"`);
+  }
+  return base;
+}
+
+async function probe(baseUrl: string): Promise<void> {
+  // Unauthenticated, so the probe costs the key nothing; any HTTP answer proves the target is there.
+  try {
+    const response = await fetch(`${baseUrl}/categories`, { signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
+    await response.arrayBuffer();
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    const why = cause?.code ?? cause?.message ?? (error as Error).message;
+    throw new TargetUnreachableError(`target ${baseUrl} is unreachable (${why}); check the URL and your network`);
+  }
+}
+
+/**
+ * Checks the URL and key, probes the target once, and describes it. Writes and quota checks run only
+ * when `allow` names them. Nothing is started, so `close` has nothing to stop.
+ * @example await connectUrlTarget({ baseUrl: 'https://staging.api.petstore.example.com/v1', apiKey, allow: ['writes'] })
+ */
+export async function connectUrlTarget(options: UrlTargetOptions): Promise<RunningTarget> {
+  const baseUrl = validatedBaseUrl(options.baseUrl);
+  if (!options.apiKey) {
+    throw new UsageError(`a URL target needs an API key: pass --api-key KEY or set PETSTORE_API_KEY (target ${baseUrl})`);
+  }
+  await probe(baseUrl);
+  const allowed = ALLOWABLE.filter((capability) => options.allow.includes(capability));
+  return {
+    descriptor: {
+      kind: 'url',
+      label: baseUrl,
+      baseUrl,
+      apiKey: options.apiKey,
+      capabilities: [...LIVE_CAPABILITIES, ...allowed],
+      lacking: Object.fromEntries(Object.entries(LIVE_LACKING).filter(([capability]) => !allowed.includes(capability as Capability))),
+      paced: true,
+    },
+    close: async () => undefined,
+  };
+}
