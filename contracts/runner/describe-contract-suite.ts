@@ -13,6 +13,7 @@ export interface ContractSuiteDefinition {
   lacking: Partial<Record<Capability, string>>;
   start(): Promise<RunningTarget>;
   onResult?(result: CheckResult): void;
+  onNote?(check: string, message: string): void;
   /** Per check; live targets may wait out rate-limit windows. */
   checkTimeoutMs?: number;
   startTimeoutMs?: number;
@@ -41,7 +42,7 @@ export function describeContractSuite(definition: ContractSuiteDefinition): void
       }
       it(check.name, async () => {
         if (!target) throw new Error(`the ${definition.title} target did not start`);
-        const result = await runCheck(check, target.descriptor);
+        const result = await runCheck(check, target.descriptor, { onNote: (message) => definition.onNote?.(check.name, message) });
         definition.onResult?.(result);
         if (result.outcome === 'failed') throw new Error(failureBlock(result));
       }, definition.checkTimeoutMs ?? 60_000);

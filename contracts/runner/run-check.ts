@@ -7,8 +7,17 @@ import { pacedSender } from '../transport/paced-sender.js';
 import { sendRequest } from '../transport/send-request.js';
 import type { CheckResult } from './check-result.js';
 
-function contextFor(descriptor: TargetDescriptor, notes: string[]): CheckContext {
-  const note = (message: string) => notes.push(message);
+/** Options of {@link runCheck}. */
+export interface RunCheckOptions {
+  /** Called as soon as a check has something to say (a wait for Retry-After), not only at its end. */
+  onNote?: (message: string) => void;
+}
+
+function contextFor(descriptor: TargetDescriptor, notes: string[], onNote?: (message: string) => void): CheckContext {
+  const note = (message: string) => {
+    notes.push(message);
+    onNote?.(message);
+  };
   const plainSend = (request: Parameters<CheckContext['send']>[0]) => sendRequest(descriptor.baseUrl, descriptor.apiKey, request);
   return {
     send: descriptor.paced ? pacedSender(plainSend, note) : plainSend,
@@ -24,7 +33,7 @@ function contextFor(descriptor: TargetDescriptor, notes: string[]): CheckContext
  * the check needs; otherwise the fake is reset first and any failure becomes a typed result.
  * @example const result = await runCheck(checkNamed('list_categories_conforms'), target.descriptor);
  */
-export async function runCheck(check: Check, descriptor: TargetDescriptor): Promise<CheckResult> {
+export async function runCheck(check: Check, descriptor: TargetDescriptor, options: RunCheckOptions = {}): Promise<CheckResult> {
   const base = { check: check.name, verifies: check.verifies, notes: [] as string[] };
   const reason = skipReason(check.needs, descriptor);
   if (reason !== undefined) return { ...base, outcome: 'skipped', reason, durationMs: 0 };
@@ -32,7 +41,7 @@ export async function runCheck(check: Check, descriptor: TargetDescriptor): Prom
   const elapsed = () => Math.round(performance.now() - started);
   try {
     if (descriptor.adminUrl) await resetFake(descriptor.adminUrl);
-    await check.run(contextFor(descriptor, base.notes));
+    await check.run(contextFor(descriptor, base.notes, options.onNote));
     return { ...base, outcome: 'passed', durationMs: elapsed() };
   } catch (error) {
     if (error instanceof CheckNotApplicable || (error instanceof Error && error.name === 'CheckNotApplicable')) {

@@ -6,8 +6,9 @@ import { documentedOperation, loadSpecDocument, type DocumentedResponse, type Js
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
 const COMPONENTS_ID = 'https://petstore.example.com/contract/components.json';
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
+// JSON numbers arrive as doubles: 2^63 - 1 itself parses as 2^63, so the bounds are the doubles' ones.
+const INT64_MIN = -(2 ** 63);
+const INT64_MAX = 2 ** 63;
 
 // The spec refers to `#/components/schemas/X`; the schemas are registered once under their own $id.
 function withComponentRefs(schema: unknown): unknown {
@@ -22,10 +23,10 @@ function withComponentRefs(schema: unknown): unknown {
   );
 }
 
-function integerFormat(min: bigint, max: bigint) {
+function integerFormat(min: number, max: number) {
   return {
     type: 'number' as const,
-    validate: (value: number) => Number.isInteger(value) && BigInt(value) >= min && BigInt(value) <= max,
+    validate: (value: number) => Number.isInteger(value) && value >= min && value <= max,
   };
 }
 
@@ -33,7 +34,7 @@ function createAjv(schemas: Record<string, JsonSchema>): Ajv2020 {
   const ajv = new Ajv2020({ allErrors: true, strict: true });
   addFormats(ajv);
   ajv.addFormat('int64', integerFormat(INT64_MIN, INT64_MAX));
-  ajv.addFormat('int32', integerFormat(-(2n ** 31n), 2n ** 31n - 1n));
+  ajv.addFormat('int32', integerFormat(-(2 ** 31), 2 ** 31 - 1));
   ajv.addSchema({ $id: COMPONENTS_ID, $defs: withComponentRefs(schemas) });
   return ajv;
 }

@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startFakeServer, type RunningFakeServer } from '../../mocks/server/index.js';
+import { BROKEN_VARIANTS } from '../broken-variants/index.js';
+import { CHECKS } from '../checks/registry.js';
+import type { SuiteReport } from '../report/suite-report.js';
+import { freeLoopbackPort } from '../targets/free-port.js';
+
+const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/** Runs `npm run contract -- <args>` as a user would (without npm's banner), never with a key from outside. */
+async function contract(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const { PETSTORE_API_KEY: _ignored, ...parentEnv } = process.env;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/contract.ts', ...args], { cwd: REPO_ROOT, env: { ...parentEnv, ...env } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const [code] = (await once(child, 'close')) as [number | null];
+  return { code, stdout, stderr };
+}
+
+describe('npm run contract', () => {
+  let reports: string;
+  beforeAll(async () => {
+    reports = await mkdtemp(join(tmpdir(), 'contract-cli-'));
+  });
+  afterAll(async () => {
+    await rm(reports, { recursive: true, force: true });
+  });
+
+  describe('exits 2 with a clear message', () => {
+    it('for a URL target without a key', async () => {
+      const { code, stderr } = await contract(['--target', 'http://127.0.0.1:9/v1']);
+      expect(code).toBe(2);
+      expect(stderr).toContain('a URL target needs an API key: pass --api-key KEY or set PETSTORE_API_KEY');
+    }, 60_000);
+
+    it('for an unreachable URL (a loopback port nothing listens on)', async () => {
+      const port = await freeLoopbackPort();
+      const { code, stderr } = await contract(['--target', `http://127.0.0.1:${port}/v1`, '--api-key', 'free-test-key']);
+      expect(code).toBe(2);
+      expect(stderr).toContain(`target http://127.0.0.1:${port}/v1 is unreachable (ECONNREFUSED)`);
+    }, 60_000);
+
+    it.each([
+      [[], "required option '--target <target>' not specified"],
+      [['--target', 'http://127.0.0.1:9/api'], 'must be the base address, ending in /v1'],
+      [['--target', 'fake', '--allow', 'writes,everything'], 'unknown capability "everything"; allowed: writes, quota'],
+      [['--target', 'fake', '--verbose'], "unknown option '--verbose'"],
+    ])('for bad usage: %j', async (args, message) => {
+      const { code, stderr } = await contract(args);
+      expect(code).toBe(2);
+      expect(stderr).toContain(message);
+    }, 60_000);
+  });
+
+  it('exits 0 on the fake, one line per check, and writes the JUnit and JSON reports', async () => {
+    const junit = join(reports, 'fake', 'contract.xml');
+    const json = join(reports, 'fake', 'contract.json');
+    const { code, stdout } = await contract(['--target', 'fake', '--junit', junit, '--json', json]);
+    expect(code).toBe(0);
+    for (const check of CHECKS) expect(stdout).toContain(`PASS  ${check.name}`);
+    expect(stdout).toContain(`${CHECKS.length} passed, 0 failed, 0 skipped`);
+    const report = JSON.parse(await readFile(json, 'utf8')) as SuiteReport;
+    expect(report.summary).toEqual({ passed: CHECKS.length, failed: 0, skipped: 0 });
+    expect(report.exitCode).toBe(0);
+    expect((await readFile(junit, 'utf8')).match(/<testcase /g)).toHaveLength(CHECKS.length);
+  }, 120_000);
+
+  it('exits 0 on Prism and says why each skipped check is skipped', async () => {
+    const { code, stdout } = await contract(['--target', 'prism']);
+    expect(code).toBe(0);
+    expect(stdout).toContain('SKIP  invalid_api_key_rejected  skipped: Prism accepts any bearer token');
+    expect(stdout).toContain('SKIP  created_category_listed  skipped: Prism keeps no state');
+    expect(stdout).toContain('PASS  invalid_body_rejected');
+  }, 180_000);
+
+  describe('against a broken service given as a URL', () => {
+    let broken: RunningFakeServer;
+    beforeAll(async () => {
+      const variant = BROKEN_VARIANTS.find(({ name }) => name === 'extra-properties-accepted')!;
+      broken = await startFakeServer({ host: '127.0.0.1', port: 0, intercept: variant.intercept });
+    });
+    afterAll(async () => {
+      await broken.close();
+    });
+
+    it('exits 1, prints the failure with Received/Expected and curl, and never the key', async () => {
+      const json = join(reports, 'broken', 'contract.json');
+      const junit = join(reports, 'broken', 'contract.xml');
+      const { code, stdout } = await contract(['--target', broken.baseUrl, '--allow', 'writes', '--json', json, '--junit', junit], { PETSTORE_API_KEY: 'pro-test-key' });
+      expect(code).toBe(1);
+      expect(stdout).toContain('FAIL  invalid_body_rejected');
+      expect(stdout).toContain('Received: 201 / Expected: 400');
+      expect(stdout).toContain(`Reproduce with: curl -X POST '${broken.baseUrl}/categories' -H 'Accept: application/json' -H "Authorization: Bearer $PETSTORE_API_KEY"`);
+      expect(stdout).toContain('SKIP  rate_limit_exceeded_answer  skipped: not allowed on this target: pass --allow quota');
+      const written = [stdout, await readFile(json, 'utf8'), await readFile(junit, 'utf8')];
+      for (const text of written) expect(text).not.toContain('pro-test-key');
+      const report = JSON.parse(written[1]!) as SuiteReport;
+      expect(report.exitCode).toBe(1);
+      expect(report.results.find(({ check }) => check === 'invalid_body_rejected')?.outcome).toBe('failed');
+    }, 120_000);
+  });
+});

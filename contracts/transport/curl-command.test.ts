@@ -1,0 +1,22 @@
+import { describe, expect, it } from '@jest/globals';
+import { curlCommand } from './curl-command.js';
+
+describe('curlCommand', () => {
+  it('replaces the key with $PETSTORE_API_KEY, in double quotes so the shell expands it', () => {
+    const command = curlCommand({ method: 'GET', url: 'http://127.0.0.1:4010/v1/categories', headers: { Authorization: 'Bearer s3cret-key' } }, 's3cret-key');
+    expect(command).toBe(`curl -X GET 'http://127.0.0.1:4010/v1/categories' -H "Authorization: Bearer $PETSTORE_API_KEY"`);
+    expect(command).not.toContain('s3cret-key');
+  });
+
+  it('quotes bodies for the shell, single quotes included', () => {
+    const command = curlCommand({ method: 'POST', url: 'http://x/v1/categories', headers: { 'Content-Type': 'application/json' }, body: `{'name': 'x'}` });
+    expect(command).toBe(`curl -X POST 'http://x/v1/categories' -H 'Content-Type: application/json' --data-binary '{'\\''name'\\'': '\\''x'\\''}'`);
+  });
+
+  it('rebuilds a body padded with kilobytes of spaces with printf, byte for byte', () => {
+    const body = `{"name":"big"}${' '.repeat(17_000)}`;
+    const command = curlCommand({ method: 'POST', url: 'http://x/v1/categories', headers: {}, body });
+    expect(command).toContain(`--data-binary "$(printf '%s%17000s' '{"name":"big"}' '')"`);
+    expect(command.length).toBeLessThan(200);
+  });
+});

@@ -1,0 +1,58 @@
+import { describe, expect, it } from '@jest/globals';
+import type { ContractRequest, Exchange } from './exchange.js';
+import { pacedSender } from './paced-sender.js';
+
+const request: ContractRequest = { method: 'GET', path: '/categories' };
+
+function answer(status: number, headers: Record<string, string> = {}, json?: unknown): Exchange {
+  return { request: { method: 'GET', url: 'http://127.0.0.1:1/v1/categories', headers: {} }, status, headers, text: '', json };
+}
+
+function scripted(answers: Exchange[]) {
+  const sent: ContractRequest[] = [];
+  const waits: number[] = [];
+  const send = async (next: ContractRequest) => {
+    sent.push(next);
+    return answers.shift() ?? answer(200);
+  };
+  const paced = pacedSender(send, () => undefined, async (milliseconds) => {
+    waits.push(milliseconds);
+  });
+  return { paced, sent, waits };
+}
+
+describe('pacedSender', () => {
+  it('waits Retry-After after an unexpected 429, then retries', async () => {
+    const { paced, sent, waits } = scripted([answer(429, { 'retry-after': '41' }), answer(200)]);
+    expect((await paced(request)).status).toBe(200);
+    expect(sent).toHaveLength(2);
+    expect(waits).toEqual([41_000]);
+  });
+
+  it('backs off exponentially when Retry-After is short or missing, and gives up after five retries', async () => {
+    const { paced, sent, waits } = scripted(Array.from({ length: 10 }, () => answer(429)));
+    expect((await paced(request)).status).toBe(429);
+    expect(sent).toHaveLength(6);
+    expect(waits).toEqual([1_000, 2_000, 4_000, 8_000, 16_000]);
+  });
+
+  it('never retries a ban, nor a 429 the check asked for', async () => {
+    const banned = scripted([answer(429, { 'retry-after': '300' }, { code: 'temporarily_banned' })]);
+    expect((await banned.paced(request)).status).toBe(429);
+    expect(banned.sent).toHaveLength(1);
+    const wanted = scripted([answer(429, { 'retry-after': '5' })]);
+    expect((await wanted.paced({ ...request, expectsRateLimit: true })).status).toBe(429);
+    expect(wanted.sent).toHaveLength(1);
+  });
+
+  it('waits for the window to end before sending when the last answer said Remaining 0', async () => {
+    const reset = String(Math.floor(Date.now() / 1000) + 30);
+    const { paced, waits } = scripted([answer(200, { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset }), answer(200)]);
+    await paced(request);
+    expect(waits).toEqual([]);
+    await paced(request);
+    expect(waits).toHaveLength(1);
+    expect(waits[0]).toBeGreaterThan(25_000);
+    expect(waits[0]).toBeLessThanOrEqual(32_000);
+  });
+});
