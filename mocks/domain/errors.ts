@@ -15,6 +15,10 @@ export const ERROR_STATUS = {
   unsupported_media_type: 415,
   rate_limit_exceeded: 429,
   temporarily_banned: 429,
+  // Protocol-level: the standalone server's answers to a request that never became one (too slow, or
+  // its header block too large), sent before any operation is known.
+  request_timeout: 408,
+  request_header_fields_too_large: 431,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

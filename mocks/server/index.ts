@@ -6,6 +6,7 @@ import { parseJsonBody } from '../domain/request-body.js';
 import { createFake, type Fake, type FakeOptions } from '../fake.js';
 import { answerAdmin, isLoopbackHost } from './admin.js';
 import { CORS_HEADERS, PREFLIGHT_HEADERS } from './cors.js';
+import { closeWithError, ProtocolErrorAnswerer } from './protocol-errors.js';
 import { readBoundedBody } from './request-body-reader.js';
 
 /** Options of the standalone fake: the fake's own, plus where to listen. */
@@ -125,7 +126,9 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     );
   }
 
+  const protocolErrors = new ProtocolErrorAnswerer();
   const server = createServer((incoming, res) => {
+    protocolErrors.track(incoming, res);
     answer(incoming, res).catch((error: unknown) => {
       log?.(`${incoming.method} ${incoming.url?.split('?')[0]} failed: ${(error as Error).message}`);
       if (!res.headersSent) {
@@ -141,6 +144,9 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
   server.requestTimeout = 30_000;
   server.keepAliveTimeout = 5_000;
   server.maxHeadersCount = 100;
+  // Node would answer these with a bare status line; clients get an Error body like everywhere else.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => protocolErrors.answer(error, socket));
+  server.on('connect', (_request, socket) => closeWithError(socket, apiError('invalid_request', 'CONNECT is not supported: the fake is not a proxy.')));
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
