@@ -4,6 +4,7 @@ import { loadSpecDocument } from '../../spec/document.js';
 import { apiError } from '../domain/errors.js';
 import { parseJsonBody } from '../domain/request-body.js';
 import { createFake, type Fake, type FakeOptions } from '../fake.js';
+import { unmatchedRequestError } from '../handlers/fallback.js';
 import { answerAdmin, isLoopbackHost } from './admin.js';
 import { CORS_HEADERS, PREFLIGHT_HEADERS } from './cors.js';
 import { closeWithError, ProtocolErrorAnswerer } from './protocol-errors.js';
@@ -38,6 +39,8 @@ export interface RunningFakeServer {
 // Requests are built against the fake's own origin, never the client's Host header.
 const INTERNAL_ORIGIN = 'http://127.0.0.1:4010';
 const API_PREFIX = '/v1';
+// Methods Node parses but fetch's Request refuses to carry, so they never reach the msw handlers.
+const METHODS_FETCH_REFUSES = new Set(['TRACE', 'TRACK']);
 
 function pathOf(rawUrl: string): string {
   // Absolute-form targets ("GET http://x/v1/...") keep only their path; "//x" stays a path.
@@ -109,6 +112,12 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     if (pathname !== API_PREFIX && !pathname.startsWith(`${API_PREFIX}/`)) {
       const { headers, body } = jsonBody(apiError('not_found', `No operation at ${method} ${pathname}; the API is under ${API_PREFIX}.`));
       return send(res, 404, headers, body);
+    }
+    if (METHODS_FETCH_REFUSES.has(method)) {
+      // Answered here without the guards, so consuming no quota, like a preflight.
+      const { error, headers } = unmatchedRequestError(method, API_PREFIX, pathname.slice(API_PREFIX.length));
+      const json = jsonBody(error);
+      return send(res, error.status, { ...json.headers, ...headers }, json.body);
     }
 
     const request = new Request(`${INTERNAL_ORIGIN}${path}`, {

@@ -101,6 +101,14 @@ describe('header blocks', () => {
 });
 
 describe('methods', () => {
+  it('answers TRACE on a known path with 405 and Allow, and on an unknown one with 404', async () => {
+    const known = await rawExchange(attacked.server.url, requestHead('TRACE', '/v1/categories', [auth]), { responses: 1 });
+    expectErrorResponse(known.responses[0], 405, 'method_not_allowed');
+    expect(known.responses[0]!.headers.allow).toBe('GET, POST');
+    const unknown = await rawExchange(attacked.server.url, requestHead('TRACE', '/v1/nowhere', [auth]), { responses: 1 });
+    expectErrorResponse(unknown.responses[0], 404, 'not_found');
+  });
+
   it('refuses CONNECT: the fake is not a proxy', async () => {
     const { responses, closedByServer } = await rawExchange(attacked.server.url, 'CONNECT 127.0.0.1:22 HTTP/1.1\r\nHost: 127.0.0.1:22\r\n\r\n');
     expectErrorResponse(responses[0], 400, 'invalid_request');
