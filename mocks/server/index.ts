@@ -8,7 +8,7 @@ import { unmatchedRequestError } from '../handlers/fallback.js';
 import { answerAdmin, isLoopbackHost } from './admin.js';
 import { CORS_HEADERS, PREFLIGHT_HEADERS } from './cors.js';
 import { closeWithError, ProtocolErrorAnswerer } from './protocol-errors.js';
-import { readBoundedBody } from './request-body-reader.js';
+import { isClientAborted, readBoundedBody } from './request-body-reader.js';
 
 /** Options of the standalone fake: the fake's own, plus where to listen. */
 export interface FakeServerOptions extends Omit<FakeOptions, 'document' | 'baseUrl'> {
@@ -139,6 +139,11 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
   const server = createServer((incoming, res) => {
     protocolErrors.track(incoming, res);
     answer(incoming, res).catch((error: unknown) => {
+      if (isClientAborted(error)) {
+        // Nobody is left to answer; not a failure of the fake.
+        log?.(`${incoming.method} ${incoming.url?.split('?')[0]} aborted: ${error.message}`);
+        return;
+      }
       log?.(`${incoming.method} ${incoming.url?.split('?')[0]} failed: ${(error as Error).message}`);
       if (!res.headersSent) {
         const { headers, body } = jsonBody({ code: 'internal_error', message: 'The fake failed to answer; see its log.', status: 500 });

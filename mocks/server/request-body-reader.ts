@@ -7,6 +7,16 @@ export interface BoundedBody {
   overLimit: boolean;
 }
 
+/** The client went away (or was timed out) before its body arrived whole: there is no one to answer. */
+export class ClientAbortedError extends Error {
+  override readonly name = 'ClientAbortedError';
+}
+
+/** Type guard for {@link ClientAbortedError}. */
+export function isClientAborted(error: unknown): error is ClientAbortedError {
+  return error instanceof ClientAbortedError;
+}
+
 /**
  * Reads a body while counting: past {@link MAX_BODY_BYTES} it stops reading, so a huge or endless
  * upload never sits in memory. The caller closes the connection when `overLimit`.
@@ -17,7 +27,7 @@ export function readBoundedBody(incoming: IncomingMessage, limit = MAX_BODY_BYTE
     const chunks: Buffer[] = [];
     let size = 0;
     const finish = (overLimit: boolean) => {
-      incoming.off('data', onData).off('end', onEnd).off('error', onError).off('aborted', onAborted);
+      incoming.off('data', onData).off('end', onEnd).off('error', onGone).off('aborted', onGone);
       resolve({ bytes: Buffer.concat(chunks, Math.min(size, limit + 1)), overLimit });
     };
     const onData = (chunk: Buffer) => {
@@ -29,8 +39,8 @@ export function readBoundedBody(incoming: IncomingMessage, limit = MAX_BODY_BYTE
       }
     };
     const onEnd = () => finish(false);
-    const onError = (error: Error) => reject(error);
-    const onAborted = () => reject(new Error('client aborted the request body'));
-    incoming.on('data', onData).on('end', onEnd).on('error', onError).on('aborted', onAborted);
+    // Node reports a connection lost mid-body as 'aborted' and, to listeners, as an 'error'.
+    const onGone = () => reject(new ClientAbortedError('the connection closed before the request body ended'));
+    incoming.on('data', onData).on('end', onEnd).on('error', onGone).on('aborted', onGone);
   });
 }
