@@ -7,6 +7,7 @@ import { createFake, type Fake, type FakeOptions } from '../fake.js';
 import { unmatchedRequestError } from '../handlers/fallback.js';
 import { answerAdmin, isLoopbackHost } from './admin.js';
 import { CORS_HEADERS, PREFLIGHT_HEADERS } from './cors.js';
+import { applyServerLimits, DEFAULT_SERVER_LIMITS, serverOptionsOf, type ServerLimits } from './limits.js';
 import { closeWithError, ProtocolErrorAnswerer } from './protocol-errors.js';
 import { isClientAborted, readBoundedBody } from './request-body-reader.js';
 
@@ -24,6 +25,8 @@ export interface FakeServerOptions extends Omit<FakeOptions, 'document' | 'baseU
   intercept?: (request: Request, next: (request: Request) => Promise<Response>) => Promise<Response>;
   /** The OpenAPI document; default `spec/openapi.yaml`. */
   document?: FakeOptions['document'];
+  /** Timeouts and header limits; default {@link DEFAULT_SERVER_LIMITS}. Tests shorten the timeouts. */
+  limits?: Partial<ServerLimits>;
 }
 
 /** A listening standalone fake. */
@@ -82,7 +85,8 @@ function jsonBody(value: unknown): { headers: Record<string, string>; body: stri
  * @example const server = await startFakeServer({ port: 0 }); await server.close();
  */
 export async function startFakeServer(options: FakeServerOptions = {}): Promise<RunningFakeServer> {
-  const { host = '127.0.0.1', port = 4010, adminToken, log, intercept, document = loadSpecDocument(), ...fakeOptions } = options;
+  const { host = '127.0.0.1', port = 4010, adminToken, log, intercept, document = loadSpecDocument(), limits: limitOptions, ...fakeOptions } = options;
+  const limits = { ...DEFAULT_SERVER_LIMITS, ...limitOptions };
   const fake = createFake({ ...fakeOptions, document, baseUrl: `${INTERNAL_ORIGIN}${API_PREFIX}` });
   const adminAccess = { loopback: isLoopbackHost(host), ...(adminToken !== undefined && { token: adminToken }) };
 
@@ -136,7 +140,7 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
   }
 
   const protocolErrors = new ProtocolErrorAnswerer();
-  const server = createServer((incoming, res) => {
+  const server = createServer(serverOptionsOf(limits), (incoming, res) => {
     protocolErrors.track(incoming, res);
     answer(incoming, res).catch((error: unknown) => {
       if (isClientAborted(error)) {
@@ -153,11 +157,8 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       }
     });
   });
-  // Deliberate limits: a slow or silent client cannot hold a connection forever (see README).
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 30_000;
-  server.keepAliveTimeout = 5_000;
-  server.maxHeadersCount = 100;
+  // Deliberate limits: a slow or silent client cannot hold a connection forever (see limits.ts, README).
+  applyServerLimits(server, limits);
   // Node would answer these with a bare status line; clients get an Error body like everywhere else.
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => protocolErrors.answer(error, socket));
   server.on('connect', (_request, socket) => closeWithError(socket, apiError('invalid_request', 'CONNECT is not supported: the fake is not a proxy.')));
