@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { apiError, type ApiError } from '../domain/errors.js';
+import { payloadTooLargeError } from '../domain/request-body.js';
 import type { Fake } from '../fake.js';
 
 /** Who may use `/__admin`: anyone on a loopback-bound fake, else only holders of the token. */
@@ -39,7 +40,7 @@ function tokenMatches(authorization: string | undefined, token: string): boolean
 export async function answerAdmin(
   fake: Fake,
   access: AdminAccess,
-  request: { method: string; path: string; authorization?: string; body: () => unknown },
+  request: { method: string; path: string; authorization?: string; body: () => unknown; bodyOverLimit?: boolean },
 ): Promise<AdminAnswer> {
   if (access.token === undefined && !access.loopback) {
     return error(apiError('not_found', `No operation at ${request.method} ${request.path}.`));
@@ -54,6 +55,7 @@ export async function answerAdmin(
     await fake.reset();
     return { status: 204 };
   }
+  if (request.bodyOverLimit) return error(payloadTooLargeError());
   const body = request.body() as { advanceSeconds?: unknown; epochSeconds?: unknown } | undefined;
   const keys = body && typeof body === 'object' ? Object.keys(body) : [];
   const [field] = keys;

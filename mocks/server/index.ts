@@ -109,6 +109,7 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
         path: pathname,
         authorization: incoming.headers.authorization,
         body: () => (parsed.ok ? parsed.value : undefined),
+        bodyOverLimit: overLimit,
       });
       const { headers, body } = admin.body === undefined ? { headers: {}, body: undefined } : jsonBody(admin.body);
       return send(res, admin.status, { ...headers, ...admin.headers }, body);
