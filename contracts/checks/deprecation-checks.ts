@@ -42,7 +42,7 @@ export function expectDeprecationHeaders(exchange: Exchange, context: string): {
 /** Every answer of the deprecated operation announces the deprecation and the sunset. */
 export const deprecationHeaders: Check = {
   name: 'deprecation_headers',
-  verifies: 'every answer of GET /pets/{petId} (200, 400, 401, 404) carries Deprecation @epoch, Sunset (HTTP-date, the spec\'s) and Link rel="deprecation"',
+  verifies: 'every answer of GET /pets/{petId} (200, 400, 401, 404) carries Deprecation @epoch, Sunset (HTTP-date, the spec\'s) and Link rel="deprecation" and rel="sunset"',
   needs: ['deprecationHeaders'],
   async run({ send }) {
     const requests = [

@@ -13,14 +13,37 @@ export interface RunCheckOptions {
   onNote?: (message: string) => void;
 }
 
+type Send = CheckContext['send'];
+
+/** A live target's pacer, shared by its checks; its notes go to whichever check is running. */
+interface SharedPacer {
+  send: Send;
+  noteTo: (message: string) => void;
+}
+
+// One per target: the window one check used up is the next one's to wait for.
+const pacers = new WeakMap<TargetDescriptor, SharedPacer>();
+
+function senderFor(descriptor: TargetDescriptor, note: (message: string) => void): Send {
+  const plainSend: Send = (request) => sendRequest(descriptor.baseUrl, descriptor.apiKey, request);
+  if (!descriptor.paced) return plainSend;
+  let pacer = pacers.get(descriptor);
+  if (!pacer) {
+    const shared: SharedPacer = { send: plainSend, noteTo: note };
+    shared.send = pacedSender(plainSend, (message) => shared.noteTo(message));
+    pacers.set(descriptor, (pacer = shared));
+  }
+  pacer.noteTo = note;
+  return pacer.send;
+}
+
 function contextFor(descriptor: TargetDescriptor, notes: string[], onNote?: (message: string) => void): CheckContext {
   const note = (message: string) => {
     notes.push(message);
     onNote?.(message);
   };
-  const plainSend = (request: Parameters<CheckContext['send']>[0]) => sendRequest(descriptor.baseUrl, descriptor.apiKey, request);
   return {
-    send: descriptor.paced ? pacedSender(plainSend, note) : plainSend,
+    send: senderFor(descriptor, note),
     spec: specValidators(),
     note,
     ...(descriptor.plan && { plan: descriptor.plan }),

@@ -1,0 +1,27 @@
+/** Every named check, in run order, and lookup by name. */
+export { CHECKS, checkNamed } from './checks/registry.js';
+/** The check signature, capabilities and the typed verdicts a check can throw. */
+export { CAPABILITIES, CheckFailure, CheckNotApplicable, isCheckFailure, type Capability, type Check, type CheckContext, type PlanLimits, type TargetClock } from './checks/check.js';
+/** Runs one check or many against a target and returns typed results. */
+export { runCheck, runChecks, type RunCheckOptions } from './runner/run-check.js';
+export { summarise, type CheckResult, type SuiteSummary } from './runner/check-result.js';
+/** Registers the registry as jest tests against a target (what `npm test` and the CLI use). */
+export { describeContractSuite, type ContractSuiteDefinition } from './runner/describe-contract-suite.js';
+/** Targets: the fake in-process, Prism spawned, or a live base URL; and why a check is skipped on one. */
+export { startFakeTarget, FAKE_CAPABILITIES, type FakeTargetOptions } from './targets/fake-target.js';
+export { startPrismTarget, PRISM_CAPABILITIES, PRISM_LACKING } from './targets/prism-target.js';
+export { connectUrlTarget, type UrlTargetOptions } from './targets/url-target.js';
+export { skipReason, type RunningTarget, type TargetDescriptor, type TargetKind } from './targets/target.js';
+export { TargetUnreachableError, UsageError, isExitTwoError } from './targets/target-errors.js';
+/** Conformance of one response to the spec (status, Content-Type, body, documented headers). */
+export { responseViolations, type Violation } from './conformance/response-conformance.js';
+/** The spec's validators, compiled once per operation + status + media type. */
+export { specValidators, SpecValidators } from './spec/spec-validators.js';
+/** Reports: terminal lines and summary, JUnit XML, JSON. */
+export { checkLine, failureBlock, summaryText } from './report/terminal-report.js';
+export { junitReport } from './report/junit-report.js';
+export { jsonReport, type SuiteReport } from './report/suite-report.js';
+/** The command line of `npm run contract`, as a function that resolves with the exit code. */
+export { runContractCli, type CliIo } from './cli/run-contract-cli.js';
+/** Deliberately broken fakes and the checks that must catch each. */
+export { BROKEN_VARIANTS, type BrokenVariant, type Intercept } from './broken-variants/index.js';
