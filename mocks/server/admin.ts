@@ -16,6 +16,11 @@ export interface AdminAnswer {
   headers?: Record<string, string>;
 }
 
+// The clock stays where every header the fake derives from it is still what the spec allows: before 1970
+// X-RateLimit-Reset turns negative; past Date's range (year 275760) it is not a number at all.
+const EARLIEST_EPOCH_SECONDS = 0;
+const LATEST_EPOCH_SECONDS = Date.UTC(9999, 11, 31, 23, 59, 59) / 1000;
+
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/;
 
 /** Whether a host name or address is loopback-only. */
@@ -62,6 +67,10 @@ export async function answerAdmin(
   const value = field === undefined ? undefined : (body as Record<string, unknown>)[field];
   if (keys.length !== 1 || (field !== 'advanceSeconds' && field !== 'epochSeconds') || typeof value !== 'number' || !Number.isFinite(value)) {
     return error(apiError('invalid_request', 'body: send exactly one of {"advanceSeconds": n} or {"epochSeconds": n}, n a finite number.'));
+  }
+  const target = field === 'advanceSeconds' ? fake.clock.now() / 1000 + value : value;
+  if (!(target >= EARLIEST_EPOCH_SECONDS && target <= LATEST_EPOCH_SECONDS)) {
+    return error(apiError('invalid_request', `body: ${field} would move the clock outside 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z.`));
   }
   if (field === 'advanceSeconds') fake.clock.advance(value);
   else fake.clock.setEpochSeconds(value);
