@@ -28,6 +28,15 @@ export function isLoopbackHost(host: string): boolean {
   return LOOPBACK.test(host);
 }
 
+/** Whether an `Origin` header names a page served from this machine (`null` and garbage do not). */
+export function isLoopbackOrigin(origin: string): boolean {
+  try {
+    return isLoopbackHost(new URL(origin).hostname);
+  } catch {
+    return false;
+  }
+}
+
 function error(failure: ApiError, headers?: Record<string, string>): AdminAnswer {
   return { status: failure.status, body: failure, ...(headers && { headers }) };
 }
@@ -41,14 +50,19 @@ function tokenMatches(authorization: string | undefined, token: string): boolean
 /**
  * `POST /__admin/reset` and `POST /__admin/clock` ({ advanceSeconds } or { epochSeconds }).
  * Off when bound beyond loopback without a token; the token, when set, is always required.
+ * Without a token it is also off for browser pages of other origins: any site the developer visits
+ * can send a request to 127.0.0.1 (or rebind its own name to it), and browsers name that site in `Origin`.
  */
 export async function answerAdmin(
   fake: Fake,
   access: AdminAccess,
-  request: { method: string; path: string; authorization?: string; body: () => unknown; bodyOverLimit?: boolean },
+  request: { method: string; path: string; authorization?: string; origin?: string; body: () => unknown; bodyOverLimit?: boolean },
 ): Promise<AdminAnswer> {
   if (access.token === undefined && !access.loopback) {
     return error(apiError('not_found', `No operation at ${request.method} ${request.path}.`));
+  }
+  if (access.token === undefined && request.origin !== undefined && !isLoopbackOrigin(request.origin)) {
+    return error(apiError('not_found', `No operation at ${request.method} ${request.path} for a page of another origin; the admin API needs --admin-token for that.`));
   }
   if (access.token !== undefined && !tokenMatches(request.authorization, access.token)) {
     return error(apiError('invalid_api_key', 'The admin API needs Authorization: Bearer <admin token>.'), { 'WWW-Authenticate': 'Bearer realm="petstore-admin"' });

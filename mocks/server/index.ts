@@ -108,6 +108,7 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
         method,
         path: pathname,
         authorization: incoming.headers.authorization,
+        origin: incoming.headers.origin,
         body: () => (parsed.ok ? parsed.value : undefined),
         bodyOverLimit: overLimit,
       });
