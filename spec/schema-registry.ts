@@ -66,8 +66,13 @@ export class SchemaRegistry {
  */
 export function describeSchemaErrors(errors: readonly ErrorObject[] | null | undefined, subject: string): string {
   if (!errors || errors.length === 0) return `${subject}: invalid`;
-  return errors.map((error) => describeSchemaError(error, subject)).join('; ');
+  // A hostile body can break a rule thousands of times; the first few name the problem well enough.
+  const named = errors.slice(0, MAX_NAMED_ERRORS).map((error) => describeSchemaError(error, subject));
+  const more = errors.length - named.length;
+  return named.join('; ') + (more > 0 ? `; and ${more} more` : '');
 }
+
+const MAX_NAMED_ERRORS = 5;
 
 function describeSchemaError(error: ErrorObject, subject: string): string {
   const field = error.instancePath.replace(/^\//, '').replace(/\//g, '.');
