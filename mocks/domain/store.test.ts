@@ -18,6 +18,17 @@ describe('PetStoreData', () => {
     expect((await store.createCategory({ name: 'first' })).id).toBe(1);
   });
 
+  it('lets a reset remove a create that was still in flight, so no stale record or id survives it', async () => {
+    const store = new PetStoreData(schemas);
+    await store.load(DEFAULT_SEED);
+    const inFlight = store.createCategory({ name: 'racing' });
+    await store.load(DEFAULT_SEED);
+    expect((await inFlight).id).toBe(4);
+    expect(store.listCategories().map((c) => c.name)).toEqual(['dog', 'cat', 'rabbit']);
+    expect((await store.createCategory({ name: 'after' })).id).toBe(4);
+    expect(store.listCategories().map((c) => c.id)).toEqual([1, 2, 3, 4]);
+  });
+
   it('keeps an omitted description omitted and returns plain records', async () => {
     const store = new PetStoreData(schemas);
     await store.load(EMPTY_SEED);

@@ -33,6 +33,8 @@ export class PetStoreData {
   readonly #pets: Collection<StandardSchemaV1<Pet, Pet>>;
   readonly #orders: Collection<StandardSchemaV1<Order, Order>>;
   #nextCategoryId = 1;
+  /** Bumped by every load, so a create that was in flight across a reset can tell. */
+  #generation = 0;
 
   /** `extensions` are applied to every collection, e.g. `[persist()]` in a browser. */
   constructor(schemas: SchemaRegistry, extensions: Extension[] = []) {
@@ -43,6 +45,7 @@ export class PetStoreData {
 
   /** Replaces every record with the seed's; new category ids continue after the seed's highest. */
   async load(seed: SeedData): Promise<void> {
+    this.#generation += 1;
     this.#categories.clear();
     this.#pets.clear();
     this.#orders.clear();
@@ -75,7 +78,11 @@ export class PetStoreData {
   async createCategory(newCategory: NewCategory): Promise<Category> {
     // The id is taken before the first await, so parallel creates can never share one.
     const id = this.#nextCategoryId++;
+    const generation = this.#generation;
     const record = await this.#categories.create(plainCategory({ id, ...newCategory }));
+    // A reset ran while this record was being stored: the create happened before it, so the reset
+    // removes it (it would otherwise survive the reset with an id the new numbering hands out again).
+    if (generation !== this.#generation) this.#categories.delete(record);
     return plainCategory(record);
   }
 
