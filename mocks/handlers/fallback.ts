@@ -7,9 +7,9 @@ import { underBaseUrl } from './route-pattern.js';
 
 /** Every path of the interface and the methods it answers; the table behind 404 and 405. */
 export const ROUTES: ReadonlyArray<{ pattern: RegExp; methods: readonly string[] }> = [
-  { pattern: /^\/categories\/?$/, methods: ['GET', 'POST'] },
-  { pattern: /^\/pets\/[^/]+\/?$/, methods: ['GET'] },
-  { pattern: /^\/store\/orders\/?$/, methods: ['GET'] },
+  { pattern: /^\/categories\/?$/i, methods: ['GET', 'POST'] },
+  { pattern: /^\/pets\/[^/]+\/?$/i, methods: ['GET'] },
+  { pattern: /^\/store\/orders\/?$/i, methods: ['GET'] },
 ];
 
 /**
