@@ -9,9 +9,10 @@ import { GET_PET_DEPRECATION } from './domain/deprecation.js';
 import { DEFAULT_KEYS, type ApiKey, type Plan } from './domain/plans.js';
 import { DEFAULT_SEED, type SeedData } from './domain/seed.js';
 import { PetStoreData } from './domain/store.js';
-import type { FakeContext } from './handlers/context.js';
-import { setClientAddress } from './handlers/context.js';
-import { createHandlers } from './handlers/index.js';
+import type { Answer, ApiCall } from './handlers/api-call.js';
+import { setClientAddress, type FakeContext } from './handlers/context.js';
+import { createHandlers, createOperations } from './handlers/index.js';
+import { OperationRouter } from './handlers/operation.js';
 
 /** The address the standalone fake serves by default. */
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:4010/v1';
@@ -49,8 +50,15 @@ export interface Fake {
   readonly baseUrl: string;
   /** The fake's clock: `advance(seconds)`, `setEpochSeconds(n)`; `reset()` clears the offset. */
   readonly clock: AdjustableClock;
-  /** Answers one request through the handlers; undefined when it is not for this fake. */
+  /** Answers one request through the msw handlers; undefined when it is not for this fake. */
   handle(request: Request, clientAddress?: string): Promise<Response | undefined>;
+  /**
+   * Answers one call under the base URL by routing on method and path to the same resolvers the
+   * handlers call, without msw's matching or fetch objects: the standalone server's fast path.
+   */
+  answer(call: ApiCall): Promise<Answer>;
+  /** The 404/405 error for a method and path below the base URL, without auth or quota. */
+  unmatchedError: OperationRouter['unmatchedError'];
   /** Back to the seed: records, quota counters, bans and the clock offset. The one reset entry point. */
   reset(): Promise<void>;
   /** The plan of the key in an `Authorization` header, for logs that must not show the key. */
@@ -90,7 +98,9 @@ export function createFake(options: FakeOptions): Fake {
       : GET_PET_DEPRECATION,
     ready: () => loading,
   };
-  const handlers = createHandlers(context);
+  const operations = createOperations(context);
+  const router = new OperationRouter(context, operations);
+  const handlers = createHandlers(context, operations, router);
 
   return {
     handlers,
@@ -100,6 +110,8 @@ export function createFake(options: FakeOptions): Fake {
       if (clientAddress !== undefined) setClientAddress(request, clientAddress);
       return getResponse(handlers, request);
     },
+    answer: (call) => router.answer(call),
+    unmatchedError: (method, path) => router.unmatchedError(method, path),
     reset() {
       clock.reset();
       access.reset();

@@ -1,5 +1,7 @@
 /** The host-agnostic core of the fake. Hosts: `./node` (setupServer), `./browser` (setupWorker), `./server` (HTTP). */
 export { createFake, DEFAULT_BASE_URL, type Fake, type FakeOptions } from './fake.js';
+/** One request and its answer as the operations see them (`Fake.answer`). */
+export type { Answer, ApiCall } from './handlers/api-call.js';
 /** Plans, their limits, the default keys, and the `--keys` parser. */
 export { DEFAULT_KEYS, PLAN_LIMITS, PLANS, apiKeysFromConfig, type ApiKey, type ApiKeyConfig, type Limits, type Plan } from './domain/plans.js';
 /** The default and empty seeds, and the `--seed` parser. */

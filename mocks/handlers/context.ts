@@ -16,7 +16,7 @@ export interface FakeContext {
   ready(): Promise<void>;
 }
 
-// A host that knows the peer (the standalone server) records it here; msw hands resolvers the very same
+// `Fake.handle(request, address)` records the peer here; msw hands resolvers the very same
 // Request object, and a WeakMap cannot be spoofed by a client the way a header could.
 const clientAddresses = new WeakMap<Request, string>();
 

@@ -1,12 +1,11 @@
-import type { HttpResponseResolver, PathParams } from 'msw';
 import type { ApiKey } from '../domain/plans.js';
-import { clientAddressOf, type FakeContext } from './context.js';
-import { errorResponse, rateLimitHeaders } from './responses.js';
+import { errorAnswer, type Answer, type ApiCall } from './api-call.js';
+import type { FakeContext } from './context.js';
+import { rateLimitHeaders } from './responses.js';
 
 /** What a resolver behind the guards receives. */
 export interface GuardedArgs {
-  request: Request;
-  params: PathParams;
+  call: ApiCall;
   apiKey: ApiKey;
 }
 
@@ -16,27 +15,29 @@ export interface GuardOptions {
   headers?: Record<string, string>;
 }
 
+/** An operation's entry point: one call in, one answer out. */
+export type Resolver = (call: ApiCall) => Promise<Answer>;
+
 /**
  * Runs auth and quota before a resolver, and puts the rate-limit headers on whatever it answers.
  * A denied request never reaches the resolver.
- * @example http.get(url, guarded(context, ({ apiKey }) => HttpResponse.json([])))
+ * @example guarded(context, () => jsonAnswer([]))
  */
 export function guarded(
   context: FakeContext,
-  resolve: (args: GuardedArgs) => Response | Promise<Response>,
+  resolve: (args: GuardedArgs) => Answer | Promise<Answer>,
   options: GuardOptions = {},
-): HttpResponseResolver {
-  return async ({ request, params }) => {
+): Resolver {
+  return async (call) => {
     await context.ready();
-    const access = context.access.check(request.headers.get('authorization'), clientAddressOf(request));
+    const access = context.access.check(call.header('authorization'), call.clientAddress);
     const headers = { ...rateLimitHeaders(access.rateLimit, context.clock.now()), ...options.headers };
     if (!access.granted) {
       if (access.challenge) headers['WWW-Authenticate'] = access.challenge;
       if (access.retryAfterSeconds !== undefined) headers['Retry-After'] = String(access.retryAfterSeconds);
-      return errorResponse(access.error, headers);
+      return errorAnswer(access.error, headers);
     }
-    const response = await resolve({ request, params, apiKey: access.apiKey });
-    for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
-    return response;
+    const answer = await resolve({ call, apiKey: access.apiKey });
+    return { ...answer, headers: { ...answer.headers, ...headers } };
   };
 }

@@ -1,11 +1,47 @@
-import type { RequestHandler } from 'msw';
-import { categoryHandlers } from './categories.js';
-import type { FakeContext } from './context.js';
-import { fallbackHandlers } from './fallback.js';
-import { orderHandlers } from './orders.js';
-import { petHandlers } from './pets.js';
+import { http, HttpResponse, type HttpResponseResolver, type JsonBodyType, type RequestHandler } from 'msw';
+import type { Answer, ApiCall } from './api-call.js';
+import { categoryOperations } from './categories.js';
+import { clientAddressOf, type FakeContext } from './context.js';
+import type { Resolver } from './guarded.js';
+import { OperationRouter, type Operation } from './operation.js';
+import { orderOperations } from './orders.js';
+import { petOperations } from './pets.js';
+import { underBaseUrl } from './route-pattern.js';
 
-/** Every handler of the fake, operations first and the 404/405 fallback last. */
-export function createHandlers(context: FakeContext): RequestHandler[] {
-  return [...categoryHandlers(context), ...petHandlers(context), ...orderHandlers(context), ...fallbackHandlers(context)];
+/** Every operation of the interface, in the order of the spec. */
+export function createOperations(context: FakeContext): Operation[] {
+  return [...categoryOperations(context), ...petOperations(context), ...orderOperations(context)];
+}
+
+/** A fetch `Request` (what msw hands a resolver) as an {@link ApiCall}. */
+export function callOfRequest(request: Request, basePath: string): ApiCall {
+  return {
+    method: request.method,
+    path: new URL(request.url).pathname.slice(basePath.length),
+    header: (name) => request.headers.get(name),
+    body: async () => new Uint8Array(await request.arrayBuffer()),
+    clientAddress: clientAddressOf(request),
+  };
+}
+
+/** An {@link Answer} as the fetch `Response` msw sends. */
+export function responseOf(answer: Answer): Response {
+  return HttpResponse.json(answer.body as JsonBodyType, { status: answer.status, headers: answer.headers });
+}
+
+/**
+ * The msw request handlers: one per operation, then one answering the rest of the base URL with
+ * 404/405 (auth and quota still first). Thin: each calls the operation's resolver.
+ */
+export function createHandlers(context: FakeContext, operations: readonly Operation[], router: OperationRouter): RequestHandler[] {
+  const basePath = new URL(context.baseUrl, 'http://base.invalid').pathname.replace(/\/$/, '');
+  const viaMsw =
+    (resolve: Resolver): HttpResponseResolver =>
+    async ({ request }) =>
+      responseOf(await resolve(callOfRequest(request, basePath)));
+  const forOperation = (operation: Operation) => {
+    const path = underBaseUrl(context.baseUrl, `${operation.path}/?`);
+    return operation.method === 'GET' ? http.get(path, viaMsw(operation.resolve)) : http.post(path, viaMsw(operation.resolve));
+  };
+  return [...operations.map(forOperation), http.all(underBaseUrl(context.baseUrl, '(?:/.*)?'), viaMsw((call) => router.answer(call)))];
 }

@@ -1,8 +1,10 @@
-import { http, HttpResponse } from 'msw';
+import { jsonAnswer } from './api-call.js';
 import type { FakeContext } from './context.js';
 import { guarded } from './guarded.js';
+import type { Operation } from './operation.js';
 
 /** `listOrders`. */
-export function orderHandlers(context: FakeContext) {
-  return [http.get(`${context.baseUrl}/store/orders`, guarded(context, () => HttpResponse.json(context.store.listOrders())))];
+export function orderOperations(context: FakeContext): Operation[] {
+  const listOrders = guarded(context, () => jsonAnswer(context.store.listOrders()));
+  return [{ operationId: 'listOrders', method: 'GET', path: '/store/orders', resolve: listOrders }];
 }

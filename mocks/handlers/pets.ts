@@ -1,36 +1,37 @@
-import { http, HttpResponse } from 'msw';
 import { deprecationHeaders, isPastSunset } from '../domain/deprecation.js';
 import { apiError } from '../domain/errors.js';
+import { errorAnswer, jsonAnswer } from './api-call.js';
 import type { FakeContext } from './context.js';
 import { guarded } from './guarded.js';
-import { errorResponse } from './responses.js';
-import { lastPathSegment, underBaseUrl } from './route-pattern.js';
+import type { Operation } from './operation.js';
+import { lastPathSegment } from './route-pattern.js';
 
 const INT64_MAX = 2n ** 63n - 1n;
 const POSITIVE_INTEGER = /^[1-9][0-9]{0,18}$/;
 
 /** `getPetById`: deprecated, so every response carries `Deprecation`, `Sunset` and `Link`. */
-export function petHandlers(context: FakeContext) {
+export function petOperations(context: FakeContext): Operation[] {
   const policy = context.petsDeprecation;
 
   const getPetById = guarded(
     context,
-    ({ request }) => {
+    ({ call }) => {
       if (isPastSunset(policy, context.clock.now())) {
         const sunset = new Date(policy.sunsetAtEpochSeconds * 1000).toUTCString();
-        return errorResponse(apiError('gone', `GET /pets/{petId} was retired on ${sunset}.`));
+        return errorAnswer(apiError('gone', `GET /pets/{petId} was retired on ${sunset}.`));
       }
-      const raw = lastPathSegment(request.url);
+      const raw = lastPathSegment(call.path);
       if (raw === undefined || !POSITIVE_INTEGER.test(raw) || BigInt(raw) > INT64_MAX) {
         const got = raw === undefined ? 'malformed percent-encoding' : JSON.stringify(raw.slice(0, 40));
-        return errorResponse(apiError('invalid_request', `path: petId must be a positive 64-bit integer, got ${got}.`));
+        return errorAnswer(apiError('invalid_request', `path: petId must be a positive 64-bit integer, got ${got}.`));
       }
       const id = Number(raw);
       const pet = Number.isSafeInteger(id) ? context.store.findPet(id) : undefined;
-      return pet ? HttpResponse.json(pet) : errorResponse(apiError('not_found', `No pet has id ${raw}.`));
+      return pet ? jsonAnswer(pet) : errorAnswer(apiError('not_found', `No pet has id ${raw}.`));
     },
     { headers: deprecationHeaders(policy) },
   );
 
-  return [http.get(underBaseUrl(context.baseUrl, '/pets/[^/]+/?'), getPetById)];
+  // A RegExp segment, not `:petId`: see route-pattern.ts for why msw must not decode it.
+  return [{ operationId: 'getPetById', method: 'GET', path: '/pets/[^/]+', resolve: getPetById }];
 }

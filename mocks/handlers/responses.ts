@@ -1,6 +1,4 @@
-import { HttpResponse } from 'msw';
 import type { RateLimitView } from '../domain/access.js';
-import type { ApiError } from '../domain/errors.js';
 
 /**
  * The `X-RateLimit-*` headers, and the IETF draft `RateLimit-Policy` / `RateLimit` fields when both windows are known.
@@ -19,9 +17,4 @@ export function rateLimitHeaders(view: RateLimitView, nowMs: number): Record<str
     if (described) headers.RateLimit = `"${described.name}";r=${view.remaining};t=${secondsLeft}`;
   }
   return headers;
-}
-
-/** An `Error` body with its status, as `application/json`. */
-export function errorResponse(error: ApiError, headers: Record<string, string> = {}): Response {
-  return HttpResponse.json(error, { status: error.status, headers });
 }

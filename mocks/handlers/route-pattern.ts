@@ -1,7 +1,7 @@
 // msw percent-decodes the parameters of string paths (`/pets/:petId`, `/*`) with decodeURIComponent
 // before any resolver runs, and that throws on `%ZZ` or `%FF`: a client's typo became a 500. Routes
 // that capture part of the path are RegExps without capturing groups instead, so msw decodes nothing,
-// and the resolver decodes what it needs with `decodePathSegment`.
+// and the resolver decodes what it needs with `lastPathSegment`.
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
@@ -17,12 +17,12 @@ export function underBaseUrl(baseUrl: string, pathSource: string): RegExp {
 }
 
 /**
- * The last segment of a URL's path (a trailing slash ignored), percent-decoded; undefined when its
+ * The last segment of a path (a trailing slash ignored), percent-decoded; undefined when its
  * percent-encoding is malformed.
- * @example lastPathSegment('http://x/v1/pets/%31') // '1'
+ * @example lastPathSegment('/pets/%31') // '1'
  */
-export function lastPathSegment(url: string): string | undefined {
-  const raw = new URL(url).pathname.replace(/\/$/, '').split('/').pop() ?? '';
+export function lastPathSegment(path: string): string | undefined {
+  const raw = path.replace(/\/$/, '').split('/').pop() ?? '';
   try {
     return decodeURIComponent(raw);
   } catch {

@@ -4,7 +4,7 @@ import { loadSpecDocument } from '../../spec/document.js';
 import { apiError } from '../domain/errors.js';
 import { parseJsonBody } from '../domain/request-body.js';
 import { createFake, type Fake, type FakeOptions } from '../fake.js';
-import { unmatchedRequestError } from '../handlers/fallback.js';
+import type { Answer, ApiCall } from '../handlers/api-call.js';
 import { answerAdmin, isLoopbackHost } from './admin.js';
 import { CORS_HEADERS, PREFLIGHT_HEADERS } from './cors.js';
 import { applyServerLimits, DEFAULT_SERVER_LIMITS, serverOptionsOf, type ServerLimits } from './limits.js';
@@ -45,6 +45,10 @@ const API_PREFIX = '/v1';
 // Methods Node parses but fetch's Request refuses to carry, so they never reach the msw handlers.
 const METHODS_FETCH_REFUSES = new Set(['TRACE', 'TRACK']);
 
+function isUnderApi(pathname: string): boolean {
+  return pathname === API_PREFIX || pathname.startsWith(`${API_PREFIX}/`);
+}
+
 function pathOf(rawUrl: string): string {
   // Absolute-form targets ("GET http://x/v1/...") keep only their path; "//x" stays a path.
   if (!rawUrl.startsWith('/')) {
@@ -58,26 +62,57 @@ function pathOf(rawUrl: string): string {
   return rawUrl;
 }
 
+// Node's parser lets through a few bytes that fetch's Headers refuses; such a value counts as absent,
+// so both paths into the operations (fetch Request, IncomingMessage) see the same headers.
+const FETCH_REFUSED_VALUE = /[\0\r\n]/;
+
+function headerOf(incoming: IncomingMessage, name: string): string | null {
+  // rawHeaders, not headers: Node keeps only the first of some repeated headers (Authorization),
+  // fetch joins them all, and the operations must see what an msw host would.
+  let value: string | null = null;
+  const raw = incoming.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) {
+    if (raw[i]!.length !== name.length || raw[i]!.toLowerCase() !== name || FETCH_REFUSED_VALUE.test(raw[i + 1]!)) continue;
+    value = value === null ? raw[i + 1]! : `${value}, ${raw[i + 1]!}`;
+  }
+  return value;
+}
+
 function toHeaders(incoming: IncomingMessage): Headers {
   const headers = new Headers();
   for (let i = 0; i < incoming.rawHeaders.length; i += 2) {
     try {
       headers.append(incoming.rawHeaders[i]!, incoming.rawHeaders[i + 1]!);
     } catch {
-      // Node's parser lets through a few bytes that fetch's Headers refuses; such a header is dropped.
+      // Refused by fetch (see FETCH_REFUSED_VALUE): dropped.
     }
   }
   return headers;
 }
 
-async function send(res: ServerResponse, status: number, headers: Record<string, string> | Headers, body?: Uint8Array | string): Promise<void> {
-  const entries = headers instanceof Headers ? Object.fromEntries(headers) : headers;
-  res.writeHead(status, { ...CORS_HEADERS, ...entries });
+// writeHead takes a flat [name, value, ...] list without the per-call object copies; CORS first, as
+// every answer of the standalone fake carries it.
+const CORS_HEADER_LIST = Object.entries(CORS_HEADERS).flat();
+
+function send(res: ServerResponse, status: number, headers: Record<string, string>, body?: string | Uint8Array): void {
+  const length = body === undefined ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
+  const list = [...CORS_HEADER_LIST];
+  for (const name in headers) {
+    if (!(name in CORS_HEADERS)) list.push(name, headers[name]!);
+  }
+  list.push('Content-Length', String(length));
+  res.writeHead(status, list);
   res.end(body);
 }
 
-function jsonBody(value: unknown): { headers: Record<string, string>; body: string } {
-  return { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(value) };
+function sendJson(res: ServerResponse, status: number, headers: Record<string, string>, value: unknown): void {
+  send(res, status, { 'Content-Type': 'application/json', ...headers }, JSON.stringify(value));
+}
+
+async function sendResponse(res: ServerResponse, response: Response): Promise<void> {
+  const headers = Object.fromEntries(response.headers);
+  delete headers['content-length'];
+  send(res, response.status, headers, new Uint8Array(await response.arrayBuffer()));
 }
 
 /**
@@ -90,11 +125,20 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
   const fake = createFake({ ...fakeOptions, document, baseUrl: `${INTERNAL_ORIGIN}${API_PREFIX}` });
   const adminAccess = { loopback: isLoopbackHost(host), ...(adminToken !== undefined && { token: adminToken }) };
 
+  // The slow path, only for tests that wrap the fake: through fetch objects and msw's handlers.
+  function answerIntercepted(incoming: IncomingMessage, call: ApiCall, search: string, bytes: Uint8Array<ArrayBuffer>, wrap: NonNullable<typeof intercept>): Promise<Response> {
+    const request = new Request(`${INTERNAL_ORIGIN}${API_PREFIX}${call.path}${search}`, {
+      method: call.method,
+      headers: toHeaders(incoming),
+      ...(bytes.byteLength > 0 && { body: bytes }),
+    });
+    return wrap(request, async (req) => (await fake.handle(req, call.clientAddress)) ?? Response.json(apiError('not_found', `No operation at ${call.method} ${API_PREFIX}${call.path}.`), { status: 404 }));
+  }
+
   async function answer(incoming: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = performance.now();
     const method = incoming.method ?? 'GET';
     const path = pathOf(incoming.url ?? '/');
-    const pathname = path.split('?')[0]!;
 
     if (method === 'OPTIONS' && incoming.headers['access-control-request-method']) {
       return send(res, 204, PREFLIGHT_HEADERS);
@@ -102,42 +146,53 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     const { bytes, overLimit } = method === 'GET' || method === 'HEAD' ? { bytes: new Uint8Array(), overLimit: false } : await readBoundedBody(incoming);
     if (overLimit) res.setHeader('Connection', 'close');
 
-    if (pathname.startsWith('/__admin')) {
+    // The admin API and the /v1 prefix are matched on the path as sent: dot segments never lead in or out.
+    const sentPath = path.split('?')[0]!;
+    if (sentPath.startsWith('/__admin')) {
       const parsed = parseJsonBody(bytes);
       const admin = await answerAdmin(fake, adminAccess, {
         method,
-        path: pathname,
+        path: sentPath,
         authorization: incoming.headers.authorization,
         origin: incoming.headers.origin,
         body: () => (parsed.ok ? parsed.value : undefined),
         bodyOverLimit: overLimit,
       });
-      const { headers, body } = admin.body === undefined ? { headers: {}, body: undefined } : jsonBody(admin.body);
-      return send(res, admin.status, { ...headers, ...admin.headers }, body);
+      return admin.body === undefined ? send(res, admin.status, admin.headers ?? {}) : sendJson(res, admin.status, admin.headers ?? {}, admin.body);
     }
-    if (pathname !== API_PREFIX && !pathname.startsWith(`${API_PREFIX}/`)) {
-      const { headers, body } = jsonBody(apiError('not_found', `No operation at ${method} ${pathname}; the API is under ${API_PREFIX}.`));
-      return send(res, 404, headers, body);
+    // Normalised as fetch would (dot segments, escapes), so the operations see what an msw host sees.
+    const { pathname, search } = new URL(`${INTERNAL_ORIGIN}${path}`);
+    if (!isUnderApi(sentPath) || !isUnderApi(pathname)) {
+      return sendJson(res, 404, {}, apiError('not_found', `No operation at ${method} ${sentPath}; the API is under ${API_PREFIX}.`));
     }
+    const call: ApiCall = {
+      method,
+      path: pathname.slice(API_PREFIX.length),
+      header: (name) => headerOf(incoming, name),
+      body: () => Promise.resolve(bytes),
+      clientAddress: incoming.socket.remoteAddress ?? 'unknown',
+    };
     if (METHODS_FETCH_REFUSES.has(method)) {
       // Answered here without the guards, so consuming no quota, like a preflight.
-      const { error, headers } = unmatchedRequestError(method, API_PREFIX, pathname.slice(API_PREFIX.length));
-      const json = jsonBody(error);
-      return send(res, error.status, { ...json.headers, ...headers }, json.body);
+      const { error, headers } = fake.unmatchedError(method, call.path);
+      return sendJson(res, error.status, headers, error);
     }
-
-    const request = new Request(`${INTERNAL_ORIGIN}${path}`, {
-      method,
-      headers: toHeaders(incoming),
-      ...(bytes.byteLength > 0 && { body: bytes }),
-    });
-    const address = incoming.socket.remoteAddress ?? 'unknown';
-    const handle = (req: Request) => fake.handle(req, address).then((response) => response ?? Response.json(apiError('not_found', `No operation at ${method} ${pathname}.`), { status: 404 }));
-    const response = await (intercept ? intercept(request, handle) : handle(request));
-    await send(res, response.status, response.headers, new Uint8Array(await response.arrayBuffer()));
+    let status: number;
+    let remaining: string | null | undefined;
+    if (intercept) {
+      const response = await answerIntercepted(incoming, call, search, bytes, intercept);
+      ({ status } = response);
+      remaining = response.headers.get('x-ratelimit-remaining');
+      await sendResponse(res, response);
+    } else {
+      const answered = await fake.answer(call);
+      ({ status } = answered);
+      remaining = answered.headers['X-RateLimit-Remaining'];
+      sendJson(res, status, answered.headers, answered.body);
+    }
     log?.(
-      `${method} ${pathname} ${response.status} plan=${fake.planOf(incoming.headers.authorization ?? null) ?? 'anonymous'} ` +
-        `remaining=${response.headers.get('x-ratelimit-remaining') ?? '-'} ${Math.round(performance.now() - started)}ms`,
+      `${method} ${pathname} ${status} plan=${fake.planOf(call.header('authorization')) ?? 'anonymous'} ` +
+        `remaining=${remaining ?? '-'} ${Math.round(performance.now() - started)}ms`,
     );
   }
 
@@ -152,8 +207,8 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       }
       log?.(`${incoming.method} ${incoming.url?.split('?')[0]} failed: ${(error as Error).message}`);
       if (!res.headersSent) {
-        const { headers, body } = jsonBody({ code: 'internal_error', message: 'The fake failed to answer; see its log.', status: 500 });
-        res.writeHead(500, { ...CORS_HEADERS, ...headers, Connection: 'close' }).end(body);
+        res.setHeader('Connection', 'close');
+        sendJson(res, 500, {}, { code: 'internal_error', message: 'The fake failed to answer; see its log.', status: 500 });
       } else {
         res.destroy();
       }
