@@ -35,6 +35,8 @@ export class PetStoreData {
   #nextCategoryId = 1;
   /** Bumped by every load, so a create that was in flight across a reset can tell. */
   #generation = 0;
+  /** `listCategories()` until the next change: the list is read far more often than it changes. */
+  #categoryList: readonly Category[] | undefined;
 
   /** `extensions` are applied to every collection, e.g. `[persist()]` in a browser. */
   constructor(schemas: SchemaRegistry, extensions: Extension[] = []) {
@@ -46,6 +48,7 @@ export class PetStoreData {
   /** Replaces every record with the seed's; new category ids continue after the seed's highest. */
   async load(seed: SeedData): Promise<void> {
     this.#generation += 1;
+    this.#categoryList = undefined;
     this.#categories.clear();
     this.#pets.clear();
     this.#orders.clear();
@@ -55,6 +58,7 @@ export class PetStoreData {
       ...seed.pets.map((pet) => this.#pets.create(structuredClone(pet))),
       ...seed.orders.map((order) => this.#orders.create(structuredClone(order))),
     ]);
+    this.#categoryList = undefined;
   }
 
   /**
@@ -70,6 +74,7 @@ export class PetStoreData {
       ...(this.#pets.count() === 0 ? seed.pets.map((pet) => this.#pets.create(structuredClone(pet))) : []),
       ...(this.#orders.count() === 0 ? seed.orders.map((order) => this.#orders.create(structuredClone(order))) : []),
     ]);
+    this.#categoryList = undefined;
     const ids = [...seed.categories, ...this.#categories.all()].map((category) => category.id);
     this.#nextCategoryId = Math.max(0, ...ids) + 1;
   }
@@ -83,12 +88,14 @@ export class PetStoreData {
     // A reset ran while this record was being stored: the create happened before it, so the reset
     // removes it (it would otherwise survive the reset with an id the new numbering hands out again).
     if (generation !== this.#generation) this.#categories.delete(record);
+    this.#categoryList = undefined;
     return plainCategory(record);
   }
 
-  /** Every category, ascending id. */
-  listCategories(): Category[] {
-    return this.#categories.findMany(undefined, { orderBy: { id: 'asc' } }).map(plainCategory);
+  /** Every category, ascending id. Frozen: it is shared by every call until the categories change. */
+  listCategories(): readonly Category[] {
+    this.#categoryList ??= Object.freeze(this.#categories.findMany(undefined, { orderBy: { id: 'asc' } }).map((record) => Object.freeze(plainCategory(record))));
+    return this.#categoryList;
   }
 
   /** The pet with this id, if any. */
