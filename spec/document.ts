@@ -4,7 +4,9 @@ import { parse } from 'yaml';
 import type { OpenApiDocument } from './schema-registry.js';
 
 /** Where the single source of truth lives. */
-export const SPEC_PATH = fileURLToPath(new URL('./openapi.yaml', import.meta.url));
+// Through `../spec/` so that the path holds both from this file and from the bundle in dist/ that
+// `npm start` runs (scripts/build-server.ts): the spec is read where it lives, never copied.
+export const SPEC_PATH = fileURLToPath(new URL('../spec/openapi.yaml', import.meta.url));
 
 let cached: OpenApiDocument | undefined;
 
