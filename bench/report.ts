@@ -1,0 +1,52 @@
+import type { LoadResult, Scenario } from './load.js';
+
+/** What `npm run bench` writes to JSON. */
+export interface BenchResults {
+  date: string;
+  machine: { cpu: string; cores: number; memoryGiB: number; node: string };
+  settings: { connections: number; durationSeconds: number; startupRuns: number };
+  startup: { fakeMs: number; fakeFromSourcesMs: number; prismMs: number; bundleBuildMs: number; runsMs: Record<'fake' | 'fakeFromSources' | 'prism', number[]> };
+  load: Record<'fake' | 'prism' | 'floor', Record<Scenario, LoadResult>>;
+  inProcess: Record<'get' | 'post', { requestsPerSecond: number; unexpected: number }>;
+  memory: { rssAtStartBytes: number; rssAfterBytes: number; rssAfterSecondRoundBytes: number; requests: number };
+  contract?: Record<'fake' | 'prism', { seconds: number; exitCode: number }>;
+}
+
+const ratio = (a: number, b: number) => (b > 0 ? a / b : 0);
+const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
+
+/**
+ * The table a person reads: requests/s, latency, server CPU per request, and the two ratios.
+ * @example printReport(results, console.log)
+ */
+export function printReport(results: BenchResults, print: (line: string) => void): void {
+  const { load } = results;
+  print(`\n${results.machine.cpu}, ${results.machine.cores} cores, Node ${results.machine.node}; ${results.settings.connections} connections, ${results.settings.durationSeconds} s each`);
+  print('| server | scenario | req/s | p50 ms | p99 ms | server CPU µs/req | unexpected | errors |');
+  print('|---|---|---:|---:|---:|---:|---:|---:|');
+  for (const name of ['fake', 'prism', 'floor'] as const) {
+    for (const scenario of ['GET', 'POST'] as const) {
+      const r = load[name][scenario];
+      print(`| ${name} | ${scenario} /categories | ${r.requestsPerSecond} | ${r.p50Ms} | ${r.p99Ms} | ${r.serverCpuMicrosPerRequest} | ${r.unexpected} | ${r.errors} |`);
+    }
+  }
+  for (const scenario of ['GET', 'POST'] as const) {
+    const fake = load.fake[scenario].requestsPerSecond;
+    print(
+      `${scenario}: fake/prism ${ratio(fake, load.prism[scenario].requestsPerSecond).toFixed(1)}x, ` +
+        `fake/floor ${(100 * ratio(fake, load.floor[scenario].requestsPerSecond)).toFixed(0)}%`,
+    );
+  }
+  const { startup } = results;
+  print(
+    `start-up to first answer (median of ${results.settings.startupRuns}): fake ${startup.fakeMs} ms (bundle; built in ${startup.bundleBuildMs} ms), ` +
+      `fake from sources via tsx ${startup.fakeFromSourcesMs} ms, prism ${startup.prismMs} ms; fake/prism ${ratio(startup.prismMs, startup.fakeMs).toFixed(1)}x faster`,
+  );
+  print(`in-process host (msw setupServer + fetch): GET ${results.inProcess.get.requestsPerSecond} req/s, POST ${results.inProcess.post.requestsPerSecond} req/s`);
+  const { memory } = results;
+  print(`fake RSS: ${mib(memory.rssAtStartBytes)} at start, ${mib(memory.rssAfterBytes)} after ${memory.requests} GETs, ${mib(memory.rssAfterSecondRoundBytes)} after as many again`);
+  if (results.contract) {
+    const { fake, prism } = results.contract;
+    print(`contract suite wall time: fake ${fake.seconds} s (exit ${fake.exitCode}), prism ${prism.seconds} s (exit ${prism.exitCode})`);
+  }
+}

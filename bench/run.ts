@@ -1,0 +1,173 @@
+// `npm run bench`: the standalone fake beside `prism mock` of the same spec and a bare node:http floor,
+// loaded one after the other in one run, plus start-up, the in-process host, the contract suite's wall
+// time per target and the fake's memory after 100,000 requests. Writes the results as JSON.
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { Command, InvalidArgumentError } from 'commander';
+import { freeLoopbackPort } from '../contracts/targets/free-port.js';
+import { loadServer, sendRequests, type LoadResult, type Scenario } from './load.js';
+import { buildServerBundle, SERVER_BUNDLE } from '../scripts/build-server.js';
+import { printReport, type BenchResults } from './report.js';
+import { startServerProcess, type ServerCommand, type ServerProcess } from './server-process.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const KEY = 'bench-enterprise-key';
+const run = promisify(execFile);
+
+function positiveInteger(value: string): number {
+  const number = Number(value);
+  if (!Number.isSafeInteger(number) || number < 1) throw new InvalidArgumentError('must be a positive integer');
+  return number;
+}
+
+const options = new Command('npm run bench --')
+  .description('Benchmarks the standalone fake against prism mock and a bare node:http floor, side by side.')
+  .option('--duration <seconds>', 'load per server and scenario', positiveInteger, 10)
+  .option('--connections <n>', 'concurrent autocannon connections', positiveInteger, 20)
+  .option('--startup-runs <n>', 'start-up measurements per server (the median is reported)', positiveInteger, 5)
+  .option('--no-contract', 'skip timing the contract suite')
+  .option('--out <file>', 'where the JSON results go', join(ROOT, 'bench/results/latest.json'))
+  .parse()
+  .opts<{ duration: number; connections: number; startupRuns: number; contract: boolean; out: string }>();
+
+// An enterprise key whose limits no run reaches: every answer is a 2xx, none a 429.
+const keysFile = join(mkdtempSync(join(tmpdir(), 'petstore-bench-')), 'keys.json');
+writeFileSync(keysFile, JSON.stringify([{ key: KEY, plan: 'enterprise', perMinute: 1_000_000_000, perDay: 1_000_000_000 }]));
+const probeHeaders = { authorization: `Bearer ${KEY}` };
+
+// What `npm start` runs once it has built the bundle.
+async function fakeCommand(): Promise<ServerCommand> {
+  const port = await freeLoopbackPort();
+  return {
+    name: 'fake',
+    command: process.execPath,
+    args: [SERVER_BUNDLE, '--port', String(port), '--keys', keysFile, '--quiet'],
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    headers: probeHeaders,
+  };
+}
+
+// The same server straight from the TypeScript sources, as the tests start it: no build step.
+async function fakeFromSourcesCommand(): Promise<ServerCommand> {
+  const fake = await fakeCommand();
+  return { ...fake, name: 'fake (tsx)', args: ['--import', 'tsx', join(ROOT, 'scripts/fake-server.ts'), ...fake.args.slice(1)] };
+}
+
+async function prismCommand(): Promise<ServerCommand> {
+  const port = await freeLoopbackPort();
+  return {
+    name: 'prism',
+    command: join(ROOT, 'node_modules/.bin/prism'),
+    args: ['mock', join(ROOT, 'spec/openapi.yaml'), '--host', '127.0.0.1', '--port', String(port), '--errors', 'false', '--verboseLevel', 'error'],
+    baseUrl: `http://127.0.0.1:${port}`,
+    headers: probeHeaders,
+  };
+}
+
+async function floorCommand(): Promise<ServerCommand> {
+  const port = await freeLoopbackPort();
+  return { name: 'floor', command: process.execPath, args: [join(ROOT, 'bench/floor-server.mjs'), String(port)], baseUrl: `http://127.0.0.1:${port}`, headers: {} };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+async function startupMs(command: () => Promise<ServerCommand>): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < options.startupRuns; i += 1) {
+    const server = await startServerProcess(await command());
+    times.push(Math.round(server.startupMs));
+    await server.stop();
+  }
+  return times;
+}
+
+async function loadAll(server: ServerProcess): Promise<Record<Scenario, LoadResult>> {
+  // GET first: the POSTs add categories, and the list would grow under the GET load.
+  const load = { connections: options.connections, durationSeconds: options.duration, key: KEY };
+  const get = await loadServer(server, 'GET', load);
+  process.stderr.write(`  ${server.name} GET ${get.requestsPerSecond} req/s\n`);
+  const post = await loadServer(server, 'POST', load);
+  process.stderr.write(`  ${server.name} POST ${post.requestsPerSecond} req/s\n`);
+  return { GET: get, POST: post };
+}
+
+async function withServer<T>(command: () => Promise<ServerCommand>, use: (server: ServerProcess) => Promise<T>): Promise<T> {
+  const server = await startServerProcess(await command());
+  try {
+    return await use(server);
+  } finally {
+    await server.stop();
+  }
+}
+
+async function contractWallSeconds(target: string): Promise<{ seconds: number; exitCode: number }> {
+  const started = performance.now();
+  const exitCode = await run(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts/contract.ts'), '--target', target], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 }).then(
+    () => 0,
+    (error: { code?: number }) => error.code ?? 1,
+  );
+  return { seconds: Math.round((performance.now() - started) / 100) / 10, exitCode };
+}
+
+const buildStarted = performance.now();
+await buildServerBundle();
+const buildMs = Math.round(performance.now() - buildStarted);
+
+process.stderr.write('start-up (spawn to first answer)\n');
+const startup = { fake: await startupMs(fakeCommand), fakeFromSources: await startupMs(fakeFromSourcesCommand), prism: await startupMs(prismCommand) };
+
+process.stderr.write(`load: ${options.connections} connections, ${options.duration} s per scenario after a 2 s warm-up\n`);
+const load = {
+  fake: await withServer(fakeCommand, loadAll),
+  prism: await withServer(prismCommand, loadAll),
+  floor: await withServer(floorCommand, loadAll),
+};
+
+process.stderr.write('memory: 2 x 100,000 requests on a fresh fake\n');
+const memory = await withServer(fakeCommand, async (fake) => {
+  const rssAtStartBytes = fake.rssBytes();
+  const sent = await sendRequests(fake, 'GET', 100_000, { connections: options.connections, key: KEY });
+  const rssAfterBytes = fake.rssBytes();
+  // A second round tells a heap that has grown to its working size from one that keeps growing.
+  await sendRequests(fake, 'GET', 100_000, { connections: options.connections, key: KEY });
+  return { rssAtStartBytes, rssAfterBytes, rssAfterSecondRoundBytes: fake.rssBytes(), requests: sent };
+});
+
+process.stderr.write('in-process host (msw setupServer + fetch)\n');
+const inProcess = JSON.parse(
+  (await run(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/in-process-host.ts'), String(Math.min(options.duration, 5)), String(options.connections)], { cwd: ROOT })).stdout,
+) as BenchResults['inProcess'];
+
+let contract: BenchResults['contract'];
+if (options.contract) {
+  process.stderr.write('contract suite wall time\n');
+  contract = { fake: await contractWallSeconds('fake'), prism: await contractWallSeconds('prism') };
+}
+
+const results: BenchResults = {
+  date: new Date().toISOString(),
+  machine: { cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version },
+  settings: { connections: options.connections, durationSeconds: options.duration, startupRuns: options.startupRuns },
+  startup: {
+    fakeMs: median(startup.fake),
+    fakeFromSourcesMs: median(startup.fakeFromSources),
+    prismMs: median(startup.prism),
+    bundleBuildMs: buildMs,
+    runsMs: startup,
+  },
+  load,
+  inProcess,
+  memory,
+  ...(contract && { contract }),
+};
+mkdirSync(dirname(options.out), { recursive: true });
+writeFileSync(options.out, `${JSON.stringify(results, null, 2)}\n`);
+printReport(results, (line) => process.stdout.write(`${line}\n`));
+process.stdout.write(`\nresults: ${options.out}\n`);
