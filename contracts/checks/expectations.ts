@@ -1,6 +1,6 @@
 import { responseViolations, snippet, type ConformanceOptions } from '../conformance/response-conformance.js';
 import { parseHeaderValue } from '../conformance/header-value.js';
-import { specValidators, describeSchemaErrors } from '../spec/spec-validators.js';
+import { specValidators, schemaViolations } from '../spec/spec-validators.js';
 import { headerOf, mediaTypeOf, type Exchange } from '../transport/exchange.js';
 import { CheckFailure } from './check.js';
 
@@ -50,7 +50,7 @@ export function expectErrorBody(exchange: Exchange, code?: string, context?: str
   const validate = specValidators().component('Error');
   if (!validate(exchange.json)) {
     throw new CheckFailure(`Error body violates the Error schema${about(context)}`, [
-      ...describeSchemaErrors(validate.errors),
+      ...schemaViolations(validate.errors),
       `Received: ${snippet(exchange.text)}`,
     ], exchange);
   }

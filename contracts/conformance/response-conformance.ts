@@ -1,4 +1,4 @@
-import { describeSchemaErrors, specValidators } from '../spec/spec-validators.js';
+import { schemaViolations, specValidators } from '../spec/spec-validators.js';
 import { headerOf, mediaTypeOf, type Exchange } from '../transport/exchange.js';
 import { parseHeaderValue } from './header-value.js';
 
@@ -51,7 +51,7 @@ export function responseViolations(operationId: string, exchange: Exchange, opti
         violations.push({
           kind: 'body_schema',
           title: `Response violates the ${documented.status} schema`,
-          lines: [...describeSchemaErrors(validate.errors), `Received: ${snippet(exchange.text)}`],
+          lines: [...schemaViolations(validate.errors), `Received: ${snippet(exchange.text)}`],
         });
       }
     }
@@ -69,7 +69,7 @@ export function responseViolations(operationId: string, exchange: Exchange, opti
     const parsed = parseHeaderValue(raw, header.schema);
     const validate = validators.header(operationId, documented.status, header.name, header.schema);
     if (!parsed.ok || !validate(parsed.value)) {
-      const why = parsed.ok ? describeSchemaErrors(validate.errors).map((line) => line.replace(/^body/, 'value')) : [parsed.reason];
+      const why = parsed.ok ? schemaViolations(validate.errors).map((line) => line.replace(/^body/, 'value')) : [parsed.reason];
       violations.push({ kind: 'invalid_header', title: `Invalid header ${header.name}`, lines: [...why, `Received: ${header.name}: ${raw}`] });
     }
   }

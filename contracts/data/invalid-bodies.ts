@@ -1,4 +1,4 @@
-import { loadSpecDocument, type JsonSchema } from '../spec/spec-document.js';
+import { documentedSpec, type JsonSchema } from '../spec/spec-document.js';
 
 /** A request body that breaks its schema, and which constraint it breaks. */
 export interface InvalidBody {
@@ -22,7 +22,7 @@ function resolved(schema: JsonSchema): JsonSchema {
   const ref = schema.$ref;
   if (typeof ref !== 'string') return schema;
   const name = ref.replace('#/components/schemas/', '');
-  const target = loadSpecDocument().schemas[name];
+  const target = documentedSpec().schemas[name];
   if (!target) throw new Error(`spec: unresolved $ref ${ref}`);
   return resolved(target);
 }

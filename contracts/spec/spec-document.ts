@@ -1,9 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { parse } from 'yaml';
+import { loadSpecDocument } from '../../spec/document.js';
 
 /** Where the one OpenAPI document lives; everything the suite expects is read from it. */
-export const SPEC_PATH = fileURLToPath(new URL('../../spec/openapi.yaml', import.meta.url));
+export { SPEC_PATH } from '../../spec/document.js';
 
 /** A JSON Schema as it appears in the document (still holding `#/components/schemas/...` refs). */
 export type JsonSchema = Record<string, unknown>;
@@ -35,7 +33,7 @@ export interface DocumentedOperation {
   responses: Record<string, DocumentedResponse>;
 }
 
-/** The parts of the document the suite reads. */
+/** The parts of the document the suite reads: its operations with every `$ref` resolved. */
 export interface SpecDocument {
   operations: Record<string, DocumentedOperation>;
   schemas: Record<string, JsonSchema>;
@@ -70,7 +68,7 @@ function documentedResponse(root: Node, status: string, raw: Node): DocumentedRe
 }
 
 function readSpecDocument(): SpecDocument {
-  const root = parse(readFileSync(SPEC_PATH, 'utf8')) as Node;
+  const root = loadSpecDocument() as Node;
   const operations: Record<string, DocumentedOperation> = {};
   for (const [path, item] of Object.entries(root.paths as Record<string, Node>)) {
     for (const [method, raw] of Object.entries(item)) {
@@ -99,10 +97,11 @@ function readSpecDocument(): SpecDocument {
 let loaded: SpecDocument | undefined;
 
 /**
- * The spec, parsed once per process.
- * @example loadSpecDocument().operations.listCategories.responses['200']
+ * The spec's operations and schemas as the suite reads them, built once per process from the document
+ * `spec/document.ts` parses.
+ * @example documentedSpec().operations.listCategories.responses['200']
  */
-export function loadSpecDocument(): SpecDocument {
+export function documentedSpec(): SpecDocument {
   loaded ??= readSpecDocument();
   return loaded;
 }
@@ -112,9 +111,9 @@ export function loadSpecDocument(): SpecDocument {
  * @example documentedOperation('createCategory').method // 'POST'
  */
 export function documentedOperation(operationId: string): DocumentedOperation {
-  const operation = loadSpecDocument().operations[operationId];
+  const operation = documentedSpec().operations[operationId];
   if (!operation) {
-    const known = Object.keys(loadSpecDocument().operations).join(', ');
+    const known = Object.keys(documentedSpec().operations).join(', ');
     throw new Error(`spec: no operation "${operationId}"; the spec has ${known}`);
   }
   return operation;

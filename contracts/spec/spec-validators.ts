@@ -1,46 +1,10 @@
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
-import { documentedOperation, loadSpecDocument, type DocumentedResponse, type JsonSchema } from './spec-document.js';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { loadSpecDocument } from '../../spec/document.js';
+import { SchemaRegistry } from '../../spec/schema-registry.js';
+import { documentedOperation, documentedSpec, type DocumentedResponse, type JsonSchema } from './spec-document.js';
 
-// ajv-formats is CommonJS; under NodeNext its default import is the module object.
-const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
-
-const COMPONENTS_ID = 'https://petstore.example.com/contract/components.json';
-// JSON numbers arrive as doubles: 2^63 - 1 itself parses as 2^63, so the bounds are the doubles' ones.
-const INT64_MIN = -(2 ** 63);
-const INT64_MAX = 2 ** 63;
-
-// The spec refers to `#/components/schemas/X`; the schemas are registered once under their own $id.
-function withComponentRefs(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(withComponentRefs);
-  if (typeof schema !== 'object' || schema === null) return schema;
-  return Object.fromEntries(
-    Object.entries(schema).map(([key, value]) =>
-      key === '$ref' && typeof value === 'string'
-        ? [key, value.replace('#/components/schemas/', `${COMPONENTS_ID}#/$defs/`)]
-        : [key, withComponentRefs(value)],
-    ),
-  );
-}
-
-function integerFormat(min: number, max: number) {
-  return {
-    type: 'number' as const,
-    validate: (value: number) => Number.isInteger(value) && value >= min && value <= max,
-  };
-}
-
-function createAjv(schemas: Record<string, JsonSchema>): Ajv2020 {
-  const ajv = new Ajv2020({ allErrors: true, strict: true });
-  addFormats(ajv);
-  ajv.addFormat('int64', integerFormat(INT64_MIN, INT64_MAX));
-  ajv.addFormat('int32', integerFormat(-(2 ** 31), 2 ** 31 - 1));
-  ajv.addSchema({ $id: COMPONENTS_ID, $defs: withComponentRefs(schemas) });
-  return ajv;
-}
-
-/** One violation of a schema, as a line a person reads: `/0/id must be integer`. */
-export function describeSchemaErrors(errors: ErrorObject[] | null | undefined): string[] {
+/** Every violation of a schema, one line each as a report shows them: `/0/id must be integer`. */
+export function schemaViolations(errors: ErrorObject[] | null | undefined): string[] {
   return (errors ?? []).map((error) => {
     const at = error.instancePath === '' ? 'body' : error.instancePath;
     const extra = error.keyword === 'additionalProperties' ? ` (${String(error.params.additionalProperty)})` : '';
@@ -53,13 +17,14 @@ export function describeSchemaErrors(errors: ErrorObject[] | null | undefined): 
  * @example specValidators().body('listCategories', '200', 'application/json')?.(json)
  */
 export class SpecValidators {
-  readonly #ajv = createAjv(loadSpecDocument().schemas);
+  // The same ajv set-up the fake validates with (2020-12, ajv-formats' int32/int64, component refs).
+  readonly #schemas = new SchemaRegistry(loadSpecDocument());
   readonly #cache = new Map<string, ValidateFunction>();
 
   #compiled(key: string, schema: JsonSchema): ValidateFunction {
     let validate = this.#cache.get(key);
     if (!validate) {
-      validate = this.#ajv.compile(withComponentRefs(schema) as JsonSchema);
+      validate = this.#schemas.compile(schema);
       this.#cache.set(key, validate);
     }
     return validate;
@@ -86,9 +51,8 @@ export class SpecValidators {
 
   /** A named component schema's validator, e.g. `NewCategory` or `Error`. */
   component(name: string): ValidateFunction {
-    const schema = loadSpecDocument().schemas[name];
-    if (!schema) throw new Error(`spec: no component schema "${name}"`);
-    return this.#compiled(`component ${name}`, { $ref: `#/components/schemas/${name}` });
+    if (!documentedSpec().schemas[name]) throw new Error(`spec: no component schema "${name}"`);
+    return this.#schemas.validator(name);
   }
 
   /** The validator of one documented header's (already parsed) value. */
