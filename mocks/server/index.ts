@@ -69,10 +69,11 @@ const FETCH_REFUSED_VALUE = /[\0\r\n]/;
 function headerOf(incoming: IncomingMessage, name: string): string | null {
   // rawHeaders, not headers: Node keeps only the first of some repeated headers (Authorization),
   // fetch joins them all, and the operations must see what an msw host would.
+  const wanted = name.toLowerCase();
   let value: string | null = null;
   const raw = incoming.rawHeaders;
   for (let i = 0; i < raw.length; i += 2) {
-    if (raw[i]!.length !== name.length || raw[i]!.toLowerCase() !== name || FETCH_REFUSED_VALUE.test(raw[i + 1]!)) continue;
+    if (raw[i]!.length !== wanted.length || raw[i]!.toLowerCase() !== wanted || FETCH_REFUSED_VALUE.test(raw[i + 1]!)) continue;
     value = value === null ? raw[i + 1]! : `${value}, ${raw[i + 1]!}`;
   }
   return value;
