@@ -89,6 +89,7 @@ export function createFake(options: FakeOptions): Fake {
 
   const context: FakeContext = {
     baseUrl,
+    basePath: new URL(baseUrl, 'http://base.invalid').pathname.replace(/\/$/, ''),
     access,
     store,
     schemas,

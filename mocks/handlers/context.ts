@@ -7,6 +7,8 @@ import type { SchemaRegistry } from '../../spec/schema-registry.js';
 /** What every resolver reads: the domain objects of one fake. */
 export interface FakeContext {
   baseUrl: string;
+  /** The path of `baseUrl` without a trailing slash (`/v1`): what operations' paths are relative to. */
+  basePath: string;
   access: AccessControl;
   store: PetStoreData;
   schemas: SchemaRegistry;

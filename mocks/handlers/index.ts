@@ -34,7 +34,7 @@ export function responseOf(answer: Answer): Response {
  * 404/405 (auth and quota still first). Thin: each calls the operation's resolver.
  */
 export function createHandlers(context: FakeContext, operations: readonly Operation[], router: OperationRouter): RequestHandler[] {
-  const basePath = new URL(context.baseUrl, 'http://base.invalid').pathname.replace(/\/$/, '');
+  const { basePath } = context;
   const viaMsw =
     (resolve: Resolver): HttpResponseResolver =>
     async ({ request }) =>

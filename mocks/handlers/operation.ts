@@ -33,7 +33,7 @@ export class OperationRouter {
   readonly #unmatched: Resolver;
 
   constructor(context: FakeContext, operations: readonly Operation[]) {
-    this.#basePath = new URL(context.baseUrl, 'http://base.invalid').pathname.replace(/\/$/, '');
+    this.#basePath = context.basePath;
     for (const path of new Set(operations.map((operation) => operation.path))) {
       const here = operations.filter((operation) => operation.path === path);
       this.#routes.push({
