@@ -4,7 +4,7 @@ import { loadSpecDocument } from '../../spec/document.js';
 import { apiError } from '../domain/errors.js';
 import { parseJsonBody } from '../domain/request-body.js';
 import { createFake, type Fake, type FakeOptions } from '../fake.js';
-import type { Answer, ApiCall } from '../handlers/api-call.js';
+import type { ApiCall } from '../handlers/api-call.js';
 import { answerAdmin, isLoopbackHost } from './admin.js';
 import { CORS_HEADERS, PREFLIGHT_HEADERS } from './cors.js';
 import { applyServerLimits, DEFAULT_SERVER_LIMITS, serverOptionsOf, type ServerLimits } from './limits.js';

@@ -53,6 +53,13 @@ describe('request framing', () => {
     expect(closedByServer).toBe(true);
   });
 
+  it('joins repeated Authorization headers as fetch does, so two keys are refused here as in an msw host', async () => {
+    // Node's parser keeps only the first Authorization; the operations read all of them, like fetch's Headers.
+    const head = requestHead('GET', '/v1/categories', [auth, 'Authorization: Bearer free-test-key']);
+    const { responses } = await rawExchange(attacked.server.url, head, { responses: 1 });
+    expectErrorResponse(responses[0], 401, 'invalid_api_key');
+  });
+
   it('refuses bytes that are not HTTP at all', async () => {
     const { responses } = await rawExchange(attacked.server.url, Buffer.from([0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, 0xfc, 0x03, 0x03, 0x0d, 0x0a, 0x0d, 0x0a]));
     expectErrorResponse(responses[0], 400, 'invalid_request');
