@@ -113,7 +113,7 @@ export const BODY_AND_STATE_VARIANTS: BrokenVariant[] = [
   {
     name: 'omitted-description-as-empty',
     breaks: 'an omitted description comes back as "" instead of staying omitted',
-    caughtBy: ['created_category_echoed'],
+    caughtBy: ['valid_bodies_stored_as_sent'],
     intercept: async (request, next) => {
       const response = await next(request);
       if (!isCreate(request) || response.status !== 201) return response;
@@ -123,7 +123,7 @@ export const BODY_AND_STATE_VARIANTS: BrokenVariant[] = [
   {
     name: 'stateless-create',
     breaks: 'a created category never shows up in the list (creation keeps no state)',
-    caughtBy: ['created_category_listed'],
+    caughtBy: ['valid_bodies_stored_as_sent'],
     intercept: async (request, next) => {
       const response = await next(request);
       if (!isList(request) || response.status !== 200) return response;

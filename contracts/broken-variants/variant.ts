@@ -18,14 +18,19 @@ export function apiPath(request: Request): string {
   return new URL(request.url).pathname.replace(/^\/v1/, '');
 }
 
-/** A copy of the request with other headers or another body (a Request's own are read-only). */
-export async function rebuiltRequest(request: Request, changes: { headers?: Record<string, string>; body?: string }): Promise<Request> {
+/** A copy of the request with other headers (`null` removes one), another body or another path under /v1 (a Request's own are read-only). */
+export async function rebuiltRequest(request: Request, changes: { headers?: Record<string, string | null>; body?: string; path?: string }): Promise<Request> {
   const headers = new Headers(request.headers);
-  for (const [name, value] of Object.entries(changes.headers ?? {})) headers.set(name, value);
+  for (const [name, value] of Object.entries(changes.headers ?? {})) {
+    if (value === null) headers.delete(name);
+    else headers.set(name, value);
+  }
   const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
-  const body = changes.body ?? (hasBody ? await request.text() : undefined);
+  // Bytes, not text: a body that is not UTF-8 must reach the fake as sent.
+  const body = changes.body !== undefined ? new TextEncoder().encode(changes.body) : hasBody ? new Uint8Array(await request.arrayBuffer()) : undefined;
   headers.delete('content-length');
-  return new Request(request.url, { method: request.method, headers, ...(body !== undefined && body !== '' && { body }) });
+  const url = changes.path === undefined ? request.url : new URL(`/v1${changes.path}`, request.url).href;
+  return new Request(url, { method: request.method, headers, ...(body !== undefined && body.byteLength > 0 && { body }) });
 }
 
 /** A copy of the response with its headers edited (and the body unchanged). */

@@ -1,15 +1,9 @@
+import fc from 'fast-check';
+import { exampleRequest, operationModels } from '../generate/operation-model.js';
+import { checkProperty } from '../generate/property.js';
 import { headerOf, type ContractRequest, type Exchange, type RequestAuth } from '../transport/exchange.js';
-import type { Check } from './check.js';
+import type { Check, CheckContext } from './check.js';
 import { expectConforms, expectErrorBody, expectStatus, expectThat } from './expectations.js';
-
-/** The read operations; every one of them needs the key. */
-const READ_OPERATIONS = [
-  { operationId: 'listCategories', path: '/categories' },
-  { operationId: 'getPetById', path: '/pets/1' },
-  { operationId: 'listOrders', path: '/store/orders' },
-] as const;
-
-const UNKNOWN_KEY = 'contract-suite-unknown-key-0000';
 
 function expectBearerChallenge(exchange: Exchange, context: string, invalidToken: boolean): void {
   const challenge = headerOf(exchange, 'www-authenticate');
@@ -23,60 +17,80 @@ function expectBearerChallenge(exchange: Exchange, context: string, invalidToken
   }
 }
 
-async function expectRejected(
-  send: (request: ContractRequest) => Promise<Exchange>,
-  operationId: string,
-  request: ContractRequest,
-  code: 'missing_api_key' | 'invalid_api_key',
-  context: string,
-): Promise<void> {
-  const exchange = await send(request);
-  expectStatus(exchange, [401], context);
-  expectBearerChallenge(exchange, context, code === 'invalid_api_key');
-  expectErrorBody(exchange, code, context);
-  expectConforms(operationId, exchange, context);
+async function expectRejected(context: CheckContext, operationId: string, request: ContractRequest, code: 'missing_api_key' | 'invalid_api_key', what: string): Promise<void> {
+  const exchange = await context.send(request);
+  expectStatus(exchange, [401], what);
+  expectBearerChallenge(exchange, what, code === 'invalid_api_key');
+  expectErrorBody(exchange, code, what);
+  expectConforms(operationId, exchange, what);
 }
 
-/** Every read operation without `Authorization` answers 401 `missing_api_key` with a Bearer challenge. */
+const reads = () => operationModels().filter((model) => model.safe);
+const writes = () => operationModels().filter((model) => !model.safe);
+
+/** Every read without `Authorization` answers 401 `missing_api_key` with a Bearer challenge. */
 export const missingApiKeyRejected: Check = {
   name: 'missing_api_key_rejected',
-  verifies: 'each read operation without a key answers 401 missing_api_key, WWW-Authenticate: Bearer and an Error',
+  verifies: 'every read (from the spec) without a key answers 401 missing_api_key, WWW-Authenticate: Bearer and an Error',
   needs: [],
-  async run({ send }) {
-    for (const { operationId, path } of READ_OPERATIONS) {
-      await expectRejected(send, operationId, { method: 'GET', path, auth: 'none' }, 'missing_api_key', `GET ${path} without a key`);
+  async run(context) {
+    for (const model of reads()) {
+      const request = exampleRequest(model, { auth: 'none' });
+      await expectRejected(context, model.operation.operationId, request, 'missing_api_key', `${request.method} ${request.path} without a key`);
     }
   },
 };
 
-const INVALID_CREDENTIALS: ReadonlyArray<{ auth: RequestAuth; what: string }> = [
-  { auth: { bearer: UNKNOWN_KEY }, what: 'an unknown key' },
-  { auth: { authorization: 'Basic Zm9vOmJhcg==' }, what: 'a Basic credential' },
-  { auth: { authorization: 'Bearer' }, what: 'an empty Bearer token' },
+const near = (spell: (key: string) => string, shown: string): RequestAuth => ({ spell, shown: `Bearer ${shown}` });
+
+type Credential = { what: string; auth: RequestAuth };
+
+/** Near misses of the real key (what a prefix match, case folding or trimming would let in), other schemes, no token: always tried. */
+const NEAR_MISSES: Credential[] = [
+  { what: 'the key with a character added', auth: near((key) => `Bearer ${key}x`, '${PETSTORE_API_KEY}x') },
+  { what: 'the key less its last character', auth: near((key) => `Bearer ${key.slice(0, -1)}`, '${PETSTORE_API_KEY%?}') },
+  { what: 'the key in upper case', auth: near((key) => `Bearer ${key.toUpperCase() === key ? key.toLowerCase() : key.toUpperCase()}`, '${PETSTORE_API_KEY^^}') },
+  { what: 'the key in quotes', auth: near((key) => `Bearer "${key}"`, '\\"${PETSTORE_API_KEY}\\"') },
+  { what: 'the key twice', auth: near((key) => `Bearer ${key} ${key}`, '${PETSTORE_API_KEY} ${PETSTORE_API_KEY}') },
+  { what: 'the key without a scheme', auth: { spell: (key: string) => key, shown: '${PETSTORE_API_KEY}' } },
+  { what: 'the key after "Bearer" with no space', auth: { spell: (key: string) => `Bearer${key}`, shown: 'Bearer${PETSTORE_API_KEY}' } },
+  { what: 'the key with the Token scheme', auth: { spell: (key: string) => `Token ${key}`, shown: 'Token ${PETSTORE_API_KEY}' } },
+  { what: 'a Basic credential', auth: { authorization: 'Basic Zm9vOmJhcg==' } },
+  { what: 'an empty Bearer token', auth: { authorization: 'Bearer' } },
 ];
 
-/** Every read operation with an unknown key or a malformed header answers 401 `invalid_api_key`. */
+/** Random well-formed tokens that are not the key. */
+const UNKNOWN_KEYS: fc.Arbitrary<Credential> = fc
+  .stringMatching(/^[A-Za-z0-9._~+/-]{1,48}$/)
+  .map((token) => ({ what: 'an unknown key', auth: { spell: (key: string) => `Bearer ${token === key ? `${token}x` : token}` } }));
+
+/** Every read with a credential that is not the key answers 401 `invalid_api_key`. */
 export const invalidApiKeyRejected: Check = {
   name: 'invalid_api_key_rejected',
-  verifies: 'each read operation with an unknown key or a malformed Authorization answers 401 invalid_api_key with error="invalid_token"',
+  verifies: 'every read with a generated invalid credential (near misses of the key, other schemes, random tokens) answers 401 invalid_api_key with error="invalid_token"',
   needs: ['realAuth'],
-  async run({ send }) {
-    for (const { operationId, path } of READ_OPERATIONS) {
-      for (const { auth, what } of INVALID_CREDENTIALS) {
-        await expectRejected(send, operationId, { method: 'GET', path, auth }, 'invalid_api_key', `GET ${path} with ${what}`);
-      }
+  async run(context) {
+    for (const model of reads()) {
+      await checkProperty(context, `${model.operation.operationId} credentials`, UNKNOWN_KEYS, async ({ what, auth }) => {
+        const request = exampleRequest(model, { auth });
+        await expectRejected(context, model.operation.operationId, request, 'invalid_api_key', `${request.method} ${request.path} with ${what}`);
+      }, { examples: NEAR_MISSES, runs: Math.ceil(context.runs / 4), describe: ({ what }) => what });
     }
   },
 };
 
-/** POST /categories with a valid body but no key, or an unknown key, answers 401 (and so creates nothing). */
+/** Every write with a valid body but no key, or an unknown key, answers 401 (and so creates nothing). */
 export const createRequiresApiKey: Check = {
   name: 'create_requires_api_key',
-  verifies: 'POST /categories with a valid body and no key or an unknown key answers 401 with a Bearer challenge',
+  verifies: 'every write (from the spec) with a valid body and no key or an unknown key answers 401 with a Bearer challenge',
   needs: ['writes', 'realAuth'],
-  async run({ send }) {
-    const json = { name: 'contract-unauthorised' };
-    await expectRejected(send, 'createCategory', { method: 'POST', path: '/categories', json, auth: 'none' }, 'missing_api_key', 'POST /categories without a key');
-    await expectRejected(send, 'createCategory', { method: 'POST', path: '/categories', json, auth: { bearer: UNKNOWN_KEY } }, 'invalid_api_key', 'POST /categories with an unknown key');
+  async run(context) {
+    for (const model of writes()) {
+      const { operationId } = model.operation;
+      const anonymous = exampleRequest(model, { auth: 'none' });
+      await expectRejected(context, operationId, anonymous, 'missing_api_key', `${anonymous.method} ${anonymous.path} without a key`);
+      const guessed = exampleRequest(model, { auth: near((key) => `Bearer ${key}x`, '${PETSTORE_API_KEY}x') });
+      await expectRejected(context, operationId, guessed, 'invalid_api_key', `${guessed.method} ${guessed.path} with the key and a character more`);
+    }
   },
 };

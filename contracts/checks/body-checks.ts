@@ -1,104 +1,186 @@
-import { invalidBodiesFor, type InvalidBody } from '../data/invalid-bodies.js';
-import type { Check } from './check.js';
+import fc from 'fast-check';
+import { isDeepStrictEqual } from 'node:util';
+import { invalidObjectCases } from '../generate/invalid-values.js';
+import { malformedBodies } from '../generate/malformed-bodies.js';
+import { exampleRequest, operationModels, successOf, type OperationModel } from '../generate/operation-model.js';
+import { checkProperty } from '../generate/property.js';
+import { boundaryObjects, validValues } from '../generate/valid-values.js';
+import { resolveSchema, type JsonSchema } from '../spec/spec-document.js';
+import type { ContractRequest, Exchange } from '../transport/exchange.js';
+import type { Check, CheckContext } from './check.js';
 import { expectConforms, expectErrorBody, expectStatus, expectThat } from './expectations.js';
 
-/** The name every invalid body carries where a name is due, so a wrongly stored one is recognisable. */
-const INVALID_BODY_NAME = 'contract-invalid-body';
+type Body = Record<string, unknown>;
+type WriteModel = OperationModel & { bodySchema: JsonSchema };
 
-// Cases the schema cannot generate: a client choosing the id, and a well-formed body with a bad name next to it.
-const HAND_WRITTEN_BODIES: InvalidBody[] = [
-  { breaks: 'id chosen by the client', body: { name: INVALID_BODY_NAME, id: 999_999 } },
-  { breaks: 'name: maxLength 100, with a valid description', body: { name: 'y'.repeat(101), description: 'fine' } },
-];
+const writesWithBodies = () => operationModels().filter((model): model is WriteModel => !model.safe && model.bodySchema !== undefined);
 
-/** The invalid NewCategory bodies the suite sends: generated from the schema, plus the hand-written few. */
-export function invalidNewCategoryBodies(): InvalidBody[] {
-  return [...invalidBodiesFor('NewCategory', { name: INVALID_BODY_NAME }), ...HAND_WRITTEN_BODIES];
+/** One fixed example of each case (whatever the seed), then random ones drawn from all of them. */
+function casesOf<T>(arbitraries: Array<fc.Arbitrary<T>>): { any: fc.Arbitrary<T>; examples: T[] } {
+  return { any: fc.oneof(...arbitraries), examples: arbitraries.map((arbitrary) => fc.sample(arbitrary, { numRuns: 1, seed: 0 })[0]!) };
 }
 
-/** Every invalid NewCategory body answers 400 `invalid_request`. */
+const schemaBreaks = (model: WriteModel) => casesOf(invalidObjectCases(model.bodySchema).map(({ breaks, values }) => values.map((body) => ({ breaks, body }))));
+const syntaxBreaks = (model: WriteModel) => casesOf(malformedBodies(validValues(model.bodySchema)));
+
+// Media types that are not JSON by any reading; `null` sends none at all.
+const NOT_JSON_MEDIA_TYPES: fc.Arbitrary<string | null> = fc.oneof(
+  fc.constantFrom(null, 'text/plain', 'text/html', 'application/xml', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/octet-stream', 'application/jsonx', 'json'),
+  fc.tuple(fc.stringMatching(/^[a-z]{1,8}$/), fc.stringMatching(/^[a-z]{1,8}$/)).map(([type, subtype]) => `${type}/${subtype}`).filter((media) => !media.includes('json')),
+);
+
+/** Every request a write must refuse, each with what it breaks, for the checks that send them. */
+function refusedRequests(model: WriteModel, seed: number, runs: number): Array<{ breaks: string; request: ContractRequest }> {
+  const { method, path } = exampleRequest(model);
+  const sample = <T>(cases: { any: fc.Arbitrary<T>; examples: T[] }) => [...cases.examples, ...fc.sample(cases.any, { seed, numRuns: runs })];
+  return [
+    ...sample(schemaBreaks(model)).map(({ breaks, body }) => ({ breaks, request: { method, path, json: body } })),
+    ...sample(syntaxBreaks(model)).map(({ breaks, bytes }) => ({ breaks, request: { method, path, rawBody: bytes } })),
+    ...fc.sample(NOT_JSON_MEDIA_TYPES, { seed, numRuns: Math.ceil(runs / 4) + 1 }).map((contentType) => ({
+      breaks: `Content-Type ${contentType ?? '(none)'}`,
+      request: { method, path, json: exampleRequest(model).json, contentType },
+    })),
+  ];
+}
+
+/** The answer holds exactly what was sent, plus the fields the service assigns (in the answer's schema only). */
+function expectEcho(model: WriteModel, sent: Body, exchange: Exchange): void {
+  const requestFields = new Set(Object.keys((resolveSchema(model.bodySchema).properties ?? {}) as object));
+  const answer = exchange.json as Body;
+  const changed = Object.keys(sent).filter((name) => !isDeepStrictEqual(answer[name], sent[name]));
+  const added = Object.keys(answer).filter((name) => requestFields.has(name) && !(name in sent));
+  expectThat(changed.length === 0 && added.length === 0, `The answer differs from the body sent (${model.operation.operationId})`, [
+    ...changed.map((name) => `${name}: Received ${JSON.stringify(answer[name])} / Sent ${JSON.stringify(sent[name])}`),
+    ...added.map((name) => `${name}: Received ${JSON.stringify(answer[name])} / Sent nothing (an omitted field stays omitted)`),
+  ], exchange);
+}
+
+async function expectListedAsAnswered(context: CheckContext, model: WriteModel, created: Body): Promise<void> {
+  const list = model.listedBy;
+  if (!list) return;
+  const exchange = await context.send({ method: list.method, path: list.path });
+  expectStatus(exchange, [Number(successOf(list))], `${list.method} ${list.path} after creating`);
+  expectConforms(list.operationId, exchange, `${list.method} ${list.path} after creating`);
+  const listed = (exchange.json as Body[]).find((entry) => isDeepStrictEqual(entry.id, created.id));
+  expectThat(listed !== undefined, `Created record missing from ${list.method} ${list.path}`, [`Received: no entry with id ${JSON.stringify(created.id)} / Expected: ${JSON.stringify(created)}`], exchange);
+  expectThat(isDeepStrictEqual(listed, created), `Listed record differs from the created one (${list.operationId})`, [`Received: ${JSON.stringify(listed)}`, `Expected: ${JSON.stringify(created)}`], exchange);
+}
+
+/** Generated valid bodies, boundaries first: accepted, answered and listed byte for byte as sent. */
+export const validBodiesStoredAsSent: Check = {
+  name: 'valid_bodies_stored_as_sent',
+  verifies: 'for every write (from the spec), generated valid bodies (each length boundary, any Unicode, optional fields present and absent) are accepted, answered and listed exactly as sent',
+  needs: ['writes', 'stateful'],
+  async run(context) {
+    for (const model of writesWithBodies()) {
+      const { method, path } = exampleRequest(model);
+      await checkProperty(context, `${model.operation.operationId} valid bodies`, validValues(model.bodySchema) as fc.Arbitrary<Body>, async (body) => {
+        const exchange = await context.send({ method, path, json: body });
+        expectStatus(exchange, [model.successStatus], `a valid body`);
+        expectConforms(model.operation.operationId, exchange, 'a valid body');
+        expectEcho(model, body, exchange);
+        await expectListedAsAnswered(context, model, exchange.json as Body);
+      }, { examples: boundaryObjects(model.bodySchema) });
+    }
+  },
+};
+
+async function expectRefused(context: CheckContext, model: WriteModel, request: ContractRequest, breaks: string, status: number, code: string): Promise<void> {
+  const exchange = await context.send(request);
+  const what = `body breaking ${breaks}`;
+  expectStatus(exchange, [status], what);
+  expectErrorBody(exchange, code, what);
+  expectConforms(model.operation.operationId, exchange, what);
+}
+
+/** Generated bodies breaking one schema constraint each answer 400 invalid_request. */
 export const invalidBodyRejected: Check = {
   name: 'invalid_body_rejected',
-  verifies: 'each NewCategory body breaking one schema constraint (generated from the spec) answers 400 invalid_request',
+  verifies: 'for every write, generated bodies breaking one schema constraint each (type, required, unknown field, length in code points, pattern, range) answer 400 invalid_request',
   needs: ['writes'],
-  async run({ send }) {
-    for (const { breaks, body } of invalidNewCategoryBodies()) {
-      const exchange = await send({ method: 'POST', path: '/categories', json: body });
-      expectStatus(exchange, [400], `body breaking ${breaks}`);
-      expectErrorBody(exchange, 'invalid_request', `body breaking ${breaks}`);
-      expectConforms('createCategory', exchange, `body breaking ${breaks}`);
+  async run(context) {
+    for (const model of writesWithBodies()) {
+      const { method, path } = exampleRequest(model);
+      const { any, examples } = schemaBreaks(model);
+      await checkProperty(context, `${model.operation.operationId} invalid bodies`, any, ({ body, breaks }) => expectRefused(context, model, { method, path, json: body }, breaks, 400, 'invalid_request'), { examples });
     }
   },
 };
 
-/** The category list is unchanged after every invalid body, whatever the answers were. */
-export const invalidBodyNotStored: Check = {
-  name: 'invalid_body_not_stored',
-  verifies: 'after every invalid NewCategory body the category list is unchanged (nothing invalid is stored)',
-  needs: ['writes', 'stateful'],
-  async run({ send }) {
-    const before = await send({ method: 'GET', path: '/categories' });
-    expectStatus(before, [200], 'the list before');
-    expectConforms('listCategories', before, 'the list before');
-    const known = new Set((before.json as Array<{ id: unknown }>).map((category) => category.id));
-    for (const { body } of invalidNewCategoryBodies()) await send({ method: 'POST', path: '/categories', json: body });
-    const after = await send({ method: 'GET', path: '/categories' });
-    expectStatus(after, [200], 'the list after');
-    expectConforms('listCategories', after, 'the list after');
-    const added = (after.json as Array<{ id: unknown }>).filter((category) => !known.has(category.id));
-    expectThat(added.length === 0, 'Invalid bodies were stored', [
-      `Received: ${added.length} new categor${added.length === 1 ? 'y' : 'ies'} / Expected: none`,
-      ...added.slice(0, 5).map((category) => `Stored: ${JSON.stringify(category)}`),
-    ], after);
-  },
-};
-
-/** Bodies that are not JSON at all answer 400 `invalid_request`. */
+/** Generated bodies that are not JSON texts answer 400 invalid_request, never 5xx. */
 export const malformedJsonRejected: Check = {
   name: 'malformed_json_rejected',
-  verifies: 'a POST /categories body that is not valid JSON answers 400 invalid_request with an Error',
+  verifies: 'for every write, generated bodies that are not JSON (empty, truncated, trailing data, 7,000 deep, invalid UTF-8, UTF-16, single quotes, NaN) answer 400 invalid_request, never 5xx',
   needs: ['writes', 'uniformErrors'],
-  async run({ send }) {
-    for (const rawBody of ['{"name":', "{'name': 'single quotes'}", '{"name":"trailing comma",}']) {
-      const exchange = await send({ method: 'POST', path: '/categories', rawBody });
-      expectStatus(exchange, [400], `body ${rawBody}`);
-      expectErrorBody(exchange, 'invalid_request', `body ${rawBody}`);
-      expectConforms('createCategory', exchange, `body ${rawBody}`);
+  async run(context) {
+    for (const model of writesWithBodies()) {
+      const { method, path } = exampleRequest(model);
+      const { any, examples } = syntaxBreaks(model);
+      await checkProperty(context, `${model.operation.operationId} malformed bodies`, any, ({ bytes, breaks }) => expectRefused(context, model, { method, path, rawBody: bytes }, breaks, 400, 'invalid_request'), {
+        examples,
+        describe: ({ breaks, bytes }) => `${breaks}: ${bytes.byteLength} bytes`,
+      });
     }
   },
 };
 
-/** A body that is not `application/json` answers 415, even when its bytes happen to be JSON. */
+/** A valid JSON body declared as something else (or as nothing) answers 415. */
 export const unsupportedMediaTypeRejected: Check = {
   name: 'unsupported_media_type_rejected',
-  verifies: 'POST /categories with a Content-Type other than application/json answers 415 unsupported_media_type',
-  needs: ['writes'],
-  async run({ send }) {
-    const bodies = [
-      { contentType: 'text/plain', rawBody: '{"name":"contract-text-plain"}' },
-      { contentType: 'application/x-www-form-urlencoded', rawBody: 'name=contract-form' },
-    ];
-    for (const { contentType, rawBody } of bodies) {
-      const exchange = await send({ method: 'POST', path: '/categories', rawBody, contentType });
-      expectStatus(exchange, [415], `Content-Type ${contentType}`);
-      expectErrorBody(exchange, 'unsupported_media_type', `Content-Type ${contentType}`);
-      expectConforms('createCategory', exchange, `Content-Type ${contentType}`);
+  verifies: 'for every write, a valid body sent with a generated Content-Type other than application/json (or none) answers 415 unsupported_media_type',
+  needs: ['writes', 'uniformErrors'],
+  async run(context) {
+    for (const model of writesWithBodies()) {
+      const request = exampleRequest(model);
+      await checkProperty(context, `${model.operation.operationId} media types`, NOT_JSON_MEDIA_TYPES, (contentType) =>
+        expectRefused(context, model, { ...request, contentType }, `Content-Type ${contentType ?? '(none)'}`, 415, 'unsupported_media_type'),
+      { runs: Math.ceil(context.runs / 4), examples: [null, 'text/plain', 'application/x-www-form-urlencoded'] });
+    }
+  },
+};
+
+/** Whatever the answers, nothing refused is stored: the list is the same before and after. */
+export const invalidBodyNotStored: Check = {
+  name: 'invalid_body_not_stored',
+  verifies: 'after every refused write (schema breaks, malformed bodies, wrong media types; generated) the list is unchanged: nothing invalid is stored',
+  needs: ['writes', 'stateful'],
+  async run(context) {
+    for (const model of writesWithBodies().filter((candidate) => candidate.listedBy)) {
+      const list = model.listedBy!;
+      const listIds = async (when: string) => {
+        const exchange = await context.send({ method: list.method, path: list.path });
+        expectStatus(exchange, [Number(successOf(list))], `${list.method} ${list.path} ${when}`);
+        expectConforms(list.operationId, exchange, `${list.method} ${list.path} ${when}`);
+        return { exchange, entries: exchange.json as Body[] };
+      };
+      const before = await listIds('before');
+      const known = new Set(before.entries.map((entry) => JSON.stringify(entry.id)));
+      const sent = refusedRequests(model, context.seed, Math.ceil(context.runs / 2));
+      for (const { request } of sent) await context.send(request);
+      const after = await listIds('after');
+      const added = after.entries.filter((entry) => !known.has(JSON.stringify(entry.id)));
+      context.note(`${model.operation.operationId}: ${sent.length} refused requests sent`);
+      expectThat(added.length === 0, 'Refused bodies were stored', [
+        `Received: ${added.length} new entr${added.length === 1 ? 'y' : 'ies'} in ${list.method} ${list.path} / Expected: none`,
+        ...added.slice(0, 5).map((entry) => `Stored: ${JSON.stringify(entry)}`),
+      ], after.exchange);
     }
   },
 };
 
 /** The largest body accepted is 16 KiB (design.md); whitespace makes a schema-valid body bigger. */
-const OVERSIZED_BODY = `{"name":"contract-oversized"}${' '.repeat(17 * 1024)}`;
+const OVERSIZED_PADDING = ' '.repeat(17 * 1024);
 
 /** A valid but oversized body answers 413 `payload_too_large`. */
 export const payloadTooLargeRejected: Check = {
   name: 'payload_too_large_rejected',
-  verifies: 'a schema-valid POST /categories body over 16 KiB answers 413 payload_too_large',
+  verifies: 'a schema-valid write body over 16 KiB answers 413 payload_too_large',
   needs: ['writes', 'bodyLimit'],
-  async run({ send }) {
-    const exchange = await send({ method: 'POST', path: '/categories', rawBody: OVERSIZED_BODY });
-    expectStatus(exchange, [413], `a ${OVERSIZED_BODY.length}-byte body`);
-    expectErrorBody(exchange, 'payload_too_large', 'an oversized body');
-    expectConforms('createCategory', exchange, 'an oversized body');
+  async run(context) {
+    for (const model of writesWithBodies()) {
+      const request = exampleRequest(model);
+      const rawBody = `${JSON.stringify(request.json)}${OVERSIZED_PADDING}`;
+      await expectRefused(context, model, { ...request, rawBody }, `${rawBody.length} bytes`, 413, 'payload_too_large');
+    }
   },
 };

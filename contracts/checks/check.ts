@@ -14,6 +14,8 @@ export const CAPABILITIES = {
   deprecationHeaders: 'sends its own Deprecation, Sunset and Link values',
   uniformErrors: 'answers routing and parsing errors (unknown path, other method, bad JSON) with the spec\'s Error',
   bodyLimit: 'refuses bodies over 16 KiB',
+  httpEquivalences: 'answers requests that HTTP says are the same (scheme and header-name case, spacing, media type spellings) alike',
+  exactParameters: 'reads integer path parameters exactly: the whole int64 range, no hexadecimal or exponent coercion',
 } as const;
 
 export type Capability = keyof typeof CAPABILITIES;
@@ -35,6 +37,14 @@ export interface TargetClock {
 export interface CheckContext {
   send(request: ContractRequest): Promise<Exchange>;
   spec: SpecValidators;
+  /** The seed of every generated case of the run (the same for every check and target: `--seed` replays it). */
+  seed: number;
+  /** How many generated cases each property tries, beyond its fixed boundary examples. */
+  runs: number;
+  /** The target's now in epoch seconds (on the fake, its clock; elsewhere this machine's). */
+  now(): Promise<number>;
+  /** Lets `seconds` pass for the target: a real wait on a live target, a clock move on the fake; noted with `why`. */
+  wait(seconds: number, why: string): Promise<void>;
   /** Limits of the key's plan, when the target knows them. */
   plan?: PlanLimits;
   /** Present exactly when the target has the `clock` capability. */
@@ -75,6 +85,11 @@ export class CheckFailure extends Error {
  */
 export class CheckNotApplicable extends Error {
   override readonly name = 'CheckNotApplicable';
+}
+
+/** The run's `--max-requests` is used up: the check stops where it is and is reported as skipped. */
+export class RequestBudgetExhausted extends Error {
+  override readonly name = 'RequestBudgetExhausted';
 }
 
 /** Whether a thrown value is a {@link CheckFailure}. */

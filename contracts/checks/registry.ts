@@ -1,12 +1,16 @@
 import { createRequiresApiKey, invalidApiKeyRejected, missingApiKeyRejected } from './auth-checks.js';
-import { invalidBodyNotStored, invalidBodyRejected, malformedJsonRejected, payloadTooLargeRejected, unsupportedMediaTypeRejected } from './body-checks.js';
+import { invalidBodyNotStored, invalidBodyRejected, malformedJsonRejected, payloadTooLargeRejected, unsupportedMediaTypeRejected, validBodiesStoredAsSent } from './body-checks.js';
 import type { Check } from './check.js';
 import { createCategoryConforms, getPetConforms, listCategoriesConforms, listOrdersConforms } from './conformance-checks.js';
 import { deprecationHeaders, sunsetAnswersGone } from './deprecation-checks.js';
 import { errorBodyConformance, methodNotAllowed, rateLimitHeadersOnEveryResponse, unknownPathNotFound } from './error-checks.js';
 import { banAfterRepeatedRejections, quotaWindowRollsOver, rateLimitExceededAnswer } from './quota-checks.js';
 import { rateLimitRemainingDecreases, rateLimitResetInWindow } from './rate-limit-checks.js';
-import { categoryIdsUnique, createdCategoryEchoed, createdCategoryListed } from './state-checks.js';
+import { categoryIdsUnique } from './state-checks.js';
+import { equivalentReadsAnsweredAlike, equivalentWritesAnsweredAlike } from './equivalence-checks.js';
+import { evaluationOrderReads, evaluationOrderWrites } from './evaluation-order-checks.js';
+import { invalidParametersRejected, unknownQueryIgnored, validParametersAccepted } from './generated-read-checks.js';
+import { rateLimitPromisesKept } from './rate-limit-promise-checks.js';
 
 /**
  * Every check, in the order they run. Checks that exhaust the key's quota come last, so that on a live
@@ -21,22 +25,29 @@ export const CHECKS: readonly Check[] = [
   missingApiKeyRejected,
   invalidApiKeyRejected,
   createRequiresApiKey,
+  validParametersAccepted,
+  invalidParametersRejected,
+  unknownQueryIgnored,
+  equivalentReadsAnsweredAlike,
+  validBodiesStoredAsSent,
   invalidBodyRejected,
   invalidBodyNotStored,
   malformedJsonRejected,
   unsupportedMediaTypeRejected,
   payloadTooLargeRejected,
-  createdCategoryEchoed,
-  createdCategoryListed,
+  equivalentWritesAnsweredAlike,
   categoryIdsUnique,
   unknownPathNotFound,
   methodNotAllowed,
+  evaluationOrderReads,
+  evaluationOrderWrites,
   rateLimitHeadersOnEveryResponse,
   rateLimitRemainingDecreases,
   rateLimitResetInWindow,
   deprecationHeaders,
   sunsetAnswersGone,
   rateLimitExceededAnswer,
+  rateLimitPromisesKept,
   quotaWindowRollsOver,
   banAfterRepeatedRejections,
 ];

@@ -51,7 +51,7 @@ async function runAgainst(target: RunningTarget, options: { junit?: string; json
   const planned = CHECKS.map((check) => {
     const reason = skipReason(check.needs, descriptor);
     const skipped: CheckResult | undefined =
-      reason === undefined ? undefined : { check: check.name, verifies: check.verifies, outcome: 'skipped', reason, notes: [], durationMs: 0 };
+      reason === undefined ? undefined : { check: check.name, verifies: check.verifies, outcome: 'skipped', reason, notes: [], durationMs: 0, requests: 0, observed: [] };
     return { name: check.name, ...(skipped && { skipped }) };
   });
   const printer = orderedPrinter(planned, io.out);

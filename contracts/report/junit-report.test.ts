@@ -9,7 +9,7 @@ const report: SuiteReport = {
   summary: { passed: 1, failed: 1, skipped: 1 },
   exitCode: 1,
   results: [
-    { check: 'list_categories_conforms', verifies: 'v', outcome: 'passed', notes: [], durationMs: 12 },
+    { check: 'list_categories_conforms', verifies: 'v', outcome: 'passed', notes: [], durationMs: 12, requests: 1, observed: [] },
     {
       check: 'invalid_body_rejected',
       verifies: 'bodies <invalid> give 400',
@@ -17,8 +17,10 @@ const report: SuiteReport = {
       failure: { title: 'Unexpected status (body breaking "x" & y)', lines: ['Received: 201 / Expected: 400'], curl: `curl -X POST 'https://x/v1/categories'` },
       notes: [],
       durationMs: 30,
+      requests: 1,
+      observed: [],
     },
-    { check: 'ban_after_repeated_rejections', verifies: 'v', outcome: 'skipped', reason: 'a live target\'s clock cannot be moved', notes: [], durationMs: 0 },
+    { check: 'ban_after_repeated_rejections', verifies: 'v', outcome: 'skipped', reason: 'a live target\'s clock cannot be moved', notes: [], durationMs: 0, requests: 0, observed: [] },
   ],
 };
 

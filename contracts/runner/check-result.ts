@@ -14,6 +14,10 @@ export interface CheckResult {
   /** Things the person watching should know, e.g. waits for Retry-After. */
   notes: string[];
   durationMs: number;
+  /** Requests the check sent (retries after a 429 included). */
+  requests: number;
+  /** Coverage items its answers exercised (`getPetById 404 Deprecation`); see coverage/coverage.ts. */
+  observed: string[];
 }
 
 /** Counts of a run, for summaries and exit codes. */

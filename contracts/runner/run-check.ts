@@ -3,49 +3,43 @@ import { specValidators } from '../spec/spec-validators.js';
 import { fakeClock, resetFake } from '../targets/fake-admin.js';
 import { skipReason, type TargetDescriptor } from '../targets/target.js';
 import { curlCommand } from '../transport/curl-command.js';
-import { pacedSender } from '../transport/paced-sender.js';
-import { sendRequest } from '../transport/send-request.js';
 import type { CheckResult } from './check-result.js';
+import { suiteSettings, TargetSession, type SuiteSettings } from './target-session.js';
 
 /** Options of {@link runCheck}. */
 export interface RunCheckOptions {
   /** Called as soon as a check has something to say (a wait for Retry-After), not only at its end. */
   onNote?: (message: string) => void;
+  /** Seed, runs and request budget; taken by the target's first check. Default: a fresh seed (or env `PETSTORE_CONTRACT_SEED`). */
+  settings?: SuiteSettings;
 }
 
-type Send = CheckContext['send'];
+// One session per target: its pacer, request count and budget outlive any one check.
+const sessions = new WeakMap<TargetDescriptor, TargetSession>();
 
-/** A live target's pacer, shared by its checks; its notes go to whichever check is running. */
-interface SharedPacer {
-  send: Send;
-  noteTo: (message: string) => void;
-}
-
-// One per target: the window one check used up is the next one's to wait for.
-const pacers = new WeakMap<TargetDescriptor, SharedPacer>();
-
-function senderFor(descriptor: TargetDescriptor, note: (message: string) => void): Send {
-  const plainSend: Send = (request) => sendRequest(descriptor.baseUrl, descriptor.apiKey, request);
-  if (!descriptor.paced) return plainSend;
-  let pacer = pacers.get(descriptor);
-  if (!pacer) {
-    const shared: SharedPacer = { send: plainSend, noteTo: note };
-    shared.send = pacedSender(plainSend, (message) => shared.noteTo(message));
-    pacers.set(descriptor, (pacer = shared));
+/** The session of a target, created by its first check. */
+export function sessionOf(descriptor: TargetDescriptor, settings?: SuiteSettings): TargetSession {
+  let session = sessions.get(descriptor);
+  if (!session) {
+    const seed = process.env.PETSTORE_CONTRACT_SEED;
+    session = new TargetSession(descriptor, settings ?? suiteSettings({ live: descriptor.paced, ...(seed && { seed: Number(seed) }) }));
+    sessions.set(descriptor, session);
   }
-  pacer.noteTo = note;
-  return pacer.send;
+  return session;
 }
 
-function contextFor(descriptor: TargetDescriptor, notes: string[], onNote?: (message: string) => void): CheckContext {
-  const note = (message: string) => {
-    notes.push(message);
-    onNote?.(message);
-  };
+function contextFor(descriptor: TargetDescriptor, session: TargetSession, note: (message: string) => void): CheckContext {
   return {
-    send: senderFor(descriptor, note),
+    send: session.send,
     spec: specValidators(),
+    seed: session.settings.seed,
+    runs: session.settings.runs,
     note,
+    now: () => session.waiter.now(),
+    async wait(seconds, why) {
+      note(`${session.waiter.say(seconds)}: ${why}`);
+      await session.waiter.wait(seconds);
+    },
     ...(descriptor.plan && { plan: descriptor.plan }),
     ...(descriptor.adminUrl && descriptor.capabilities.includes('clock') && { clock: fakeClock(descriptor.adminUrl) }),
   };
@@ -57,26 +51,33 @@ function contextFor(descriptor: TargetDescriptor, notes: string[], onNote?: (mes
  * @example const result = await runCheck(checkNamed('list_categories_conforms'), target.descriptor);
  */
 export async function runCheck(check: Check, descriptor: TargetDescriptor, options: RunCheckOptions = {}): Promise<CheckResult> {
-  const base = { check: check.name, verifies: check.verifies, notes: [] as string[] };
+  const notes: string[] = [];
+  const base = { check: check.name, verifies: check.verifies, notes };
   const reason = skipReason(check.needs, descriptor);
-  if (reason !== undefined) return { ...base, outcome: 'skipped', reason, durationMs: 0 };
+  if (reason !== undefined) return { ...base, outcome: 'skipped', reason, durationMs: 0, requests: 0, observed: [] };
+  const session = sessionOf(descriptor, options.settings);
+  const note = (message: string) => {
+    notes.push(message);
+    options.onNote?.(message);
+  };
+  const tally = session.begin(note);
   const started = performance.now();
-  const elapsed = () => Math.round(performance.now() - started);
+  const finished = () => ({ durationMs: Math.round(performance.now() - started), requests: tally.requests, observed: [...tally.observed].sort() });
   try {
     if (descriptor.adminUrl) await resetFake(descriptor.adminUrl);
-    await check.run(contextFor(descriptor, base.notes, options.onNote));
-    return { ...base, outcome: 'passed', durationMs: elapsed() };
+    await check.run(contextFor(descriptor, session, note));
+    return { ...base, outcome: 'passed', ...finished() };
   } catch (error) {
-    if (error instanceof CheckNotApplicable || (error instanceof Error && error.name === 'CheckNotApplicable')) {
-      return { ...base, outcome: 'skipped', reason: error.message, durationMs: elapsed() };
+    if (error instanceof Error && (error.name === 'CheckNotApplicable' || error.name === 'RequestBudgetExhausted' || error instanceof CheckNotApplicable)) {
+      return { ...base, outcome: 'skipped', reason: error.message, ...finished() };
     }
     if (isCheckFailure(error)) {
       const curl = error.exchange && curlCommand(error.exchange.request, descriptor.apiKey);
-      return { ...base, outcome: 'failed', failure: { title: error.title, lines: [...error.lines], ...(curl && { curl }) }, durationMs: elapsed() };
+      return { ...base, outcome: 'failed', failure: { title: error.title, lines: [...error.lines], ...(curl && { curl }) }, ...finished() };
     }
     // Not a verdict on the target's answers (e.g. the connection dropped): still a failure, said plainly.
     const message = error instanceof Error ? error.message : String(error);
-    return { ...base, outcome: 'failed', failure: { title: `Check could not complete: ${message}`, lines: [] }, durationMs: elapsed() };
+    return { ...base, outcome: 'failed', failure: { title: `Check could not complete: ${message}`, lines: [] }, ...finished() };
   }
 }
 
@@ -84,10 +85,10 @@ export async function runCheck(check: Check, descriptor: TargetDescriptor, optio
  * Runs checks one after another (they share the key's quota, so never in parallel).
  * @example const results = await runChecks(CHECKS, target.descriptor);
  */
-export async function runChecks(checks: readonly Check[], descriptor: TargetDescriptor, onResult?: (result: CheckResult) => void): Promise<CheckResult[]> {
+export async function runChecks(checks: readonly Check[], descriptor: TargetDescriptor, onResult?: (result: CheckResult) => void, settings?: SuiteSettings): Promise<CheckResult[]> {
   const results: CheckResult[] = [];
   for (const check of checks) {
-    const result = await runCheck(check, descriptor);
+    const result = await runCheck(check, descriptor, settings ? { settings } : {});
     onResult?.(result);
     results.push(result);
   }

@@ -21,6 +21,23 @@ export interface DocumentedResponse {
   content: Record<string, JsonSchema>;
 }
 
+/** A parameter of an operation (path, query or header), `$ref` resolved. */
+export interface DocumentedParameter {
+  name: string;
+  in: 'path' | 'query' | 'header' | 'cookie';
+  required: boolean;
+  schema: JsonSchema;
+  /** The parameter's `example`, else its schema's first `examples` entry. */
+  example?: unknown;
+}
+
+/** The request body of an operation: media type to schema, and examples to build valid requests from. */
+export interface DocumentedRequestBody {
+  required: boolean;
+  content: Record<string, JsonSchema>;
+  examples: unknown[];
+}
+
 /** One operation of the spec, with its `$ref`s to responses and headers resolved. */
 export interface DocumentedOperation {
   operationId: string;
@@ -30,6 +47,8 @@ export interface DocumentedOperation {
   deprecated: boolean;
   /** The `x-sunset` instant (ISO 8601) of a deprecated operation. */
   sunset?: string;
+  parameters: DocumentedParameter[];
+  requestBody?: DocumentedRequestBody;
   responses: Record<string, DocumentedResponse>;
 }
 
@@ -67,13 +86,45 @@ function documentedResponse(root: Node, status: string, raw: Node): DocumentedRe
   return { status, headers, content };
 }
 
+function documentedParameters(root: Node, raw: unknown[]): DocumentedParameter[] {
+  return raw.map((entry) => {
+    const parameter = resolveRef(root, entry as Node);
+    const schema = (parameter.schema ?? {}) as JsonSchema;
+    const resolvedSchema = resolveRef(root, schema);
+    const example = parameter.example ?? (Array.isArray(resolvedSchema.examples) ? resolvedSchema.examples[0] : undefined);
+    return {
+      name: String(parameter.name),
+      in: parameter.in as DocumentedParameter['in'],
+      required: parameter.required === true,
+      schema,
+      ...(example !== undefined && { example }),
+    };
+  });
+}
+
+function documentedRequestBody(root: Node, raw: Node | undefined): DocumentedRequestBody | undefined {
+  if (!raw) return undefined;
+  const body = resolveRef(root, raw);
+  const entries = Object.entries((body.content ?? {}) as Record<string, Node>);
+  return {
+    required: body.required === true,
+    content: Object.fromEntries(entries.map(([media, entry]) => [media, (entry.schema ?? {}) as JsonSchema])),
+    examples: entries.flatMap(([, entry]) => [
+      ...(entry.example !== undefined ? [entry.example] : []),
+      ...Object.values((entry.examples ?? {}) as Record<string, Node>).map((example) => resolveRef(root, example).value),
+    ]),
+  };
+}
+
 function readSpecDocument(): SpecDocument {
   const root = loadSpecDocument() as Node;
   const operations: Record<string, DocumentedOperation> = {};
   for (const [path, item] of Object.entries(root.paths as Record<string, Node>)) {
+    const pathParameters = (item.parameters ?? []) as unknown[];
     for (const [method, raw] of Object.entries(item)) {
       const operation = raw as Node;
-      if (typeof operation.operationId !== 'string') continue;
+      if (typeof operation !== 'object' || typeof operation.operationId !== 'string') continue;
+      const requestBody = documentedRequestBody(root, operation.requestBody as Node | undefined);
       const responses = Object.fromEntries(
         Object.entries(operation.responses as Record<string, Node>).map(([status, response]) => [
           status,
@@ -86,6 +137,8 @@ function readSpecDocument(): SpecDocument {
         path,
         deprecated: operation.deprecated === true,
         ...(typeof operation['x-sunset'] === 'string' ? { sunset: operation['x-sunset'] } : {}),
+        parameters: documentedParameters(root, [...pathParameters, ...((operation.parameters ?? []) as unknown[])]),
+        ...(requestBody && { requestBody }),
         responses,
       };
     }
@@ -117,4 +170,16 @@ export function documentedOperation(operationId: string): DocumentedOperation {
     throw new Error(`spec: no operation "${operationId}"; the spec has ${known}`);
   }
   return operation;
+}
+
+/**
+ * A schema with its `$ref` to `#/components/schemas/...` followed (the target may hold refs deeper down).
+ * @example resolveSchema({ $ref: '#/components/schemas/CategoryName' }).maxLength // 100
+ */
+export function resolveSchema(schema: JsonSchema): JsonSchema {
+  const ref = schema.$ref;
+  if (typeof ref !== 'string') return schema;
+  const target = documentedSpec().schemas[ref.replace('#/components/schemas/', '')];
+  if (!target) throw new Error(`spec: unresolved $ref ${ref}`);
+  return resolveSchema(target);
 }

@@ -55,6 +55,18 @@ export class SpecValidators {
     return this.#schemas.validator(name);
   }
 
+  readonly #bySchema = new WeakMap<JsonSchema, ValidateFunction>();
+
+  /** The validator of any schema of the document (a property's, a parameter's), compiled once per schema object. */
+  schema(schema: JsonSchema): ValidateFunction {
+    let validate = this.#bySchema.get(schema);
+    if (!validate) {
+      validate = this.#schemas.compile(schema);
+      this.#bySchema.set(schema, validate);
+    }
+    return validate;
+  }
+
   /** The validator of one documented header's (already parsed) value. */
   header(operationId: string, status: string, name: string, schema: JsonSchema): ValidateFunction {
     return this.#compiled(`${operationId} ${status} header ${name}`, schema);

@@ -20,6 +20,8 @@ export const PRISM_LACKING: Partial<Record<Capability, string>> = {
   deprecationHeaders: 'Prism overwrites the Deprecation header with `true` (RFC 9745 wants @epoch)',
   uniformErrors: 'Prism answers unknown paths, other methods and malformed JSON with its own application/problem+json, without X-RateLimit-*',
   bodyLimit: 'Prism has no request body size limit',
+  httpEquivalences: 'Prism answers `Authorization: bearer <token>` (lower-case scheme) as if no key were sent, though RFC 9110 §11.1 makes the scheme case-insensitive',
+  exactParameters: 'Prism coerces path parameters (`0x10` is 16) and refuses int64 ids past 2^53 with 400',
 };
 
 // Prism accepts any bearer token; this one says where it came from in Prism's log.

@@ -8,7 +8,7 @@ export const ALLOWABLE: readonly Capability[] = ['writes', 'quota'];
 const PROBE_TIMEOUT_MS = 10_000;
 
 /** A live service is assumed to do what the spec says; only what would disturb it needs permission. */
-const LIVE_CAPABILITIES: Capability[] = ['stateful', 'realAuth', 'deprecationHeaders', 'uniformErrors', 'bodyLimit'];
+const LIVE_CAPABILITIES: Capability[] = ['stateful', 'realAuth', 'deprecationHeaders', 'uniformErrors', 'bodyLimit', 'httpEquivalences', 'exactParameters'];
 const LIVE_LACKING: Partial<Record<Capability, string>> = {
   writes: 'not allowed on this target: pass --allow writes to let the suite create categories',
   quota: 'not allowed on this target: pass --allow quota to let the suite drive the key to one 429 (never a ban)',

@@ -2,10 +2,20 @@ import { describe, expect, it } from '@jest/globals';
 import { curlCommand } from './curl-command.js';
 
 describe('curlCommand', () => {
-  it('replaces the key with $PETSTORE_API_KEY, in double quotes so the shell expands it', () => {
+  it('replaces the key with ${PETSTORE_API_KEY}, in double quotes so the shell expands it', () => {
     const command = curlCommand({ method: 'GET', url: 'http://127.0.0.1:4010/v1/categories', headers: { Authorization: 'Bearer s3cret-key' } }, 's3cret-key');
-    expect(command).toBe(`curl -X GET 'http://127.0.0.1:4010/v1/categories' -H "Authorization: Bearer $PETSTORE_API_KEY"`);
+    expect(command).toBe(`curl -X GET 'http://127.0.0.1:4010/v1/categories' -H "Authorization: Bearer \${PETSTORE_API_KEY}"`);
     expect(command).not.toContain('s3cret-key');
+  });
+
+  it('prints a value derived from the key as the shell expression given, never the value', () => {
+    const command = curlCommand({ method: 'GET', url: 'http://x/v1/categories', headers: { Authorization: 'Bearer S3CRET-KEY' }, shown: { Authorization: 'Bearer ${PETSTORE_API_KEY^^}' } }, 's3cret-key');
+    expect(command).toBe(`curl -X GET 'http://x/v1/categories' -H "Authorization: Bearer \${PETSTORE_API_KEY^^}"`);
+  });
+
+  it('escapes bodies that are not UTF-8 byte for byte, read through process substitution', () => {
+    const command = curlCommand({ method: 'POST', url: 'http://x/v1/categories', headers: {}, body: new Uint8Array([0x7b, 0xff, 0x00, 0x7d]) });
+    expect(command).toBe(`curl -X POST 'http://x/v1/categories' --data-binary @<(printf '\\x7b\\xff\\x00\\x7d')`);
   });
 
   it('quotes bodies for the shell, single quotes included', () => {

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import type { SentRequest } from './exchange.js';
 
 const LONG_BODY = 2_000;
@@ -7,21 +8,29 @@ function shellQuote(value: string): string {
 }
 
 /**
- * The request as a `curl` command a person can paste; the API key is replaced by `$PETSTORE_API_KEY`.
- * @example curlCommand(sent, 'free-test-key') // curl -X GET 'http://…/v1/categories' -H "Authorization: Bearer $PETSTORE_API_KEY"
+ * The request as a `curl` command a person can paste; the API key is replaced by `${PETSTORE_API_KEY}`.
+ * @example curlCommand(sent, 'free-test-key') // curl -X GET 'http://…/v1/categories' -H "Authorization: Bearer ${PETSTORE_API_KEY}"
  */
 export function curlCommand(request: SentRequest, secret?: string): string {
   const parts = ['curl', '-X', request.method, shellQuote(request.url)];
   for (const [name, value] of Object.entries(request.headers)) {
-    if (secret && value.includes(secret)) {
-      // Double quotes so the shell expands the variable; the key itself never reaches a report.
-      parts.push('-H', `"${name}: ${value.split(secret).join('$PETSTORE_API_KEY')}"`);
+    const shown = request.shown?.[name];
+    if (shown !== undefined) {
+      parts.push('-H', `"${name}: ${shown}"`);
+    } else if (secret && value.includes(secret)) {
+      // Double quotes so the shell expands the variable (braced: text may follow); the key never reaches a report.
+      parts.push('-H', `"${name}: ${value.split(secret).join('${PETSTORE_API_KEY}')}"`);
     } else {
       parts.push('-H', shellQuote(`${name}: ${value}`));
     }
   }
-  if (request.body !== undefined) {
-    const body = request.body;
+  if (request.body instanceof Uint8Array && !isUtf8(request.body)) {
+    // Bytes that are not UTF-8 (a test of the service's decoding) survive only as printf escapes, read
+    // through a file (bash process substitution) so NUL bytes and trailing newlines arrive too.
+    const escaped = [...request.body.subarray(0, LONG_BODY)].map((byte) => `\\x${byte.toString(16).padStart(2, '0')}`).join('');
+    parts.push('--data-binary', `@<(printf '${escaped}')`);
+  } else if (request.body !== undefined) {
+    const body = typeof request.body === 'string' ? request.body : new TextDecoder().decode(request.body);
     if (body.length > LONG_BODY && body.trim().length < LONG_BODY) {
       // Padding is what makes such a body long; printf rebuilds it instead of pasting kilobytes of spaces.
       const head = body.trimEnd();

@@ -1,15 +1,28 @@
-/** How a request authenticates: with the target's key, with nothing, a given token, or a raw header. */
-export type RequestAuth = 'key' | 'none' | { bearer: string } | { authorization: string };
+/**
+ * How a request authenticates: with the target's key, with nothing, a given token, a raw header value,
+ * or the key spelt another way (`spell` gets the key; `header` is the exact field name to send; `shown`
+ * is the value as reports print it, in shell syntax, when it is derived from the key but is not the key).
+ */
+export type RequestAuth =
+  | 'key'
+  | 'none'
+  | { bearer: string }
+  | { authorization: string }
+  | { spell: (key: string) => string; header?: string; shown?: string };
 
-/** A request a check wants sent; `path` is relative to the base address (`/categories`). */
+/** A request a check wants sent; `path` is relative to the base address and may carry a query (`/categories?x=1`). */
 export interface ContractRequest {
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  method: string;
   path: string;
   auth?: RequestAuth;
   /** Serialised as JSON with `Content-Type: application/json` unless `rawBody` is given. */
   json?: unknown;
-  rawBody?: string;
-  contentType?: string;
+  /** Sent exactly: text as UTF-8, bytes as they are (invalid UTF-8, UTF-16, ...). */
+  rawBody?: string | Uint8Array;
+  /** The Content-Type of a body; `null` sends none. Default `application/json`. */
+  contentType?: string | null;
+  /** More header fields, names sent exactly as written (`content-TYPE`); they replace defaults of any case; `null` removes one. */
+  headers?: Record<string, string | null>;
   /** The check provokes a 429 on purpose: no pacing, no retry. */
   expectsRateLimit?: boolean;
 }
@@ -19,7 +32,9 @@ export interface SentRequest {
   method: string;
   url: string;
   headers: Record<string, string>;
-  body?: string;
+  body?: string | Uint8Array;
+  /** Header values as reports must print them (derived from the key, so never printed as sent). */
+  shown?: Record<string, string>;
 }
 
 /** One request and the response that came back. */
@@ -41,4 +56,10 @@ export function headerOf(exchange: Exchange, name: string): string | undefined {
 /** The media type of the response without parameters, lower-cased (`application/json`). */
 export function mediaTypeOf(exchange: Exchange): string | undefined {
   return headerOf(exchange, 'content-type')?.split(';')[0]?.trim().toLowerCase();
+}
+
+/** The `code` of an `Error` body, when the body has one. */
+export function errorCodeOf(exchange: Exchange): string | undefined {
+  const code = (exchange.json as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' ? code : undefined;
 }

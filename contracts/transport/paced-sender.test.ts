@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { ContractRequest, Exchange } from './exchange.js';
-import { pacedSender } from './paced-sender.js';
+import { pacedSender, type Waiter } from './paced-sender.js';
 
 const request: ContractRequest = { method: 'GET', path: '/categories' };
 
@@ -15,9 +15,15 @@ function scripted(answers: Exchange[]) {
     sent.push(next);
     return answers.shift() ?? answer(200);
   };
-  const paced = pacedSender(send, () => undefined, async (milliseconds) => {
-    waits.push(milliseconds);
-  });
+  const waiter: Waiter = {
+    now: async () => Date.now() / 1000,
+    wait: async (seconds) => {
+      waits.push(seconds * 1000);
+    },
+    longestProactiveWaitSeconds: 120,
+    say: (seconds) => `waiting ${seconds} s`,
+  };
+  const paced = pacedSender(send, () => undefined, waiter);
   return { paced, sent, waits };
 }
 

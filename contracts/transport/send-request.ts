@@ -3,21 +3,32 @@ import type { ContractRequest, Exchange, RequestAuth, SentRequest } from './exch
 
 const RESPONSE_TIMEOUT_MS = 30_000;
 
-function authorizationHeader(auth: RequestAuth, apiKey: string): string | undefined {
+function authorizationField(auth: RequestAuth, apiKey: string): [string, string] | undefined {
   if (auth === 'none') return undefined;
-  if (auth === 'key') return `Bearer ${apiKey}`;
-  return 'bearer' in auth ? `Bearer ${auth.bearer}` : auth.authorization;
+  if (auth === 'key') return ['Authorization', `Bearer ${apiKey}`];
+  if ('spell' in auth) return [auth.header ?? 'Authorization', auth.spell(apiKey)];
+  return ['Authorization', 'bearer' in auth ? `Bearer ${auth.bearer}` : auth.authorization];
 }
 
-function sentRequest(baseUrl: string, contract: ContractRequest, apiKey: string): SentRequest {
+/** Sets a field, replacing one of the same name in any case, so a check can send `content-TYPE` alone. */
+function setField(headers: Record<string, string>, name: string, value: string | null): void {
+  for (const existing of Object.keys(headers)) if (existing.toLowerCase() === name.toLowerCase()) delete headers[existing];
+  if (value !== null) headers[name] = value;
+}
+
+/** The request as it goes on the wire (without what Node adds: Host, Connection, Content-Length). */
+export function sentRequest(baseUrl: string, contract: ContractRequest, apiKey: string): SentRequest {
   const headers: Record<string, string> = { Accept: 'application/json' };
-  const authorization = authorizationHeader(contract.auth ?? 'key', apiKey);
-  if (authorization !== undefined) headers.Authorization = authorization;
-  let body: string | undefined;
+  const authorization = authorizationField(contract.auth ?? 'key', apiKey);
+  if (authorization) setField(headers, ...authorization);
+  let body: string | Uint8Array | undefined;
   if (contract.rawBody !== undefined) body = contract.rawBody;
   else if (contract.json !== undefined) body = JSON.stringify(contract.json);
-  if (body !== undefined) headers['Content-Type'] = contract.contentType ?? 'application/json';
-  return { method: contract.method, url: `${baseUrl.replace(/\/$/, '')}${contract.path}`, headers, body };
+  if (body !== undefined && contract.contentType !== null) setField(headers, 'Content-Type', contract.contentType ?? 'application/json');
+  for (const [name, value] of Object.entries(contract.headers ?? {})) setField(headers, name, value);
+  const auth = contract.auth;
+  const shown = typeof auth === 'object' && 'spell' in auth && auth.shown !== undefined && authorization ? { [authorization[0]]: auth.shown } : undefined;
+  return { method: contract.method, url: `${baseUrl.replace(/\/$/, '')}${contract.path}`, headers, ...(body !== undefined && { body }), ...(shown && { shown }) };
 }
 
 function parseJson(text: string): unknown {
@@ -30,16 +41,20 @@ function parseJson(text: string): unknown {
 
 /**
  * Sends one request with supertest and returns it with the response, the body kept as raw text.
+ * Header names go out in the case given (Node keeps it), bodies byte for byte.
  * @example await sendRequest('http://127.0.0.1:4010/v1', 'free-test-key', { method: 'GET', path: '/categories' })
  */
 export async function sendRequest(baseUrl: string, apiKey: string, contract: ContractRequest): Promise<Exchange> {
   const sent = sentRequest(baseUrl, contract, apiKey);
-  const url = new URL(sent.url);
-  const agent = request(url.origin);
-  const method = sent.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
-  let test = agent[method](`${url.pathname}${url.search}`)
+  const origin = new URL(baseUrl).origin;
+  const agent = request(origin);
+  const method = sent.method.toLowerCase() as 'get';
+  // The path as written (not re-encoded by URL): percent-escapes and odd bytes are part of the test.
+  let test = agent[method](sent.url.slice(origin.length))
     .redirects(0)
     .timeout({ response: RESPONSE_TIMEOUT_MS })
+    // Bytes as they are: superagent would otherwise JSON-serialise a Buffer sent as application/json.
+    .serialize((body: unknown) => body as string)
     // Keep every body as text, whatever its media type: conformance judges the bytes, not superagent.
     .buffer(true)
     .parse((response, done) => {
@@ -49,7 +64,9 @@ export async function sendRequest(baseUrl: string, apiKey: string, contract: Con
       response.on('end', () => done(null, text));
     });
   for (const [name, value] of Object.entries(sent.headers)) test = test.set(name, value);
-  const response = sent.body === undefined ? await test : await test.send(sent.body);
+  // Always bytes: given a string without a Content-Type, superagent would declare it a form.
+  const body = sent.body === undefined ? undefined : Buffer.from(sent.body);
+  const response = body === undefined ? await test : await test.send(body);
   const text = typeof response.body === 'string' ? response.body : '';
   const headers = Object.fromEntries(
     Object.entries(response.headers as Record<string, string | string[]>).map(([name, value]) => [

@@ -1,0 +1,173 @@
+import { apiPath, jsonOf, rebuiltRequest, withJson, type BrokenVariant, type Intercept } from './variant.js';
+
+type Fields = Record<string, unknown>;
+const isCreate = (request: Request) => request.method === 'POST' && apiPath(request) === '/categories';
+const PET_PATH = /^\/pets\/([^/]+)$/;
+
+/** A service that stores `transform(value)` for every string field of a created category. */
+function storingStrings(transform: (value: string) => string): Intercept {
+  return async (request, next) => {
+    const body = isCreate(request) ? await jsonOf(request) : undefined;
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) return next(request);
+    const stored = Object.fromEntries(Object.entries(body as Fields).map(([name, value]) => [name, typeof value === 'string' ? transform(value) : value]));
+    return next(await rebuiltRequest(request, { body: JSON.stringify(stored) }));
+  };
+}
+
+/** Where the first JSON value of a text ends (depth back to zero outside strings), as a lazy parser stops. */
+function endOfFirstValue(text: string): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const character = text[i];
+    if (inString) {
+      if (character === '\\') i += 1;
+      else if (character === '"') inString = false;
+    } else if (character === '"') inString = true;
+    else if (character === '{' || character === '[') depth += 1;
+    else if ((character === '}' || character === ']') && --depth === 0) return i + 1;
+  }
+  return text.length;
+}
+
+function nestingDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  for (const character of text) {
+    if (character === '[' || character === '{') deepest = Math.max(deepest, ++depth);
+    else if (character === ']' || character === '}') depth -= 1;
+  }
+  return deepest;
+}
+
+/** The value of a decimal digit of any script: Unicode's digits come in runs of ten, zero first. */
+function digitValue(character: string): number {
+  const codePoint = character.codePointAt(0)!;
+  let zero = codePoint;
+  while (codePoint - zero < 9 && /\p{Nd}/u.test(String.fromCodePoint(zero - 1))) zero -= 1;
+  return codePoint - zero;
+}
+
+/** An id as a lenient parser reads it: JavaScript's `Number()` plus any script's digits (like Python's `int`). */
+function lenientInteger(raw: string): number | undefined {
+  const ascii = [...raw.normalize('NFKC')].map((character) => (/\p{Nd}/u.test(character) ? String(digitValue(character)) : character)).join('');
+  const number = Number(ascii.replace(/_/g, ''));
+  return Number.isInteger(number) && number > 0 ? number : undefined;
+}
+
+/** Variants that store something other than what was sent, parse leniently, or mishandle parameters. */
+export const INPUT_HANDLING_VARIANTS: BrokenVariant[] = [
+  { name: 'names-trimmed', breaks: 'whitespace around string fields is trimmed before storing', caughtBy: ['valid_bodies_stored_as_sent'], intercept: storingStrings((value) => value.trim() || value) },
+  { name: 'unicode-normalised', breaks: 'string fields are stored in Unicode normal form C (a decomposed é comes back composed)', caughtBy: ['valid_bodies_stored_as_sent'], intercept: storingStrings((value) => value.normalize('NFC')) },
+  { name: 'astral-characters-replaced', breaks: 'characters beyond the BMP are stored as U+FFFD (a three-byte utf8 column)', caughtBy: ['valid_bodies_stored_as_sent'], intercept: storingStrings((value) => value.replace(/[\u{10000}-\u{10ffff}]/gu, '\ufffd')) },
+  { name: 'control-characters-stripped', breaks: 'control characters are removed from stored strings', caughtBy: ['valid_bodies_stored_as_sent'], intercept: storingStrings((value) => value.replace(/[\u0000-\u001f]/g, '') || value) },
+  {
+    name: 'length-counted-in-utf16-units',
+    breaks: 'maxLength is counted in UTF-16 code units, so 100 astral characters are refused as 200',
+    caughtBy: ['valid_bodies_stored_as_sent'],
+    intercept: async (request, next) => {
+      const body = isCreate(request) ? ((await jsonOf(request)) as Fields | undefined) : undefined;
+      const tooLong = typeof body?.name === 'string' && body.name.length > 100;
+      return next(tooLong ? await rebuiltRequest(request, { body: JSON.stringify({ ...body, name: 'x'.repeat(101) }) }) : request);
+    },
+  },
+  {
+    name: 'length-counted-in-graphemes',
+    breaks: 'maxLength is counted in grapheme clusters, so a name of 101+ code points with combining marks is accepted (and cut to 100)',
+    caughtBy: ['invalid_body_rejected'],
+    intercept: async (request, next) => {
+      const body = isCreate(request) ? ((await jsonOf(request)) as Fields | undefined) : undefined;
+      if (typeof body?.name !== 'string') return next(request);
+      const graphemes = [...new Intl.Segmenter('en', { granularity: 'grapheme' }).segment(body.name)].length;
+      if ([...body.name].length <= 100 || graphemes > 100) return next(request);
+      return next(await rebuiltRequest(request, { body: JSON.stringify({ ...body, name: [...body.name].slice(0, 100).join('') }) }));
+    },
+  },
+  {
+    name: 'list-drops-description',
+    breaks: 'the list leaves out descriptions (the create answer has them)',
+    caughtBy: ['valid_bodies_stored_as_sent'],
+    intercept: async (request, next) => {
+      const response = await next(request);
+      if (request.method !== 'GET' || apiPath(request) !== '/categories' || response.status !== 200) return response;
+      return withJson(response, (json) => (json as Fields[]).map(({ description: _dropped, ...rest }) => rest));
+    },
+  },
+  {
+    name: 'trailing-data-ignored',
+    breaks: 'the body is parsed up to the end of its first JSON value and the rest ignored',
+    caughtBy: ['malformed_json_rejected'],
+    intercept: async (request, next) => {
+      if (!isCreate(request)) return next(request);
+      const text = await request.clone().text();
+      const end = endOfFirstValue(text);
+      return next(end < text.trimEnd().length ? await rebuiltRequest(request, { body: text.slice(0, end) }) : request);
+    },
+  },
+  {
+    name: 'invalid-utf8-replaced',
+    breaks: 'bodies are decoded leniently: bytes that are not UTF-8 become U+FFFD instead of a 400',
+    caughtBy: ['malformed_json_rejected'],
+    intercept: async (request, next) => {
+      if (!isCreate(request)) return next(request);
+      const lenient = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true }).decode(await request.clone().arrayBuffer());
+      return next(await rebuiltRequest(request, { body: lenient }));
+    },
+  },
+  {
+    name: 'deep-nesting-crashes',
+    breaks: 'a body nested more than 1,000 deep overflows a recursive parser: 500',
+    caughtBy: ['malformed_json_rejected'],
+    intercept: async (request, next) => {
+      if (isCreate(request) && nestingDepth(await request.clone().text()) > 1_000) {
+        return new Response('RecursionError: maximum recursion depth exceeded', { status: 500, headers: { 'content-type': 'text/plain' } });
+      }
+      return next(request);
+    },
+  },
+  {
+    name: 'path-ids-parsed-leniently',
+    breaks: 'petId is read with a lenient number parser: 0x10, 1e3, " 1", 1_000 and other scripts\' digits are ids',
+    caughtBy: ['invalid_parameters_rejected'],
+    intercept: async (request, next) => {
+      const raw = PET_PATH.exec(apiPath(request))?.[1];
+      const decoded = raw === undefined ? undefined : (() => { try { return decodeURIComponent(raw); } catch { return undefined; } })();
+      const id = decoded === undefined || /^\d+$/.test(decoded) ? undefined : lenientInteger(decoded);
+      if (id === undefined) return next(request);
+      return next(await rebuiltRequest(request, { path: `/pets/${id}` }));
+    },
+  },
+  {
+    name: 'large-ids-refused',
+    breaks: 'petId past 2^53 is refused with 400 (it is parsed as a double), though int64 allows it',
+    caughtBy: ['valid_parameters_accepted'],
+    intercept: async (request, next) => {
+      const raw = PET_PATH.exec(apiPath(request))?.[1];
+      if (raw === undefined || !/^\d+$/.test(raw) || Number.isSafeInteger(Number(raw))) return next(request);
+      return next(await rebuiltRequest(request, { path: '/pets/not-a-safe-integer' }));
+    },
+  },
+  {
+    name: 'unknown-id-answers-another-pet',
+    breaks: 'an unknown petId is answered with the first pet instead of 404',
+    caughtBy: ['valid_parameters_accepted'],
+    intercept: async (request, next) => {
+      const response = await next(request);
+      if (response.status !== 404 || !PET_PATH.test(apiPath(request))) return response;
+      return next(await rebuiltRequest(request, { path: '/pets/1' }));
+    },
+  },
+  {
+    name: 'query-decoding-crashes',
+    breaks: 'a query string with a malformed percent-escape crashes the service (500)',
+    caughtBy: ['unknown_query_ignored'],
+    intercept: async (request, next) => {
+      try {
+        decodeURIComponent(new URL(request.url).search);
+      } catch {
+        return new Response('URIError: URI malformed', { status: 500, headers: { 'content-type': 'text/plain' } });
+      }
+      return next(request);
+    },
+  },
+];

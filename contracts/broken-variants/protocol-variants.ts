@@ -1,0 +1,118 @@
+import { apiPath, jsonOf, rebuiltRequest, type BrokenVariant } from './variant.js';
+
+const KNOWN_KEYS = ['free-test-key', 'pro-test-key', 'business-test-key', 'enterprise-test-key'];
+const KNOWN_PATH = /^\/(categories|store\/orders|pets\/[^/]+)\/?$/i;
+const isCreate = (request: Request) => request.method === 'POST' && apiPath(request) === '/categories';
+const hasValidKey = (request: Request) => KNOWN_KEYS.some((key) => request.headers.get('authorization') === `Bearer ${key}`);
+const tokenOf = (request: Request) => /^Bearer +(\S+)/i.exec(request.headers.get('authorization') ?? '')?.[1];
+
+const withAuthorization = (request: Request, authorization: string | null) => rebuiltRequest(request, { headers: { Authorization: authorization } });
+
+/** Variants that break authentication details, protocol equivalences or the order of evaluation. */
+export const PROTOCOL_VARIANTS: BrokenVariant[] = [
+  {
+    name: 'key-prefix-accepted',
+    breaks: 'a token that starts with a valid key is accepted (the key is compared with startsWith)',
+    caughtBy: ['invalid_api_key_rejected'],
+    intercept: async (request, next) => {
+      const token = tokenOf(request);
+      const key = token === undefined ? undefined : KNOWN_KEYS.find((candidate) => token !== candidate && token.startsWith(candidate));
+      return next(key ? await withAuthorization(request, `Bearer ${key}`) : request);
+    },
+  },
+  {
+    name: 'key-case-folded',
+    breaks: 'keys are compared case-insensitively',
+    caughtBy: ['invalid_api_key_rejected'],
+    intercept: async (request, next) => {
+      const token = tokenOf(request);
+      const key = token === undefined ? undefined : KNOWN_KEYS.find((candidate) => token !== candidate && token.toLowerCase() === candidate);
+      return next(key ? await withAuthorization(request, `Bearer ${key}`) : request);
+    },
+  },
+  {
+    name: 'auth-scheme-case-sensitive',
+    breaks: 'only "Bearer" with a capital B is read; "bearer <key>" counts as no key (RFC 9110 §11.1)',
+    caughtBy: ['equivalent_reads_answered_alike', 'equivalent_writes_answered_alike'],
+    intercept: async (request, next) => {
+      const authorization = request.headers.get('authorization');
+      return next(authorization !== null && !authorization.startsWith('Bearer ') ? await withAuthorization(request, null) : request);
+    },
+  },
+  {
+    name: 'charset-parameter-refused',
+    breaks: 'Content-Type must be exactly "application/json": a charset parameter or other case gets 415',
+    caughtBy: ['equivalent_writes_answered_alike'],
+    intercept: async (request, next) => {
+      const contentType = request.headers.get('content-type');
+      if (!isCreate(request) || contentType === null || contentType === 'application/json') return next(request);
+      return next(await rebuiltRequest(request, { headers: { 'Content-Type': 'text/plain' } }));
+    },
+  },
+  {
+    name: 'json-read-by-pattern',
+    breaks: 'fields are pulled out of the body text with a pattern, so \\u escapes are stored undecoded',
+    caughtBy: ['equivalent_writes_answered_alike'],
+    intercept: async (request, next) => {
+      if (!isCreate(request)) return next(request);
+      const text = await request.clone().text();
+      if (!text.includes('\\u')) return next(request);
+      const field = (name: string) => new RegExp(`"${name}"\\s*:\\s*"((?:[^"\\\\]|\\\\.)*)"`).exec(text)?.[1];
+      const [name, description] = [field('name'), field('description')];
+      const body = { ...(name !== undefined && { name }), ...(description !== undefined && { description }) };
+      return next(await rebuiltRequest(request, { body: JSON.stringify(body) }));
+    },
+  },
+  {
+    name: 'accept-must-be-exact',
+    breaks: 'any Accept other than exactly "application/json" (none, */*, a list) gets 406',
+    caughtBy: ['equivalent_reads_answered_alike'],
+    intercept: async (request, next) => {
+      if (request.headers.get('accept') === 'application/json') return next(request);
+      return Response.json({ code: 'not_acceptable', message: 'Accept must be application/json.', status: 406 }, { status: 406 });
+    },
+  },
+  {
+    name: 'percent-encoded-ids-refused',
+    breaks: 'a percent-encoded petId (/pets/%31) is refused with 400 instead of read as /pets/1',
+    caughtBy: ['equivalent_reads_answered_alike'],
+    intercept: async (request, next) => {
+      if (!/^\/pets\/[^/]*%/.test(apiPath(request))) return next(request);
+      return next(await rebuiltRequest(request, { path: '/pets/not-decoded' }));
+    },
+  },
+  {
+    name: 'not-found-before-auth',
+    breaks: 'an unknown path is answered 404 before the key is checked',
+    caughtBy: ['evaluation_order_reads', 'evaluation_order_writes'],
+    intercept: async (request, next) => {
+      if (hasValidKey(request) || KNOWN_PATH.test(apiPath(request))) return next(request);
+      return next(await withAuthorization(request, 'Bearer enterprise-test-key'));
+    },
+  },
+  {
+    name: 'validation-before-auth',
+    breaks: 'a write body is validated before the key is checked: an invalid body without a key gets 400, not 401',
+    caughtBy: ['evaluation_order_writes'],
+    intercept: async (request, next) => {
+      if (!isCreate(request) || hasValidKey(request)) return next(request);
+      const validated = await next(await withAuthorization(request.clone(), 'Bearer enterprise-test-key'));
+      return [400, 413, 415].includes(validated.status) ? validated : next(request);
+    },
+  },
+  {
+    name: 'schema-before-media-type',
+    breaks: 'a body is parsed and validated before its Content-Type is checked: text/plain with a broken body gets 400, not 415',
+    caughtBy: ['evaluation_order_writes'],
+    intercept: async (request, next) => {
+      const contentType = request.headers.get('content-type') ?? '';
+      if (!isCreate(request) || /^application\/json/i.test(contentType) || (await jsonOf(request)) !== undefined && hasName(await jsonOf(request))) return next(request);
+      const asJson = await next(await rebuiltRequest(request, { headers: { 'Content-Type': 'application/json' } }));
+      return asJson.status === 400 ? asJson : next(request);
+    },
+  },
+];
+
+function hasName(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && typeof (body as { name?: unknown }).name === 'string';
+}

@@ -1,0 +1,94 @@
+import fc from 'fast-check';
+import { exampleRequest, invalidPathValues, operationModels, pathOf, validPathValues, type OperationModel } from '../generate/operation-model.js';
+import { checkProperty } from '../generate/property.js';
+import { isDeepStrictEqual } from 'node:util';
+import { snippet } from '../conformance/response-conformance.js';
+import type { Check, CheckContext } from './check.js';
+import { expectConforms, expectErrorBody, expectStatus, expectThat } from './expectations.js';
+
+const readsWithPathParameters = () => operationModels().filter((model) => model.safe && model.pathParameters.length > 0);
+
+function documentedStatuses(model: OperationModel, except: number[] = []): number[] {
+  return Object.keys(model.operation.responses).map(Number).filter((status) => Number.isInteger(status) && !except.includes(status));
+}
+
+/** Every valid path parameter value gets a documented answer other than 400; a found resource carries the id asked for. */
+export const validParametersAccepted: Check = {
+  name: 'valid_parameters_accepted',
+  verifies: 'for every read with path parameters (from the spec), generated valid values (the whole range, int64 included) get a documented answer other than 400; a 200 is the resource asked for',
+  needs: ['exactParameters'],
+  async run(context) {
+    for (const model of readsWithPathParameters()) {
+      const values = fc.record(Object.fromEntries(model.pathParameters.map((parameter) => [parameter.name, validPathValues(parameter)])));
+      const last = model.pathParameters.find((parameter) => model.operation.path.endsWith(`{${parameter.name}}`));
+      await checkProperty(context, `${model.operation.operationId} path parameters`, values, async (chosen) => {
+        const path = pathOf(model, chosen);
+        const exchange = await context.send({ method: model.operation.method, path });
+        expectStatus(exchange, documentedStatuses(model, [400, 401, 429]), `GET ${path}`);
+        expectConforms(model.operation.operationId, exchange, `GET ${path}`);
+        const id = (exchange.json as { id?: unknown } | undefined)?.id;
+        if (exchange.status === model.successStatus && last && id !== undefined) {
+          expectThat(String(id) === chosen[last.name], `The answer is another resource than the one asked for (GET ${path})`, [`Received: id ${String(id)} / Expected: ${chosen[last.name]}`], exchange);
+        }
+      });
+    }
+  },
+};
+
+/** Every path parameter value the schema refuses gets 400 invalid_request. */
+export const invalidParametersRejected: Check = {
+  name: 'invalid_parameters_rejected',
+  verifies: 'for every read with path parameters, generated invalid values (out of range, past int64, fractions, hex, padded, other scripts\' digits, any text) answer 400 invalid_request, never 5xx',
+  needs: ['exactParameters'],
+  async run(context) {
+    for (const model of readsWithPathParameters()) {
+      const broken = fc.oneof(...model.pathParameters.map((parameter) => invalidPathValues(parameter).map((invalid) => ({ ...invalid, name: parameter.name }))));
+      await checkProperty(context, `${model.operation.operationId} invalid path parameters`, broken, async ({ name, value, breaks }) => {
+        const path = pathOf(model, { [name]: value });
+        const what = `GET ${path} (${name}: ${breaks})`;
+        const exchange = await context.send({ method: model.operation.method, path });
+        expectStatus(exchange, [400], what);
+        expectErrorBody(exchange, 'invalid_request', what);
+        expectConforms(model.operation.operationId, exchange, what);
+      });
+    }
+  },
+};
+
+// Query strings a client or a proxy can produce: unknown names, repeats, empty parts, bad escapes, size.
+const queryStrings: fc.Arbitrary<string> = fc.oneof(
+  fc.constantFrom('?', '?&&', '?=', '?a', '?a=1&a=2', '?a[]=1&a[]=2', '?__proto__[polluted]=1', '?%ZZ', '?a=%', '?a=%E0%A4%A', '?%00=%00', `?q=${'x'.repeat(2_000)}`),
+  fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }), fc.string({ maxLength: 12, unit: 'grapheme' }), { minKeys: 1, maxKeys: 4 }).map(
+    (parameters) => `?${new URLSearchParams(parameters).toString()}`,
+  ),
+);
+
+async function answerWithoutQuery(context: CheckContext, model: OperationModel) {
+  const baseline = await context.send(exampleRequest(model));
+  expectConforms(model.operation.operationId, baseline, `${model.operation.method} ${pathOf(model)} without a query`);
+  return baseline;
+}
+
+/** A query string the spec does not define changes nothing (or is refused with a documented 400). */
+export const unknownQueryIgnored: Check = {
+  name: 'unknown_query_ignored',
+  verifies: 'for every read, generated query strings the spec does not define (unknown names, repeats, bad escapes, 2 KB values) get the same status as none, or a documented 400, never 5xx',
+  needs: [],
+  async run(context) {
+    for (const model of operationModels().filter(({ safe }) => safe)) {
+      const baseline = await answerWithoutQuery(context, model);
+      const allowed = [baseline.status, ...(model.operation.responses['400'] ? [400] : [])];
+      await checkProperty(context, `${model.operation.operationId} query strings`, queryStrings, async (query) => {
+        const request = exampleRequest(model);
+        const what = `${request.method} ${request.path}${query.slice(0, 80)}`;
+        const exchange = await context.send({ ...request, path: `${request.path}${query}` });
+        expectStatus(exchange, allowed, what);
+        if (exchange.status === 400) expectErrorBody(exchange, 'invalid_request', what);
+        expectConforms(model.operation.operationId, exchange, what);
+        expectThat(exchange.status !== baseline.status || isDeepStrictEqual(exchange.json, baseline.json), `The answer changed with a query the spec does not define (${what})`, [
+          `Received: ${snippet(exchange.text, 200)} / Expected: ${snippet(baseline.text, 200)} (as without the query)`,
+        ], exchange);
+      }, { runs: Math.ceil(context.runs / 2), describe: (query) => JSON.stringify(query.slice(0, 120)) });
+    }
+  },
+};

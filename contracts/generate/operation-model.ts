@@ -1,0 +1,109 @@
+import fc from 'fast-check';
+import { documentedSpec, resolveSchema, type DocumentedOperation, type DocumentedParameter, type JsonSchema } from '../spec/spec-document.js';
+import type { ContractRequest } from '../transport/exchange.js';
+import { boundaryValues, validValues } from './valid-values.js';
+
+/** What the generated checks know of one operation, all of it read from the spec. */
+export interface OperationModel {
+  operation: DocumentedOperation;
+  /** GET, HEAD: a request changes nothing, so any target may take it. */
+  safe: boolean;
+  pathParameters: DocumentedParameter[];
+  /** The `application/json` request body's schema, when the operation takes one. */
+  bodySchema?: JsonSchema;
+  /** The first documented 2xx. */
+  successStatus: number;
+  /** For a write: the GET on the same path that lists what it stores (a JSON array of the same schema). */
+  listedBy?: DocumentedOperation;
+}
+
+const JSON_MEDIA = 'application/json';
+
+export function successOf(operation: DocumentedOperation): string | undefined {
+  return Object.keys(operation.responses).find((status) => /^2\d\d$/.test(status));
+}
+
+function schemaName(schema: JsonSchema | undefined): string | undefined {
+  return typeof schema?.$ref === 'string' ? schema.$ref : undefined;
+}
+
+function listOperationFor(operation: DocumentedOperation, operations: DocumentedOperation[]): DocumentedOperation | undefined {
+  const created = schemaName(operation.responses[successOf(operation) ?? '']?.content[JSON_MEDIA]);
+  return operations.find((candidate) => {
+    if (candidate.method !== 'GET' || candidate.path !== operation.path) return false;
+    const items = candidate.responses[successOf(candidate) ?? '']?.content[JSON_MEDIA];
+    return items?.type === 'array' && schemaName(items.items as JsonSchema) === created;
+  });
+}
+
+/**
+ * Every operation of the spec as the generated checks see it: an operation added to the spec is
+ * covered without new code.
+ */
+export function operationModels(): OperationModel[] {
+  const operations = Object.values(documentedSpec().operations);
+  return operations.flatMap((operation) => {
+    const success = successOf(operation);
+    if (!success) return [];
+    const safe = operation.method === 'GET' || operation.method === 'HEAD';
+    const bodySchema = operation.requestBody?.content[JSON_MEDIA];
+    const listedBy = safe ? undefined : listOperationFor(operation, operations);
+    return [{
+      operation,
+      safe,
+      pathParameters: operation.parameters.filter((parameter) => parameter.in === 'path'),
+      ...(bodySchema && { bodySchema }),
+      successStatus: Number(success),
+      ...(listedBy && { listedBy }),
+    }];
+  });
+}
+
+/** A path parameter's value as it goes in the URL: integers exactly (int64 is past a double), the rest encoded. */
+export function pathValue(value: unknown): string {
+  return typeof value === 'bigint' || typeof value === 'number' ? String(value) : encodeURIComponent(String(value));
+}
+
+/** The path with each `{name}` replaced by the (already URL-ready) value given, else the parameter's example. */
+export function pathOf(model: OperationModel, values: Record<string, string> = {}): string {
+  return model.operation.path.replace(/\{([^}]+)\}/g, (_whole, name: string) => {
+    if (values[name] !== undefined) return values[name];
+    const parameter = model.pathParameters.find((candidate) => candidate.name === name);
+    return pathValue(parameter?.example ?? boundaryValues(parameter?.schema ?? {})[0] ?? 1);
+  });
+}
+
+/** A valid request for the operation: the parameters' examples and the body's first documented example. */
+export function exampleRequest(model: OperationModel, changes: Partial<ContractRequest> = {}): ContractRequest {
+  const body = model.operation.requestBody?.examples[0] ?? (model.bodySchema ? fc.sample(validValues(model.bodySchema), { numRuns: 1, seed: 0 })[0] : undefined);
+  return { method: model.operation.method, path: pathOf(model), ...(body !== undefined && { json: body }), ...changes };
+}
+
+/** Valid path parameter values, as text: integers across the whole documented range (int64 included, exactly). */
+export function validPathValues(parameter: DocumentedParameter): fc.Arbitrary<string> {
+  const schema = resolveSchema(parameter.schema);
+  if (schema.type !== 'integer') return validValues(schema).map(pathValue);
+  const min = BigInt(typeof schema.minimum === 'number' ? schema.minimum : Number.MIN_SAFE_INTEGER);
+  // The spec's int64 maximum is written in full; read from the document it is a double, so use the format's.
+  const max = schema.format === 'int64' ? 2n ** 63n - 1n : BigInt(typeof schema.maximum === 'number' ? schema.maximum : Number.MAX_SAFE_INTEGER);
+  return fc.oneof(fc.constantFrom(min, max, min + 1n), fc.bigInt({ min, max: min + 1000n }), fc.bigInt({ min, max })).map(String);
+}
+
+/**
+ * Path parameter values the schema refuses, as URL-ready text: below the minimum, past int64, fractions,
+ * hexadecimal and exponents, padded, digits of other scripts, and arbitrary text. Never empty, `.` or `..`
+ * (those change which route the request takes).
+ */
+export function invalidPathValues(parameter: DocumentedParameter): fc.Arbitrary<{ breaks: string; value: string }> {
+  const schema = resolveSchema(parameter.schema);
+  const text = fc.string({ minLength: 1, maxLength: 12, unit: 'grapheme' }).filter((value) => value !== '.' && value !== '..');
+  if (schema.type !== 'integer') return fc.constant({ breaks: 'a value of another type', value: '%7B%7D' });
+  const min = BigInt(typeof schema.minimum === 'number' ? schema.minimum : Number.MIN_SAFE_INTEGER);
+  const max = schema.format === 'int64' ? 2n ** 63n - 1n : BigInt(typeof schema.maximum === 'number' ? schema.maximum : Number.MAX_SAFE_INTEGER);
+  return fc.oneof(
+    fc.bigInt({ min: min - 10n ** 20n, max: min - 1n }).map((value) => ({ breaks: `minimum ${min}`, value: String(value) })),
+    fc.bigInt({ min: max + 1n, max: max + 10n ** 20n }).map((value) => ({ breaks: `maximum ${max}`, value: String(value) })),
+    fc.constantFrom('1.5', '0x10', '1e3', '1_000', '%201', '1%20', '%D9%A1', '%EF%BC%91', 'NaN', 'null', 'true', '1abc').map((value) => ({ breaks: 'not an integer', value })),
+    text.filter((value) => !/^\d+$/.test(value)).map((value) => ({ breaks: 'not an integer', value: encodeURIComponent(value) })),
+  );
+}

@@ -1,0 +1,61 @@
+import fc from 'fast-check';
+import { CheckFailure, isCheckFailure, type CheckContext } from '../checks/check.js';
+
+/** Requests a failing property may spend looking for a smaller counterexample; past it, the smallest found so far is reported. */
+const SHRINK_REQUESTS = 150;
+
+/** Options of {@link checkProperty}. */
+export interface PropertyOptions<T> {
+  /** Cases always tried first, whatever the seed: the boundaries. */
+  examples?: T[];
+  /** The case as a person reads it in a failure. */
+  describe?: (value: T) => string;
+  /** Random cases beyond the examples; default the run's `runs`. */
+  runs?: number;
+}
+
+function stringify(value: unknown): string {
+  const text = fc.stringify(value);
+  return text.length > 400 ? `${text.slice(0, 400)}…` : text;
+}
+
+/**
+ * Runs `predicate` (which throws a CheckFailure when the target is wrong) on the examples and on `runs`
+ * cases drawn from `arbitrary` with the run's seed, and shrinks a failure to the smallest case that still
+ * fails. The failure keeps the smallest case's request (for curl) and says how to replay the run.
+ * Resolves with the number of cases tried.
+ * @example await checkProperty(context, 'createCategory bodies', validBodies, async (body) => { ... });
+ */
+export async function checkProperty<T>(
+  context: CheckContext,
+  what: string,
+  arbitrary: fc.Arbitrary<T>,
+  predicate: (value: T) => Promise<void>,
+  options: PropertyOptions<T> = {},
+): Promise<number> {
+  let shrinking = false;
+  let shrinkRequests = 0;
+  const property = fc.asyncProperty(arbitrary, async (value) => {
+    if (shrinking && (shrinkRequests += 1) > SHRINK_REQUESTS) return;
+    try {
+      await predicate(value);
+    } catch (error) {
+      shrinking = true;
+      throw error;
+    }
+  });
+  const examples = options.examples ?? [];
+  const details = await fc.check(property, { seed: context.seed, numRuns: (options.runs ?? context.runs) + examples.length, examples: examples.map((example) => [example] as [T]) });
+  const tried = details.numRuns;
+  context.note(`${what}: ${tried} generated cases (seed ${context.seed})`);
+  if (!details.failed) return tried;
+  const error = details.errorInstance;
+  if (error instanceof Error && error.name === 'RequestBudgetExhausted') throw error;
+  const [counterexample] = details.counterexample ?? [];
+  const found = [
+    `Counterexample (${what}, after ${details.numRuns} cases, shrunk ${details.numShrinks} times): ${(options.describe ?? stringify)(counterexample as T)}`,
+    `Replay with: --seed ${context.seed}`,
+  ];
+  if (isCheckFailure(error)) throw new CheckFailure(error.title, [...error.lines, ...found], error.exchange);
+  throw new CheckFailure(`Check could not complete (${what}): ${error instanceof Error ? error.message : String(error)}`, found);
+}
