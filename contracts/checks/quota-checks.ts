@@ -1,4 +1,5 @@
-import type { Exchange } from '../transport/exchange.js';
+import { exampleRequest, operationModels } from '../generate/operation-model.js';
+import { errorCodeOf, type Exchange } from '../transport/exchange.js';
 import { CheckNotApplicable, type Check, type TargetClock } from './check.js';
 import { expectConforms, expectErrorBody, expectStatus, expectThat, integerHeader } from './expectations.js';
 import { driveToFirstRejection, rateLimitHeaders, serverEpochSeconds } from './rate-limit-checks.js';
@@ -8,10 +9,10 @@ const LONGEST_WINDOW_TO_EXHAUST_SECONDS = 65;
 const MINUTE = 60;
 
 /** Fails unless the 429 is a documented rejection with the given code, Remaining 0 and a sane Retry-After. */
-function expectRejection(rejection: Exchange, code: 'rate_limit_exceeded' | 'temporarily_banned', context: string): number {
+function expectRejection(rejection: Exchange, code: 'rate_limit_exceeded' | 'temporarily_banned', context: string, operationId = 'listCategories'): number {
   expectStatus(rejection, [429], context);
   expectErrorBody(rejection, code, context);
-  expectConforms('listCategories', rejection, context);
+  expectConforms(operationId, rejection, context);
   const { remaining } = rateLimitHeaders(rejection, context);
   expectThat(remaining === 0, `X-RateLimit-Remaining is not 0 on a 429 (${context})`, [`Received: ${remaining} / Expected: 0`], rejection);
   const retryAfter = integerHeader(rejection, 'Retry-After', context);
@@ -19,10 +20,6 @@ function expectRejection(rejection: Exchange, code: 'rate_limit_exceeded' | 'tem
   return retryAfter;
 }
 
-function errorCodeOf(exchange: Exchange): string | undefined {
-  const code = (exchange.json as { code?: unknown } | undefined)?.code;
-  return typeof code === 'string' ? code : undefined;
-}
 
 /** Starts the fake's clock a set number of seconds into a fresh minute, so windows end where the check expects. */
 async function startOfMinutePlus(clock: TargetClock, seconds: number): Promise<number> {
@@ -84,10 +81,11 @@ const BAN_THRESHOLD = 10;
 /** More than ten rejections in a window ban the key; the ban outlives the window and then ends. */
 export const banAfterRepeatedRejections: Check = {
   name: 'ban_after_repeated_rejections',
-  verifies: 'more than 10 rejections in one window give 429 temporarily_banned; the ban outlasts the window, then ends',
+  verifies: 'more than 10 rejections in one window (every operation in turn) give 429 temporarily_banned; the ban outlasts the window, then ends',
   needs: ['quota', 'clock'],
   async run({ send, clock }) {
     await startOfMinutePlus(clock!, 5);
+    const models = operationModels();
     let { rejection } = await driveToFirstRejection(send, 'exhausting the minute window');
     let rejections = 1;
     while (errorCodeOf(rejection) !== 'temporarily_banned') {
@@ -97,7 +95,10 @@ export const banAfterRepeatedRejections: Check = {
       expectThat(rejections <= BAN_THRESHOLD + 1, 'No ban after repeated rejections', [
         `Received: rate_limit_exceeded for rejection ${rejections} / Expected: temporarily_banned once more than ${BAN_THRESHOLD} were rejected`,
       ], rejection);
-      rejection = await send({ method: 'GET', path: '/categories', expectsRateLimit: true });
+      // Every operation of the spec in turn: each must refuse a key past its limit the same way.
+      const model = models[rejections % models.length]!;
+      rejection = await send(exampleRequest(model, { expectsRateLimit: true }));
+      expectRejection(rejection, errorCodeOf(rejection) === 'temporarily_banned' ? 'temporarily_banned' : 'rate_limit_exceeded', `rejection ${rejections + 1} (${model.operation.operationId})`, model.operation.operationId);
       rejections += 1;
     }
     expectThat(rejections > BAN_THRESHOLD, 'Banned too early', [`Received: temporarily_banned at rejection ${rejections} / Expected: not before rejection ${BAN_THRESHOLD + 1}`], rejection);

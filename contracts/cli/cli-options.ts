@@ -5,11 +5,16 @@ import { ALLOWABLE } from '../targets/url-target.js';
 
 /** The command line of design.md section 4, parsed. */
 export interface ContractCliOptions {
-  target: string;
+  /** One or more: each is run with the same checks and seed, then compared in one matrix. */
+  targets: string[];
   apiKey?: string;
   allow: Capability[];
   junit?: string;
   json?: string;
+  seed?: number;
+  runs?: number;
+  maxRequests?: number;
+  minCoverage?: number;
 }
 
 /** `--help` was asked for: print it and exit 0. */
@@ -24,14 +29,36 @@ function parseAllow(value: string, previous: Capability[] = []): Capability[] {
   return [...new Set([...previous, ...(names as Capability[])])];
 }
 
+function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
+function wholeNumber(name: string, min: number, max: number) {
+  return (value: string): number => {
+    const number = Number(value);
+    if (!/^\d+$/.test(value) || number < min || number > max) throw new InvalidArgumentError(`${name} must be a whole number from ${min} to ${max}; got "${value}"`);
+    return number;
+  };
+}
+
+function percent(value: string): number {
+  const number = Number(value);
+  if (value.trim() === '' || !Number.isFinite(number) || number < 0 || number > 100) throw new InvalidArgumentError(`--min-coverage must be a percentage from 0 to 100; got "${value}"`);
+  return number;
+}
+
 function program(write: (text: string) => void): Command {
   return new Command('npm run contract --')
     .description('Runs the contract suite of spec/openapi.yaml against the fake, Prism, or a live base URL.')
-    .requiredOption('--target <target>', 'fake | prism | a base URL ending in /v1')
+    .requiredOption('--target <target>', 'fake | prism | a base URL ending in /v1; repeat it to compare targets in one matrix', collect)
     .option('--api-key <key>', 'the key for a URL target (default: env PETSTORE_API_KEY)')
     .option('--allow <list>', 'what a URL target permits: writes (creates categories), quota (drives the key to one 429; never to a ban)', parseAllow)
     .option('--junit <file>', 'write a JUnit XML report')
     .option('--json <file>', 'write a machine-readable JSON report')
+    .option('--seed <n>', 'seed of the generated cases (printed on every run); the same seed replays the same cases', wholeNumber('--seed', 0, 2 ** 31 - 1))
+    .option('--runs <n>', 'generated cases per property, beyond the fixed boundaries (default 100; 20 on a URL target)', wholeNumber('--runs', 0, 100_000))
+    .option('--max-requests <n>', 'the most requests sent to each target; checks past it are skipped, and the run says how many it sent', wholeNumber('--max-requests', 1, 10_000_000))
+    .option('--min-coverage <percent>', 'fail (exit 1) when a target\'s operation x status x header coverage is below this', percent)
     .addHelpText('after', '\nExit: 0 every applicable check passed; 1 a check failed; 2 bad usage, or the target is unreachable.')
     .exitOverride()
     .configureOutput({ writeOut: write, writeErr: write, outputError: () => undefined });
@@ -53,12 +80,7 @@ export function parseContractCli(argv: readonly string[], write: (text: string) 
     const message = error instanceof Error ? error.message.replace(/^error: /, '') : String(error);
     throw new UsageError(`${message} (see npm run contract -- --help)`);
   }
-  const options = command.opts<{ target: string; apiKey?: string; allow?: Capability[]; junit?: string; json?: string }>();
-  return {
-    target: options.target,
-    allow: options.allow ?? [],
-    ...(options.apiKey !== undefined && { apiKey: options.apiKey }),
-    ...(options.junit !== undefined && { junit: options.junit }),
-    ...(options.json !== undefined && { json: options.json }),
-  };
+  const { target, allow, ...rest } = command.opts<Omit<ContractCliOptions, 'targets' | 'allow'> & { target: string[]; allow?: Capability[] }>();
+  const defined = Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined));
+  return { targets: target, allow: allow ?? [], ...defined };
 }

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { startFakeServer, type RunningFakeServer } from '../../mocks/server/index.js';
 import { BROKEN_VARIANTS } from '../broken-variants/index.js';
 import { CHECKS } from '../checks/registry.js';
-import type { SuiteReport } from '../report/suite-report.js';
+import type { ContractReport } from '../report/suite-report.js';
 import { freeLoopbackPort } from '../targets/free-port.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -53,6 +53,9 @@ describe('npm run contract', () => {
       [['--target', 'http://127.0.0.1:9/api'], 'must be the base address, ending in /v1'],
       [['--target', 'fake', '--allow', 'writes,everything'], 'unknown capability "everything"; allowed: writes, quota'],
       [['--target', 'fake', '--verbose'], "unknown option '--verbose'"],
+      [['--target', 'fake', '--seed', 'abc'], '--seed must be a whole number from 0 to 2147483647; got "abc"'],
+      [['--target', 'fake', '--min-coverage', '150'], '--min-coverage must be a percentage from 0 to 100; got "150"'],
+      [['--target', 'fake', '--max-requests', '0'], '--max-requests must be a whole number from 1 to 10000000; got "0"'],
     ])('for bad usage: %j', async (args, message) => {
       const { code, stderr } = await contract(args);
       expect(code).toBe(2);
@@ -60,26 +63,36 @@ describe('npm run contract', () => {
     }, 60_000);
   });
 
-  it('exits 0 on the fake, one line per check, and writes the JUnit and JSON reports', async () => {
+  it('exits 0 on the fake, one line per check, the seed, requests and coverage, and writes the JUnit and JSON reports', async () => {
     const junit = join(reports, 'fake', 'contract.xml');
     const json = join(reports, 'fake', 'contract.json');
-    const { code, stdout } = await contract(['--target', 'fake', '--junit', junit, '--json', json]);
+    const { code, stdout } = await contract(['--target', 'fake', '--seed', '1234', '--junit', junit, '--json', json]);
     expect(code).toBe(0);
     for (const check of CHECKS) expect(stdout).toContain(`PASS  ${check.name}`);
-    expect(stdout).toContain(`${CHECKS.length} passed, 0 failed, 0 skipped`);
-    const report = JSON.parse(await readFile(json, 'utf8')) as SuiteReport;
-    expect(report.summary).toEqual({ passed: CHECKS.length, failed: 0, skipped: 0 });
+    expect(stdout).toMatch(new RegExp(`${CHECKS.length} passed, 0 failed, 0 skipped in [\\d.]+ s; \\d+ requests sent to fake`));
+    expect(stdout).toContain('Coverage: 98 of 98 documented operation x status x header exercised (100.0%)');
+    expect(stdout).toContain('Replay these cases with: --seed 1234');
+    const report = JSON.parse(await readFile(json, 'utf8')) as ContractReport;
+    expect(report.seed).toBe(1234);
+    expect(report.targets[0]!.summary).toEqual({ passed: CHECKS.length, failed: 0, skipped: 0 });
+    expect(report.targets[0]!.coverage.percent).toBe(100);
     expect(report.exitCode).toBe(0);
     expect((await readFile(junit, 'utf8')).match(/<testcase /g)).toHaveLength(CHECKS.length);
   }, 120_000);
 
-  it('exits 0 on Prism and says why each skipped check is skipped', async () => {
-    const { code, stdout } = await contract(['--target', 'prism']);
+  it('exits 0 on Prism with every skip explained, then 1 below --min-coverage, within --max-requests', async () => {
+    const { code, stdout } = await contract(['--target', 'prism', '--max-requests', '200']);
     expect(code).toBe(0);
     expect(stdout).toContain('SKIP  invalid_api_key_rejected  skipped: Prism accepts any bearer token');
     expect(stdout).toContain('SKIP  valid_bodies_stored_as_sent  skipped: Prism keeps no state');
-    expect(stdout).toContain('PASS  invalid_body_rejected');
-  }, 180_000);
+    expect(stdout).toContain('SKIP  equivalent_reads_answered_alike  skipped: Prism answers `Authorization: bearer <token>`');
+    expect(stdout).toMatch(/; 200 requests sent to prism/);
+    expect(stdout).toContain('skipped: the request budget is used up (--max-requests 200)');
+    const strict = await contract(['--target', 'prism', '--max-requests', '200', '--min-coverage', '90']);
+    expect(strict.code).toBe(1);
+    expect(strict.stdout).toMatch(/0 failed/);
+    expect(strict.stdout).toMatch(/Coverage of prism is [\d.]+%, below --min-coverage 90/);
+  }, 240_000);
 
   describe('against a broken service given as a URL', () => {
     let broken: RunningFakeServer;
@@ -91,20 +104,24 @@ describe('npm run contract', () => {
       await broken.close();
     });
 
-    it('exits 1, prints the failure with Received/Expected and curl, and never the key', async () => {
+    it('beside the fake: exits 1, prints the failure with curl, the matrix and the disagreement, and never the key', async () => {
       const json = join(reports, 'broken', 'contract.json');
       const junit = join(reports, 'broken', 'contract.xml');
-      const { code, stdout } = await contract(['--target', broken.baseUrl, '--allow', 'writes', '--json', json, '--junit', junit], { PETSTORE_API_KEY: 'pro-test-key' });
+      const { code, stdout } = await contract(['--target', 'fake', '--target', broken.baseUrl, '--allow', 'writes', '--runs', '10', '--json', json, '--junit', junit], { PETSTORE_API_KEY: 'enterprise-test-key' });
       expect(code).toBe(1);
       expect(stdout).toContain('FAIL  invalid_body_rejected');
       expect(stdout).toContain('Received: 201 / Expected: 400');
       expect(stdout).toContain(`Reproduce with: curl -X POST '${broken.baseUrl}/categories' -H 'Accept: application/json' -H "Authorization: Bearer \${PETSTORE_API_KEY}"`);
       expect(stdout).toContain('SKIP  rate_limit_exceeded_answer  skipped: not allowed on this target: pass --allow quota');
+      expect(stdout).toMatch(new RegExp(`^invalid_body_rejected\\s+PASS\\s+FAIL$`, 'm'));
+      expect(stdout).toContain(`- invalid_body_rejected: passes on fake; fails on ${broken.baseUrl} (`);
       const written = [stdout, await readFile(json, 'utf8'), await readFile(junit, 'utf8')];
-      for (const text of written) expect(text).not.toContain('pro-test-key');
-      const report = JSON.parse(written[1]!) as SuiteReport;
+      for (const text of written) expect(text).not.toContain('enterprise-test-key');
+      const report = JSON.parse(written[1]!) as ContractReport;
       expect(report.exitCode).toBe(1);
-      expect(report.results.find(({ check }) => check === 'invalid_body_rejected')?.outcome).toBe('failed');
-    }, 120_000);
+      expect(report.targets.map(({ target }) => target.label)).toEqual(['fake', broken.baseUrl]);
+      expect(report.disagreements.map(({ check }) => check)).toContain('invalid_body_rejected');
+      expect(written[2]!.match(/<testsuite /g)).toHaveLength(2);
+    }, 180_000);
   });
 });

@@ -5,7 +5,8 @@ import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { TargetDescriptor } from '../targets/target.js';
-import { API_KEY_ENV, EVENTS_FD_ENV, publicDescriptor, TARGET_ENV, type SuiteEvent } from './suite-events.js';
+import type { SuiteSettings } from '../runner/target-session.js';
+import { API_KEY_ENV, EVENTS_FD_ENV, publicDescriptor, SETTINGS_ENV, TARGET_ENV, type SuiteEvent } from './suite-events.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const JEST_BIN = join(REPO_ROOT, 'node_modules', 'jest', 'bin', 'jest.js');
@@ -28,14 +29,14 @@ async function jestConfig(): Promise<string> {
 /**
  * Runs the checks against an already running target in a jest process (ESM mode, in band), passing the
  * target through the environment and streaming each result back on file descriptor 3.
- * @example const run = await runSuiteInJest(target.descriptor, (event) => print(event));
+ * @example const run = await runSuiteInJest(target.descriptor, settings, (event) => print(event));
  */
-export async function runSuiteInJest(descriptor: TargetDescriptor, onEvent: (event: SuiteEvent) => void): Promise<JestSuiteRun> {
+export async function runSuiteInJest(descriptor: TargetDescriptor, settings: SuiteSettings, onEvent: (event: SuiteEvent) => void): Promise<JestSuiteRun> {
   const args = ['--experimental-vm-modules', JEST_BIN, '--config', await jestConfig(), '--runInBand', '--ci', '--colors=false'];
   const child = spawn(process.execPath, args, {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
-    env: { ...process.env, [TARGET_ENV]: JSON.stringify(publicDescriptor(descriptor)), [API_KEY_ENV]: descriptor.apiKey, [EVENTS_FD_ENV]: '3' },
+    env: { ...process.env, [TARGET_ENV]: JSON.stringify(publicDescriptor(descriptor)), [SETTINGS_ENV]: JSON.stringify(settings), [API_KEY_ENV]: descriptor.apiKey, [EVENTS_FD_ENV]: '3' },
   });
   // Jest must not outlive the CLI (Ctrl-C, a kill).
   const killOnExit = () => child.kill('SIGKILL');

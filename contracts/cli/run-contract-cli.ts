@@ -1,13 +1,16 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { CHECKS } from '../checks/registry.js';
+import { coverageOf } from '../coverage/coverage.js';
 import { junitReport } from '../report/junit-report.js';
-import { jsonReport, type SuiteReport } from '../report/suite-report.js';
+import { coverageText, matrixText } from '../report/matrix-report.js';
+import { disagreementsOf, jsonReport, type ContractReport, type SuiteReport } from '../report/suite-report.js';
 import { checkLine, summaryText } from '../report/terminal-report.js';
 import { summarise, type CheckResult } from '../runner/check-result.js';
+import { suiteSettings, type SuiteSettings } from '../runner/target-session.js';
 import { isExitTwoError } from '../targets/target-errors.js';
 import { skipReason, type RunningTarget } from '../targets/target.js';
-import { HelpRequested, parseContractCli } from './cli-options.js';
+import { HelpRequested, parseContractCli, type ContractCliOptions } from './cli-options.js';
 import { runSuiteInJest } from './jest-suite-process.js';
 import { startTargetFor } from './start-target.js';
 
@@ -43,11 +46,12 @@ function orderedPrinter(planned: ReadonlyArray<{ name: string; skipped?: CheckRe
   };
 }
 
-async function runAgainst(target: RunningTarget, options: { junit?: string; json?: string }, io: CliIo): Promise<number> {
+/** Runs every check against one target in its own jest process; undefined when the suite did not complete. */
+async function runAgainst(target: RunningTarget, settings: SuiteSettings, io: CliIo): Promise<SuiteReport | undefined> {
   const { descriptor } = target;
   const startedAt = new Date();
   const where = descriptor.label === descriptor.baseUrl ? descriptor.label : `${descriptor.label} (${descriptor.baseUrl})`;
-  io.out(`Contract suite against ${where}, ${CHECKS.length} checks`);
+  io.out(`Contract suite against ${where}: ${CHECKS.length} checks, ${settings.runs} generated cases per property, seed ${settings.seed}${settings.maxRequests ? `, at most ${settings.maxRequests} requests` : ''}`);
   const planned = CHECKS.map((check) => {
     const reason = skipReason(check.needs, descriptor);
     const skipped: CheckResult | undefined =
@@ -55,7 +59,7 @@ async function runAgainst(target: RunningTarget, options: { junit?: string; json
     return { name: check.name, ...(skipped && { skipped }) };
   });
   const printer = orderedPrinter(planned, io.out);
-  const run = await runSuiteInJest(descriptor, (event) => {
+  const run = await runSuiteInJest(descriptor, settings, (event) => {
     if (event.type === 'note') io.out(`      ${event.check}: ${event.message}`);
     else printer.printResult(event.result);
   });
@@ -67,28 +71,55 @@ async function runAgainst(target: RunningTarget, options: { junit?: string; json
   });
   const summary = summarise(results);
   if (results.length !== CHECKS.length || (run.exitCode !== 0 && summary.failed === 0)) {
-    io.err(`contract: the suite did not complete (jest exited ${run.exitCode}; ${results.length} of ${CHECKS.length} checks reported). Jest said:\n${run.output}`);
-    return 2;
+    io.err(`contract: the suite did not complete against ${descriptor.label} (jest exited ${run.exitCode}; ${results.length} of ${CHECKS.length} checks reported). Jest said:\n${run.output}`);
+    return undefined;
   }
   const durationMs = Date.now() - startedAt.getTime();
-  io.out(summaryText(results, summary, durationMs / 1000));
-  const exitCode = summary.failed > 0 ? 1 : 0;
-  const report: SuiteReport = {
+  const requests = results.reduce((sum, result) => sum + result.requests, 0);
+  const coverage = coverageOf(results.flatMap((result) => result.observed));
+  io.out(`${summaryText(results, summary, durationMs / 1000)}; ${requests} requests sent to ${descriptor.label}`);
+  io.out(coverageText(coverage));
+  io.out(`Replay these cases with: --seed ${settings.seed}`);
+  return {
     target: { kind: descriptor.kind, label: descriptor.label, baseUrl: descriptor.baseUrl, capabilities: descriptor.capabilities },
     startedAt: startedAt.toISOString(),
     durationMs,
     summary,
-    exitCode,
+    runs: settings.runs,
+    requests,
+    coverage,
+    exitCode: summary.failed > 0 ? 1 : 0,
     results,
   };
-  if (options.junit) await writeReport(options.junit, junitReport(report));
-  if (options.json) await writeReport(options.json, jsonReport(report));
-  return exitCode;
+}
+
+/** Starts or connects to every target first, so an unreachable one stops the run before anything is sent. */
+async function startTargets(options: ContractCliOptions, io: CliIo): Promise<RunningTarget[] | undefined> {
+  if (options.targets.some((target) => target === 'fake' || target === 'prism') && (options.allow.length > 0 || options.apiKey !== undefined)) {
+    io.err('note: --api-key and --allow are for URL targets; fake and prism imply what they support');
+  }
+  const started: RunningTarget[] = [];
+  for (const target of options.targets) {
+    try {
+      const running = await startTargetFor(target, options, io.env);
+      // Two targets of one kind (fake twice) get distinct labels, so the matrix can tell them apart.
+      const clash = started.filter(({ descriptor }) => descriptor.label === running.descriptor.label).length;
+      if (clash > 0) running.descriptor.label = `${running.descriptor.label}#${clash + 1}`;
+      started.push(running);
+    } catch (error) {
+      const message = (error as Error).message;
+      io.err(`contract: ${isExitTwoError(error) ? message : `could not start the ${target} target: ${message}`}`);
+      await Promise.all(started.map((running) => running.close()));
+      return undefined;
+    }
+  }
+  return started;
 }
 
 /**
  * The contract suite's command line (design.md section 4). Resolves with the exit code: 0 every
- * applicable check passed, 1 a check failed, 2 bad usage or an unreachable target.
+ * applicable check passed (and coverage reached `--min-coverage`), 1 a check failed or coverage fell
+ * short, 2 bad usage or an unreachable target.
  * @example process.exitCode = await runContractCli(['--target', 'fake'], { out: console.log, err: console.error, env: process.env });
  */
 export async function runContractCli(argv: readonly string[], io: CliIo): Promise<number> {
@@ -100,17 +131,34 @@ export async function runContractCli(argv: readonly string[], io: CliIo): Promis
     io.err(`contract: ${(error as Error).message}`);
     return 2;
   }
-  let target: RunningTarget;
+  const targets = await startTargets(options, io);
+  if (!targets) return 2;
+  const seed = suiteSettings({ live: false, ...(options.seed !== undefined && { seed: options.seed }) }).seed;
+  const reports: SuiteReport[] = [];
   try {
-    target = await startTargetFor(options, io.env, io.err);
-  } catch (error) {
-    const message = (error as Error).message;
-    io.err(`contract: ${isExitTwoError(error) ? message : `could not start the ${options.target} target: ${message}`}`);
-    return 2;
-  }
-  try {
-    return await runAgainst(target, options, io);
+    for (const [index, target] of targets.entries()) {
+      if (index > 0) io.out('');
+      const settings = suiteSettings({ live: target.descriptor.paced, seed, ...(options.runs !== undefined && { runs: options.runs }), ...(options.maxRequests !== undefined && { maxRequests: options.maxRequests }) });
+      const report = await runAgainst(target, settings, io);
+      if (!report) return 2;
+      reports.push(report);
+    }
   } finally {
-    await target.close();
+    await Promise.all(targets.map((target) => target.close()));
   }
+  const belowCoverage = options.minCoverage === undefined ? [] : reports.filter(({ coverage }) => coverage.percent < options.minCoverage!);
+  for (const { target, coverage } of belowCoverage) io.out(`Coverage of ${target.label} is ${coverage.percent.toFixed(1)}%, below --min-coverage ${options.minCoverage}`);
+  const exitCode = reports.some((report) => report.exitCode === 1) || belowCoverage.length > 0 ? 1 : 0;
+  const report: ContractReport = {
+    seed,
+    ...(options.maxRequests !== undefined && { maxRequests: options.maxRequests }),
+    ...(options.minCoverage !== undefined && { minCoverage: options.minCoverage }),
+    exitCode,
+    targets: reports,
+    disagreements: disagreementsOf(reports),
+  };
+  if (reports.length > 1) io.out(matrixText(report));
+  if (options.junit) await writeReport(options.junit, junitReport(report));
+  if (options.json) await writeReport(options.json, jsonReport(report));
+  return exitCode;
 }

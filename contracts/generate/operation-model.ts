@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { documentedSpec, resolveSchema, type DocumentedOperation, type DocumentedParameter, type JsonSchema } from '../spec/spec-document.js';
+import { documentedSpec, resolveSchema, type DocumentedOperation, type DocumentedParameter, type JsonSchema, type SpecDocument } from '../spec/spec-document.js';
 import type { ContractRequest } from '../transport/exchange.js';
 import { boundaryValues, validValues } from './valid-values.js';
 
@@ -39,9 +39,10 @@ function listOperationFor(operation: DocumentedOperation, operations: Documented
 /**
  * Every operation of the spec as the generated checks see it: an operation added to the spec is
  * covered without new code.
+ * @example operationModels().filter((model) => model.safe)
  */
-export function operationModels(): OperationModel[] {
-  const operations = Object.values(documentedSpec().operations);
+export function operationModels(spec: SpecDocument = documentedSpec()): OperationModel[] {
+  const operations = Object.values(spec.operations);
   return operations.flatMap((operation) => {
     const success = successOf(operation);
     if (!success) return [];

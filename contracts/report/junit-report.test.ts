@@ -1,12 +1,16 @@
 import { describe, expect, it } from '@jest/globals';
+import { coverageOf } from '../coverage/coverage.js';
 import { junitReport } from './junit-report.js';
-import type { SuiteReport } from './suite-report.js';
+import type { ContractReport, SuiteReport } from './suite-report.js';
 
-const report: SuiteReport = {
+const staging: SuiteReport = {
   target: { kind: 'url', label: 'https://staging.api.petstore.example.com/v1', baseUrl: 'https://staging.api.petstore.example.com/v1', capabilities: ['stateful'] },
   startedAt: '2026-11-22T12:00:00.000Z',
   durationMs: 1500,
   summary: { passed: 1, failed: 1, skipped: 1 },
+  runs: 20,
+  requests: 7,
+  coverage: coverageOf(['listCategories 200', 'listCategories 200 X-RateLimit-Limit']),
   exitCode: 1,
   results: [
     { check: 'list_categories_conforms', verifies: 'v', outcome: 'passed', notes: [], durationMs: 12, requests: 1, observed: [] },
@@ -23,12 +27,16 @@ const report: SuiteReport = {
     { check: 'ban_after_repeated_rejections', verifies: 'v', outcome: 'skipped', reason: 'a live target\'s clock cannot be moved', notes: [], durationMs: 0, requests: 0, observed: [] },
   ],
 };
+const fake: SuiteReport = { ...staging, target: { ...staging.target, kind: 'fake', label: 'fake' }, summary: { passed: 3, failed: 0, skipped: 0 }, exitCode: 0, results: [] };
+const run: ContractReport = { seed: 42, exitCode: 1, targets: [staging, fake], disagreements: [] };
 
 describe('junitReport', () => {
-  const xml = junitReport(report);
+  const xml = junitReport(run);
 
-  it('counts tests, failures and skips on the suite', () => {
+  it('has one testsuite per target, counting tests, failures and skips', () => {
     expect(xml).toContain('<testsuite name="petstore contract suite (https://staging.api.petstore.example.com/v1)" tests="3" failures="1" errors="0" skipped="1"');
+    expect(xml).toContain('<testsuite name="petstore contract suite (fake)" tests="3" failures="0"');
+    expect(xml).toContain('<testsuites name="petstore contract suite" tests="6" failures="1" skipped="1"');
   });
 
   it('gives a failure its title as message and the lines and curl as text, escaped', () => {
@@ -37,5 +45,13 @@ describe('junitReport', () => {
 
   it('gives a skipped check its reason', () => {
     expect(xml).toContain('<testcase classname="contract.url" name="ban_after_repeated_rejections" time="0.000">\n      <skipped message="a live target\'s clock cannot be moved"/>');
+  });
+
+  it('carries the seed, the requests sent and every coverage item as properties', () => {
+    expect(xml).toContain('<property name="seed" value="42"/>');
+    expect(xml).toContain('<property name="requests" value="7"/>');
+    expect(xml).toContain(`<property name="coverage.percent" value="${staging.coverage.percent.toFixed(1)}"/>`);
+    expect(xml).toContain('<property name="coverage.listCategories 200 X-RateLimit-Limit" value="exercised"/>');
+    expect(xml).toContain('<property name="coverage.listOrders 429" value="not exercised"/>');
   });
 });

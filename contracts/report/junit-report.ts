@@ -1,4 +1,4 @@
-import type { SuiteReport } from './suite-report.js';
+import type { ContractReport, SuiteReport } from './suite-report.js';
 
 function xmlText(value: string): string {
   // XML 1.0 cannot carry most control characters, even escaped.
@@ -11,16 +11,11 @@ function xmlText(value: string): string {
 }
 
 const seconds = (milliseconds: number) => (milliseconds / 1000).toFixed(3);
+const property = (name: string, value: string) => `      <property name="${xmlText(name)}" value="${xmlText(value)}"/>`;
 
-/**
- * The JUnit XML report (`--junit`): one testcase per check, with `<failure>` (title as message; the
- * Received/Expected lines and the curl command as text) or `<skipped>` (the reason).
- * @example await writeFile('reports/contract.xml', junitReport(report));
- */
-export function junitReport(report: SuiteReport): string {
-  const { summary, target } = report;
+function testsuite(report: SuiteReport, run: ContractReport): string[] {
+  const { summary, target, coverage } = report;
   const total = summary.passed + summary.failed + summary.skipped;
-  const suiteName = `petstore contract suite (${target.label})`;
   const cases = report.results.map((result) => {
     const open = `    <testcase classname="contract.${xmlText(target.kind)}" name="${xmlText(result.check)}" time="${seconds(result.durationMs)}">`;
     if (result.outcome === 'skipped') return `${open}\n      <skipped message="${xmlText(result.reason ?? '')}"/>\n    </testcase>`;
@@ -31,15 +26,37 @@ export function junitReport(report: SuiteReport): string {
     return `${open}</testcase>`;
   });
   return [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="${xmlText(suiteName)}" tests="${total}" failures="${summary.failed}" skipped="${summary.skipped}" time="${seconds(report.durationMs)}">`,
-    `  <testsuite name="${xmlText(suiteName)}" tests="${total}" failures="${summary.failed}" errors="0" skipped="${summary.skipped}" timestamp="${report.startedAt}" time="${seconds(report.durationMs)}">`,
+    `  <testsuite name="${xmlText(`petstore contract suite (${target.label})`)}" tests="${total}" failures="${summary.failed}" errors="0" skipped="${summary.skipped}" timestamp="${report.startedAt}" time="${seconds(report.durationMs)}">`,
     '    <properties>',
-    `      <property name="target" value="${xmlText(target.baseUrl)}"/>`,
-    `      <property name="capabilities" value="${xmlText(target.capabilities.join(','))}"/>`,
+    property('target', target.baseUrl),
+    property('capabilities', target.capabilities.join(',')),
+    property('seed', String(run.seed)),
+    property('requests', String(report.requests)),
+    property('coverage.percent', coverage.percent.toFixed(1)),
+    property('coverage.exercised', String(coverage.exercised)),
+    property('coverage.total', String(coverage.total)),
+    ...coverage.items.map((item) => property(`coverage.${item.id}`, item.exercised ? 'exercised' : 'not exercised')),
     '    </properties>',
     ...cases,
     '  </testsuite>',
+  ];
+}
+
+/**
+ * The JUnit XML report (`--junit`): one testsuite per target, one testcase per check, with `<failure>`
+ * (title as message; the Received/Expected lines and the curl command as text) or `<skipped>` (the
+ * reason); the seed, requests sent and coverage (each item exercised or not) as properties.
+ * @example await writeFile('reports/contract.xml', junitReport(report));
+ */
+export function junitReport(run: ContractReport): string {
+  const totals = run.targets.reduce(
+    (sum, { summary, durationMs }) => ({ tests: sum.tests + summary.passed + summary.failed + summary.skipped, failures: sum.failures + summary.failed, skipped: sum.skipped + summary.skipped, durationMs: sum.durationMs + durationMs }),
+    { tests: 0, failures: 0, skipped: 0, durationMs: 0 },
+  );
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="petstore contract suite" tests="${totals.tests}" failures="${totals.failures}" skipped="${totals.skipped}" time="${seconds(totals.durationMs)}">`,
+    ...run.targets.flatMap((report) => testsuite(report, run)),
     '</testsuites>',
     '',
   ].join('\n');

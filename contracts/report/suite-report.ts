@@ -1,20 +1,57 @@
+import type { Coverage } from '../coverage/coverage.js';
 import type { CheckResult, SuiteSummary } from '../runner/check-result.js';
 import type { TargetDescriptor } from '../targets/target.js';
 
-/** One run of the suite against one target: what reports are written from. Holds no key. */
+/** One run of the suite against one target. Holds no key. */
 export interface SuiteReport {
   target: { kind: TargetDescriptor['kind']; label: string; baseUrl: string; capabilities: TargetDescriptor['capabilities'] };
   startedAt: string;
   durationMs: number;
   summary: SuiteSummary;
+  /** Generated cases per property against this target. */
+  runs: number;
+  /** Requests sent to the target, every check and retry included. */
+  requests: number;
+  coverage: Coverage;
   exitCode: 0 | 1;
   results: CheckResult[];
 }
 
+/** A check that passed on some targets and failed on others: where a fake and a live service part ways. */
+export interface Disagreement {
+  check: string;
+  passedOn: string[];
+  failedOn: Array<{ target: string; title: string }>;
+}
+
+/** What one `npm run contract` did: the same checks and seed against every target, and where they differ. */
+export interface ContractReport {
+  seed: number;
+  maxRequests?: number;
+  minCoverage?: number;
+  exitCode: 0 | 1;
+  targets: SuiteReport[];
+  disagreements: Disagreement[];
+}
+
 /**
- * The machine-readable report (`--json`): the whole {@link SuiteReport}, pretty-printed.
+ * Checks that passed on some targets and failed on others (skips say nothing either way).
+ * @example disagreementsOf([fakeReport, stagingReport])
+ */
+export function disagreementsOf(reports: readonly SuiteReport[]): Disagreement[] {
+  const checks = reports[0]?.results.map((result) => result.check) ?? [];
+  return checks.flatMap((check) => {
+    const outcomes = reports.map((report) => ({ target: report.target.label, result: report.results.find((result) => result.check === check) }));
+    const passedOn = outcomes.filter(({ result }) => result?.outcome === 'passed').map(({ target }) => target);
+    const failedOn = outcomes.flatMap(({ target, result }) => (result?.outcome === 'failed' ? [{ target, title: result.failure?.title ?? 'failed' }] : []));
+    return passedOn.length > 0 && failedOn.length > 0 ? [{ check, passedOn, failedOn }] : [];
+  });
+}
+
+/**
+ * The machine-readable report (`--json`): the whole {@link ContractReport}, pretty-printed.
  * @example await writeFile('reports/contract.json', jsonReport(report));
  */
-export function jsonReport(report: SuiteReport): string {
+export function jsonReport(report: ContractReport): string {
   return `${JSON.stringify(report, null, 2)}\n`;
 }

@@ -5,6 +5,7 @@ import { failureBlock } from '../report/terminal-report.js';
 import { skipReason, type RunningTarget } from '../targets/target.js';
 import type { CheckResult } from './check-result.js';
 import { runCheck } from './run-check.js';
+import type { SuiteSettings } from './target-session.js';
 
 /** A target as jest needs it: what it supports is known before it starts, so skips are registered as skips. */
 export interface ContractSuiteDefinition {
@@ -12,6 +13,8 @@ export interface ContractSuiteDefinition {
   capabilities: Capability[];
   lacking: Partial<Record<Capability, string>>;
   start(): Promise<RunningTarget>;
+  /** Seed, runs and request budget; default a fresh seed (or env PETSTORE_CONTRACT_SEED). */
+  settings?: SuiteSettings;
   onResult?(result: CheckResult): void;
   onNote?(check: string, message: string): void;
   /** Per check; live targets may wait out rate-limit windows. */
@@ -42,7 +45,10 @@ export function describeContractSuite(definition: ContractSuiteDefinition): void
       }
       it(check.name, async () => {
         if (!target) throw new Error(`the ${definition.title} target did not start`);
-        const result = await runCheck(check, target.descriptor, { onNote: (message) => definition.onNote?.(check.name, message) });
+        const result = await runCheck(check, target.descriptor, {
+          onNote: (message) => definition.onNote?.(check.name, message),
+          ...(definition.settings && { settings: definition.settings }),
+        });
         definition.onResult?.(result);
         if (result.outcome === 'failed') throw new Error(failureBlock(result));
       }, definition.checkTimeoutMs ?? 60_000);

@@ -116,8 +116,12 @@ function documentedRequestBody(root: Node, raw: Node | undefined): DocumentedReq
   };
 }
 
-function readSpecDocument(): SpecDocument {
-  const root = loadSpecDocument() as Node;
+/**
+ * Reads an OpenAPI document's operations and schemas, every `$ref` resolved.
+ * @example readSpecDocument(parse(readFileSync('openapi.yaml', 'utf8')))
+ */
+export function readSpecDocument(document: object): SpecDocument {
+  const root = document as Node;
   const operations: Record<string, DocumentedOperation> = {};
   for (const [path, item] of Object.entries(root.paths as Record<string, Node>)) {
     const pathParameters = (item.parameters ?? []) as unknown[];
@@ -155,7 +159,7 @@ let loaded: SpecDocument | undefined;
  * @example documentedSpec().operations.listCategories.responses['200']
  */
 export function documentedSpec(): SpecDocument {
-  loaded ??= readSpecDocument();
+  loaded ??= readSpecDocument(loadSpecDocument());
   return loaded;
 }
 

@@ -1,0 +1,38 @@
+import { describe, expect, it } from '@jest/globals';
+import fc from 'fast-check';
+import { CheckFailure, type CheckContext } from '../checks/check.js';
+import { checkProperty } from './property.js';
+
+function context(seed: number): CheckContext {
+  return { seed, runs: 30, note: () => undefined } as unknown as CheckContext;
+}
+
+describe('checkProperty', () => {
+  it('draws the same cases from the same seed, and other cases from another', async () => {
+    const drawn = async (seed: number) => {
+      const seen: string[] = [];
+      await checkProperty(context(seed), 'strings', fc.string(), async (value) => void seen.push(value));
+      return seen;
+    };
+    expect(await drawn(11)).toEqual(await drawn(11));
+    expect(await drawn(11)).not.toEqual(await drawn(12));
+  });
+
+  it('tries the examples first, whatever the seed', async () => {
+    const seen: number[] = [];
+    await checkProperty(context(1), 'integers', fc.integer(), async (value) => void seen.push(value), { examples: [-7, 1e6] });
+    expect(seen.slice(0, 2)).toEqual([-7, 1e6]);
+  });
+
+  it('shrinks a failure to the smallest case and says how to replay it, keeping the check\'s own lines', async () => {
+    const failing = checkProperty(context(4), 'lists', fc.array(fc.integer({ min: 0, max: 100 })), async (list) => {
+      if (list.length >= 3) throw new CheckFailure('Too long', [`Received: ${list.length} items`]);
+    });
+    await expect(failing).rejects.toBeInstanceOf(CheckFailure);
+    const failure = (await failing.catch((error: unknown) => error)) as CheckFailure;
+    expect(failure.title).toBe('Too long');
+    expect(failure.lines[0]).toBe('Received: 3 items');
+    expect(failure.lines[1]).toMatch(/^Counterexample \(lists, after \d+ cases, shrunk \d+ times\): \[0,0,0\]$/);
+    expect(failure.lines[2]).toBe('Replay with: --seed 4');
+  });
+});
