@@ -9,7 +9,16 @@ export interface BenchResults {
   load: Record<'fake' | 'prism' | 'floor', Record<Scenario, LoadResult>>;
   inProcess: Record<'get' | 'post', { requestsPerSecond: number; unexpected: number }>;
   memory: { rssAtStartBytes: number; rssAfterBytes: number; rssAfterSecondRoundBytes: number; requests: number };
-  contract?: Record<'fake' | 'prism', { seconds: number; exitCode: number }>;
+  contract?: Record<'fake' | 'prism', ContractRun>;
+}
+
+/** One timed `npm run contract` run, with what it sent and covered (from its JSON report). */
+export interface ContractRun {
+  seconds: number;
+  exitCode: number;
+  generatedCases: number;
+  requests: number;
+  coveragePercent: number;
 }
 
 const ratio = (a: number, b: number) => (b > 0 ? a / b : 0);
@@ -47,6 +56,8 @@ export function printReport(results: BenchResults, print: (line: string) => void
   print(`fake RSS: ${mib(memory.rssAtStartBytes)} at start, ${mib(memory.rssAfterBytes)} after ${memory.requests} GETs, ${mib(memory.rssAfterSecondRoundBytes)} after as many again`);
   if (results.contract) {
     const { fake, prism } = results.contract;
-    print(`contract suite wall time: fake ${fake.seconds} s (exit ${fake.exitCode}), prism ${prism.seconds} s (exit ${prism.exitCode})`);
+    for (const [name, result] of [['fake', fake], ['prism', prism]] as const) {
+      print(`contract suite against ${name}: ${result.seconds} s wall (exit ${result.exitCode}), ${result.generatedCases} generated cases, ${result.requests} requests, coverage ${result.coveragePercent}%`);
+    }
   }
 }

@@ -3,6 +3,7 @@
 // time per target and the fake's memory after 100,000 requests. Writes the results as JSON.
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { readFile, rm } from 'node:fs/promises';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,7 +12,8 @@ import { Command, InvalidArgumentError } from 'commander';
 import { freeLoopbackPort } from '../contracts/targets/free-port.js';
 import { loadServer, sendRequests, type LoadResult, type Scenario } from './load.js';
 import { buildServerBundle, SERVER_BUNDLE } from '../scripts/build-server.js';
-import { printReport, type BenchResults } from './report.js';
+import type { ContractReport } from '../contracts/report/suite-report.js';
+import { printReport, type BenchResults, type ContractRun } from './report.js';
 import { startServerProcess, type ServerCommand, type ServerProcess } from './server-process.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -107,13 +109,20 @@ async function withServer<T>(command: () => Promise<ServerCommand>, use: (server
   }
 }
 
-async function contractWallSeconds(target: string): Promise<{ seconds: number; exitCode: number }> {
+/** One `npm run contract` run: wall time, exit code, and from its JSON report what it sent and covered. */
+async function contractRun(target: string): Promise<ContractRun> {
+  const report = join(tmpdir(), `petstore-bench-contract-${process.pid}-${target}.json`);
   const started = performance.now();
-  const exitCode = await run(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts/contract.ts'), '--target', target], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 }).then(
+  const exitCode = await run(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts/contract.ts'), '--target', target, '--json', report], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 }).then(
     () => 0,
     (error: { code?: number }) => error.code ?? 1,
   );
-  return { seconds: Math.round((performance.now() - started) / 100) / 10, exitCode };
+  const seconds = Math.round((performance.now() - started) / 100) / 10;
+  const suite = (JSON.parse(await readFile(report, 'utf8')) as ContractReport).targets[0]!;
+  await rm(report, { force: true });
+  // The generated checks note how many cases each property tried; the sum is the run's.
+  const cases = suite.results.flatMap(({ notes }) => notes).reduce((sum, note) => sum + Number(/: (\d+) (?:generated cases|refused requests sent)/.exec(note)?.[1] ?? 0), 0);
+  return { seconds, exitCode, generatedCases: cases, requests: suite.requests, coveragePercent: suite.coverage.percent };
 }
 
 const buildStarted = performance.now();
@@ -148,7 +157,7 @@ const inProcess = JSON.parse(
 let contract: BenchResults['contract'];
 if (options.contract) {
   process.stderr.write('contract suite wall time\n');
-  contract = { fake: await contractWallSeconds('fake'), prism: await contractWallSeconds('prism') };
+  contract = { fake: await contractRun('fake'), prism: await contractRun('prism') };
 }
 
 const results: BenchResults = {

@@ -41,7 +41,7 @@ export const missingApiKeyRejected: Check = {
   },
 };
 
-const near = (spell: (key: string) => string, shown: string): RequestAuth => ({ spell, shown: `Bearer ${shown}` });
+const near = (spell: (key: string) => string, shown: string): RequestAuth => ({ spell, shown: `Bearer ${shown}`, invalid: true });
 
 type Credential = { what: string; auth: RequestAuth };
 
@@ -52,9 +52,9 @@ const NEAR_MISSES: Credential[] = [
   { what: 'the key in upper case', auth: near((key) => `Bearer ${key.toUpperCase() === key ? key.toLowerCase() : key.toUpperCase()}`, '${PETSTORE_API_KEY^^}') },
   { what: 'the key in quotes', auth: near((key) => `Bearer "${key}"`, '\\"${PETSTORE_API_KEY}\\"') },
   { what: 'the key twice', auth: near((key) => `Bearer ${key} ${key}`, '${PETSTORE_API_KEY} ${PETSTORE_API_KEY}') },
-  { what: 'the key without a scheme', auth: { spell: (key: string) => key, shown: '${PETSTORE_API_KEY}' } },
-  { what: 'the key after "Bearer" with no space', auth: { spell: (key: string) => `Bearer${key}`, shown: 'Bearer${PETSTORE_API_KEY}' } },
-  { what: 'the key with the Token scheme', auth: { spell: (key: string) => `Token ${key}`, shown: 'Token ${PETSTORE_API_KEY}' } },
+  { what: 'the key without a scheme', auth: { spell: (key: string) => key, shown: '${PETSTORE_API_KEY}', invalid: true } },
+  { what: 'the key after "Bearer" with no space', auth: { spell: (key: string) => `Bearer${key}`, shown: 'Bearer${PETSTORE_API_KEY}', invalid: true } },
+  { what: 'the key with the Token scheme', auth: { spell: (key: string) => `Token ${key}`, shown: 'Token ${PETSTORE_API_KEY}', invalid: true } },
   { what: 'a Basic credential', auth: { authorization: 'Basic Zm9vOmJhcg==' } },
   { what: 'an empty Bearer token', auth: { authorization: 'Bearer' } },
 ];
@@ -62,7 +62,7 @@ const NEAR_MISSES: Credential[] = [
 /** Random well-formed tokens that are not the key. */
 const UNKNOWN_KEYS: fc.Arbitrary<Credential> = fc
   .stringMatching(/^[A-Za-z0-9._~+/-]{1,48}$/)
-  .map((token) => ({ what: 'an unknown key', auth: { spell: (key: string) => `Bearer ${token === key ? `${token}x` : token}` } }));
+  .map((token) => ({ what: 'an unknown key', auth: { spell: (key: string) => `Bearer ${token === key ? `${token}x` : token}`, invalid: true } }));
 
 /** Every read with a credential that is not the key answers 401 `invalid_api_key`. */
 export const invalidApiKeyRejected: Check = {

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { isDeepStrictEqual } from 'node:util';
+import { snippet } from '../conformance/response-conformance.js';
 import { invalidObjectCases } from '../generate/invalid-values.js';
 import { malformedBodies } from '../generate/malformed-bodies.js';
 import { exampleRequest, operationModels, successOf, type OperationModel } from '../generate/operation-model.js';
@@ -15,13 +16,17 @@ type WriteModel = OperationModel & { bodySchema: JsonSchema };
 
 const writesWithBodies = () => operationModels().filter((model): model is WriteModel => !model.safe && model.bodySchema !== undefined);
 
-/** One fixed example of each case (whatever the seed), then random ones drawn from all of them. */
-function casesOf<T>(arbitraries: Array<fc.Arbitrary<T>>): { any: fc.Arbitrary<T>; examples: T[] } {
-  return { any: fc.oneof(...arbitraries), examples: arbitraries.map((arbitrary) => fc.sample(arbitrary, { numRuns: 1, seed: 0 })[0]!) };
+/**
+ * Random cases drawn from every kind, and one fixed example of each kind (whatever the seed) made from
+ * the spec's example body, so that a failing example (which cannot shrink) still reads well.
+ */
+function casesOf<T>(kinds: (base: fc.Arbitrary<Body>) => Array<fc.Arbitrary<T>>, model: WriteModel): { any: fc.Arbitrary<T>; examples: T[] } {
+  const example = fc.constant(exampleRequest(model).json as Body);
+  return { any: fc.oneof(...kinds(validValues(model.bodySchema) as fc.Arbitrary<Body>)), examples: kinds(example).map((kind) => fc.sample(kind, { numRuns: 1, seed: 0 })[0]!) };
 }
 
-const schemaBreaks = (model: WriteModel) => casesOf(invalidObjectCases(model.bodySchema).map(({ breaks, values }) => values.map((body) => ({ breaks, body }))));
-const syntaxBreaks = (model: WriteModel) => casesOf(malformedBodies(validValues(model.bodySchema)));
+const schemaBreaks = (model: WriteModel) => casesOf((base) => invalidObjectCases(model.bodySchema, base).map(({ breaks, values }) => values.map((body) => ({ breaks, body }))), model);
+const syntaxBreaks = (model: WriteModel) => casesOf((base) => malformedBodies(base), model);
 
 // Media types that are not JSON by any reading; `null` sends none at all.
 const NOT_JSON_MEDIA_TYPES: fc.Arbitrary<string | null> = fc.oneof(
@@ -50,7 +55,7 @@ function expectEcho(model: WriteModel, sent: Body, exchange: Exchange): void {
   const changed = Object.keys(sent).filter((name) => !isDeepStrictEqual(answer[name], sent[name]));
   const added = Object.keys(answer).filter((name) => requestFields.has(name) && !(name in sent));
   expectThat(changed.length === 0 && added.length === 0, `The answer differs from the body sent (${model.operation.operationId})`, [
-    ...changed.map((name) => `${name}: Received ${JSON.stringify(answer[name])} / Sent ${JSON.stringify(sent[name])}`),
+    ...changed.map((name) => `${name}: Received ${snippet(JSON.stringify(answer[name]) ?? 'nothing', 200)} / Sent ${snippet(JSON.stringify(sent[name]), 200)}`),
     ...added.map((name) => `${name}: Received ${JSON.stringify(answer[name])} / Sent nothing (an omitted field stays omitted)`),
   ], exchange);
 }
@@ -162,7 +167,7 @@ export const invalidBodyNotStored: Check = {
       context.note(`${model.operation.operationId}: ${sent.length} refused requests sent`);
       expectThat(added.length === 0, 'Refused bodies were stored', [
         `Received: ${added.length} new entr${added.length === 1 ? 'y' : 'ies'} in ${list.method} ${list.path} / Expected: none`,
-        ...added.slice(0, 5).map((entry) => `Stored: ${JSON.stringify(entry)}`),
+        ...added.slice(0, 5).map((entry) => `Stored: ${snippet(JSON.stringify(entry), 200)}`),
       ], after.exchange);
     }
   },

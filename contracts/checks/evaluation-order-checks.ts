@@ -43,7 +43,10 @@ export const FAULTS: readonly Fault[] = [
     status: 400,
     code: 'invalid_request',
     appliesTo: withBody,
-    apply: (request, model) => ({ ...request, json: fc.sample(invalidObjectCases(model.bodySchema!).find(({ breaks }) => breaks.startsWith('required'))?.values ?? fc.constant([]), { numRuns: 1, seed: 0 })[0] }),
+    apply: (request, model) => {
+      const missing = invalidObjectCases(model.bodySchema!, fc.constant(request.json as Record<string, unknown>)).find(({ breaks }) => breaks.startsWith('required'));
+      return { ...request, json: fc.sample(missing?.values ?? fc.constant([]), { numRuns: 1, seed: 0 })[0] };
+    },
   },
   {
     name: 'an invalid path parameter',

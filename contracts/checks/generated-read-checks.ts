@@ -19,7 +19,10 @@ export const validParametersAccepted: Check = {
   needs: ['exactParameters'],
   async run(context) {
     for (const model of readsWithPathParameters()) {
-      const values = fc.record(Object.fromEntries(model.pathParameters.map((parameter) => [parameter.name, validPathValues(parameter)])));
+      const generated = model.pathParameters.map((parameter) => ({ name: parameter.name, ...validPathValues(parameter) }));
+      const values = fc.record(Object.fromEntries(generated.map(({ name, any }) => [name, any])));
+      // Each parameter at each end of its range, the others at their first end.
+      const examples = generated.flatMap(({ name, examples: ends }) => ends.map((end) => ({ ...Object.fromEntries(generated.map((other) => [other.name, other.examples[0]!])), [name]: end })));
       const last = model.pathParameters.find((parameter) => model.operation.path.endsWith(`{${parameter.name}}`));
       await checkProperty(context, `${model.operation.operationId} path parameters`, values, async (chosen) => {
         const path = pathOf(model, chosen);
@@ -30,7 +33,7 @@ export const validParametersAccepted: Check = {
         if (exchange.status === model.successStatus && last && id !== undefined) {
           expectThat(String(id) === chosen[last.name], `The answer is another resource than the one asked for (GET ${path})`, [`Received: id ${String(id)} / Expected: ${chosen[last.name]}`], exchange);
         }
-      });
+      }, { examples });
     }
   },
 };
@@ -42,7 +45,9 @@ export const invalidParametersRejected: Check = {
   needs: ['exactParameters'],
   async run(context) {
     for (const model of readsWithPathParameters()) {
-      const broken = fc.oneof(...model.pathParameters.map((parameter) => invalidPathValues(parameter).map((invalid) => ({ ...invalid, name: parameter.name }))));
+      const generated = model.pathParameters.map((parameter) => ({ name: parameter.name, ...invalidPathValues(parameter) }));
+      const broken = fc.oneof(...generated.map(({ name, any }) => any.map((invalid) => ({ ...invalid, name }))));
+      const examples = generated.flatMap(({ name, examples: fixed }) => fixed.map((invalid) => ({ ...invalid, name })));
       await checkProperty(context, `${model.operation.operationId} invalid path parameters`, broken, async ({ name, value, breaks }) => {
         const path = pathOf(model, { [name]: value });
         const what = `GET ${path} (${name}: ${breaks})`;
@@ -50,14 +55,15 @@ export const invalidParametersRejected: Check = {
         expectStatus(exchange, [400], what);
         expectErrorBody(exchange, 'invalid_request', what);
         expectConforms(model.operation.operationId, exchange, what);
-      });
+      }, { examples });
     }
   },
 };
 
 // Query strings a client or a proxy can produce: unknown names, repeats, empty parts, bad escapes, size.
+const ODD_QUERIES = ['?', '?&&', '?=', '?a', '?a=1&a=2', '?a[]=1&a[]=2', '?__proto__[polluted]=1', '?%ZZ', '?a=%', '?a=%E0%A4%A', '?%00=%00', `?q=${'x'.repeat(2_000)}`];
 const queryStrings: fc.Arbitrary<string> = fc.oneof(
-  fc.constantFrom('?', '?&&', '?=', '?a', '?a=1&a=2', '?a[]=1&a[]=2', '?__proto__[polluted]=1', '?%ZZ', '?a=%', '?a=%E0%A4%A', '?%00=%00', `?q=${'x'.repeat(2_000)}`),
+  fc.constantFrom(...ODD_QUERIES),
   fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }), fc.string({ maxLength: 12, unit: 'grapheme' }), { minKeys: 1, maxKeys: 4 }).map(
     (parameters) => `?${new URLSearchParams(parameters).toString()}`,
   ),
@@ -88,7 +94,7 @@ export const unknownQueryIgnored: Check = {
         expectThat(exchange.status !== baseline.status || isDeepStrictEqual(exchange.json, baseline.json), `The answer changed with a query the spec does not define (${what})`, [
           `Received: ${snippet(exchange.text, 200)} / Expected: ${snippet(baseline.text, 200)} (as without the query)`,
         ], exchange);
-      }, { runs: Math.ceil(context.runs / 2), describe: (query) => JSON.stringify(query.slice(0, 120)) });
+      }, { runs: Math.ceil(context.runs / 2), examples: ODD_QUERIES, describe: (query) => JSON.stringify(query.slice(0, 120)) });
     }
   },
 };

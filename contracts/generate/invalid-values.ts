@@ -86,14 +86,14 @@ export function invalidValueCases(schema: JsonSchema): InvalidCase[] {
 
 /**
  * Objects that each break one constraint of an object schema, the rest valid: not an object, a required
- * property missing, an unknown property (when closed), and every constraint of every property.
+ * property missing, an unknown property (when closed), and every constraint of every property. `valid`
+ * gives the rest (default: any valid object; a constant, e.g. the spec's example, keeps cases readable).
  * @example invalidObjectCases({ $ref: '#/components/schemas/NewCategory' })
  */
-export function invalidObjectCases(schema: JsonSchema): Array<InvalidCase<unknown>> {
+export function invalidObjectCases(schema: JsonSchema, valid: fc.Arbitrary<Record<string, unknown>> = validValues(schema) as fc.Arbitrary<Record<string, unknown>>): Array<InvalidCase<unknown>> {
   const target = resolveSchema(schema);
   const properties = (target.properties ?? {}) as Record<string, JsonSchema>;
   const required = (target.required ?? []) as string[];
-  const valid = validValues(target) as fc.Arbitrary<Record<string, unknown>>;
   const cases: InvalidCase[] = Object.entries(OF_TYPE)
     .filter(([type]) => type !== 'object')
     .map(([type, values]) => ({ breaks: `type object, given ${type}`, values }));

@@ -80,31 +80,52 @@ export function exampleRequest(model: OperationModel, changes: Partial<ContractR
   return { method: model.operation.method, path: pathOf(model), ...(body !== undefined && { json: body }), ...changes };
 }
 
-/** Valid path parameter values, as text: integers across the whole documented range (int64 included, exactly). */
-export function validPathValues(parameter: DocumentedParameter): fc.Arbitrary<string> {
+/** Generated values and the fixed examples always tried first. */
+export interface GeneratedValues<T> {
+  any: fc.Arbitrary<T>;
+  examples: T[];
+}
+
+function integerRange(parameter: DocumentedParameter): { min: bigint; max: bigint } | undefined {
   const schema = resolveSchema(parameter.schema);
-  if (schema.type !== 'integer') return validValues(schema).map(pathValue);
+  if (schema.type !== 'integer') return undefined;
   const min = BigInt(typeof schema.minimum === 'number' ? schema.minimum : Number.MIN_SAFE_INTEGER);
   // The spec's int64 maximum is written in full; read from the document it is a double, so use the format's.
   const max = schema.format === 'int64' ? 2n ** 63n - 1n : BigInt(typeof schema.maximum === 'number' ? schema.maximum : Number.MAX_SAFE_INTEGER);
-  return fc.oneof(fc.constantFrom(min, max, min + 1n), fc.bigInt({ min, max: min + 1000n }), fc.bigInt({ min, max })).map(String);
+  return { min, max };
 }
+
+/** Valid path parameter values, as text: integers across the whole documented range (int64 included, exactly), the ends first. */
+export function validPathValues(parameter: DocumentedParameter): GeneratedValues<string> {
+  const range = integerRange(parameter);
+  if (!range) return { any: validValues(parameter.schema).map(pathValue), examples: [] };
+  const { min, max } = range;
+  return { any: fc.oneof(fc.bigInt({ min, max: min + 1000n }), fc.bigInt({ min, max })).map(String), examples: [String(min), String(max)] };
+}
+
+// Integers as lenient parsers read them, and other scripts' digits (Python's int() takes them all).
+const NOT_INTEGERS = ['1.5', '0x10', '1e3', '1_000', '%201', '1%20', '%D9%A1', '%EF%BC%91', 'NaN', 'null', 'true', '1abc'];
 
 /**
  * Path parameter values the schema refuses, as URL-ready text: below the minimum, past int64, fractions,
  * hexadecimal and exponents, padded, digits of other scripts, and arbitrary text. Never empty, `.` or `..`
  * (those change which route the request takes).
  */
-export function invalidPathValues(parameter: DocumentedParameter): fc.Arbitrary<{ breaks: string; value: string }> {
-  const schema = resolveSchema(parameter.schema);
-  const text = fc.string({ minLength: 1, maxLength: 12, unit: 'grapheme' }).filter((value) => value !== '.' && value !== '..');
-  if (schema.type !== 'integer') return fc.constant({ breaks: 'a value of another type', value: '%7B%7D' });
-  const min = BigInt(typeof schema.minimum === 'number' ? schema.minimum : Number.MIN_SAFE_INTEGER);
-  const max = schema.format === 'int64' ? 2n ** 63n - 1n : BigInt(typeof schema.maximum === 'number' ? schema.maximum : Number.MAX_SAFE_INTEGER);
-  return fc.oneof(
-    fc.bigInt({ min: min - 10n ** 20n, max: min - 1n }).map((value) => ({ breaks: `minimum ${min}`, value: String(value) })),
-    fc.bigInt({ min: max + 1n, max: max + 10n ** 20n }).map((value) => ({ breaks: `maximum ${max}`, value: String(value) })),
-    fc.constantFrom('1.5', '0x10', '1e3', '1_000', '%201', '1%20', '%D9%A1', '%EF%BC%91', 'NaN', 'null', 'true', '1abc').map((value) => ({ breaks: 'not an integer', value })),
-    text.filter((value) => !/^\d+$/.test(value)).map((value) => ({ breaks: 'not an integer', value: encodeURIComponent(value) })),
-  );
+export function invalidPathValues(parameter: DocumentedParameter): GeneratedValues<{ breaks: string; value: string }> {
+  const range = integerRange(parameter);
+  if (!range) return { any: fc.constant({ breaks: 'a value of another type', value: '%7B%7D' }), examples: [] };
+  const { min, max } = range;
+  const text = fc.string({ minLength: 1, maxLength: 12, unit: 'grapheme' }).filter((value) => value !== '.' && value !== '..' && !/^\d+$/.test(value));
+  return {
+    any: fc.oneof(
+      fc.bigInt({ min: min - 10n ** 20n, max: min - 1n }).map((value) => ({ breaks: `minimum ${min}`, value: String(value) })),
+      fc.bigInt({ min: max + 1n, max: max + 10n ** 20n }).map((value) => ({ breaks: `maximum ${max}`, value: String(value) })),
+      text.map((value) => ({ breaks: 'not an integer', value: encodeURIComponent(value) })),
+    ),
+    examples: [
+      { breaks: `minimum ${min}`, value: String(min - 1n) },
+      { breaks: `maximum ${max}`, value: String(max + 1n) },
+      ...NOT_INTEGERS.map((value) => ({ breaks: 'not an integer', value })),
+    ],
+  };
 }

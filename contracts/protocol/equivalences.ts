@@ -141,12 +141,3 @@ export const EQUIVALENCES: readonly Equivalence[] = [
     spellings: (request, model) => [{ spelt: 'each path parameter percent-encoded', request: { ...request, path: percentEncodedPath(model) } }],
   },
 ];
-
-/** The table as the README shows it (`npm test` fails when the README's copy differs). */
-export function equivalenceTableMarkdown(): string {
-  return [
-    '| Equivalence | Basis | Must be treated alike |',
-    '|---|---|---|',
-    ...EQUIVALENCES.map(({ name, basis, rule }) => `| \`${name}\` | ${basis} | ${rule.replace(/\|/g, '\\|')} |`),
-  ].join('\n');
-}

@@ -1,14 +1,15 @@
 /**
  * How a request authenticates: with the target's key, with nothing, a given token, a raw header value,
  * or the key spelt another way (`spell` gets the key; `header` is the exact field name to send; `shown`
- * is the value as reports print it, in shell syntax, when it is derived from the key but is not the key).
+ * is the value as reports print it, in shell syntax, when it is derived from the key but is not the key;
+ * `invalid` says the spelling is not a valid credential, so it counts against the anonymous bucket).
  */
 export type RequestAuth =
   | 'key'
   | 'none'
   | { bearer: string }
   | { authorization: string }
-  | { spell: (key: string) => string; header?: string; shown?: string };
+  | { spell: (key: string) => string; header?: string; shown?: string; invalid?: true };
 
 /** A request a check wants sent; `path` is relative to the base address and may carry a query (`/categories?x=1`). */
 export interface ContractRequest {

@@ -61,4 +61,14 @@ describe('pacedSender', () => {
     expect(waits[0]).toBeGreaterThan(25_000);
     expect(waits[0]).toBeLessThanOrEqual(32_000);
   });
+
+  it('keeps the anonymous window apart: a used-up window of requests without a key delays only those', async () => {
+    const reset = String(Math.floor(Date.now() / 1000) + 30);
+    const { paced, waits } = scripted([answer(401, { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset }), answer(200), answer(200)]);
+    await paced({ ...request, auth: 'none' });
+    await paced(request);
+    expect(waits).toEqual([]);
+    await paced({ ...request, auth: { bearer: 'not-a-key' } });
+    expect(waits).toHaveLength(1);
+  });
 });

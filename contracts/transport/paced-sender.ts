@@ -33,21 +33,34 @@ function wholeNumber(value: string | undefined): number | undefined {
 }
 
 /**
- * Wraps a sender. Before a request it waits out a window that the last answer said was used up
- * (`Remaining: 0`); after an unexpected 429 it waits `Retry-After` (at least 1, 2, 4, 8, 16 s:
- * exponential backoff) and retries, at most five times. It never retries a ban, and requests marked
+ * Which window a request counts against: the key's, or (design.md section 3) the anonymous bucket of
+ * this client's address, which every request without a valid key shares. A 401 always says it was
+ * the anonymous one.
+ */
+function bucketOf(request: ContractRequest, status?: number): 'key' | 'anonymous' {
+  if (status === 401) return 'anonymous';
+  const auth = request.auth ?? 'key';
+  return auth === 'key' || (typeof auth === 'object' && 'spell' in auth && !auth.invalid) ? 'key' : 'anonymous';
+}
+
+/**
+ * Wraps a sender. Before a request it waits out the window (the key's, or the anonymous one of requests
+ * without a valid key) that the last answer said was used up (`Remaining: 0`); after an unexpected 429
+ * it waits `Retry-After` (at least 1, 2, 4, 8, 16 s: exponential backoff) and retries, at most five times. It never retries a ban, and requests marked
  * `expectsRateLimit` pass straight through, so the suite causes at most a handful of 429s per window:
  * far below the ban threshold.
  * @example const send = pacedSender(plainSend, console.log, realTimeWaiter);
  */
 export function pacedSender(send: Send, note: (message: string) => void, waiter: Waiter = realTimeWaiter): Send {
-  let exhaustedUntil = 0;
+  const exhaustedUntil = { key: 0, anonymous: 0 };
   return async (request) => {
     const what = `${request.method} ${request.path.split('?')[0]}`;
-    if (!request.expectsRateLimit && exhaustedUntil > 0) {
-      const wait = Math.ceil(exhaustedUntil - (await waiter.now()));
+    const bucket = bucketOf(request);
+    if (!request.expectsRateLimit && exhaustedUntil[bucket] > 0) {
+      const wait = Math.ceil(exhaustedUntil[bucket] - (await waiter.now()));
       if (wait > 0 && wait <= waiter.longestProactiveWaitSeconds) {
-        note(`${waiter.say(wait)} before ${what}: the key's window is used up (X-RateLimit-Remaining: 0)`);
+        const whose = bucket === 'key' ? "the key's window" : "this address's window for requests without a valid key";
+        note(`${waiter.say(wait)} before ${what}: ${whose} is used up (X-RateLimit-Remaining: 0)`);
         await waiter.wait(wait);
       }
     }
@@ -55,8 +68,8 @@ export function pacedSender(send: Send, note: (message: string) => void, waiter:
       const exchange = await send(request);
       const remaining = wholeNumber(headerOf(exchange, 'x-ratelimit-remaining'));
       const reset = wholeNumber(headerOf(exchange, 'x-ratelimit-reset'));
-      // Only keyed answers say anything about the key's window (a 401's headers are the address's).
-      if (request.auth === undefined || request.auth === 'key') exhaustedUntil = remaining === 0 && reset !== undefined ? reset + 1 : 0;
+      // A 401's headers describe the address's anonymous bucket, any other answer's the key's window.
+      exhaustedUntil[bucketOf(request, exchange.status)] = remaining === 0 && reset !== undefined ? reset + 1 : 0;
       const banned = errorCodeOf(exchange) === 'temporarily_banned';
       if (exchange.status !== 429 || request.expectsRateLimit || banned || attempt >= MAX_RETRIES) return exchange;
       const retryAfter = wholeNumber(headerOf(exchange, 'retry-after'));

@@ -1,0 +1,37 @@
+import { BROKEN_VARIANTS } from '../broken-variants/index.js';
+import { FAULTS } from '../checks/evaluation-order-checks.js';
+import { CHECKS } from '../checks/registry.js';
+import { EQUIVALENCES } from '../protocol/equivalences.js';
+
+// The README's tables are these, generated from the code; readme-tables.test.ts fails when they drift.
+const cell = (text: string) => text.replace(/\|/g, '\\|');
+
+/** Every check: what it verifies, what it needs of a target, and the broken variants that make it fail. */
+export function checkTableMarkdown(): string {
+  return [
+    '| Check | Verifies | Needs | Broken variants that it catches |',
+    '|---|---|---|---|',
+    ...CHECKS.map(({ name, verifies, needs }) => {
+      const variants = BROKEN_VARIANTS.filter(({ caughtBy }) => caughtBy.includes(name)).map((variant) => `\`${variant.name}\``);
+      return `| \`${name}\` | ${cell(verifies)} | ${needs.length > 0 ? needs.join(', ') : '—'} | ${variants.join(', ')} |`;
+    }),
+  ].join('\n');
+}
+
+/** The protocol equivalences the suite holds targets to. */
+export function equivalenceTableMarkdown(): string {
+  return [
+    '| Equivalence | Basis | Must be treated alike |',
+    '|---|---|---|',
+    ...EQUIVALENCES.map(({ name, basis, rule }) => `| \`${name}\` | ${basis} | ${cell(rule)} |`),
+  ].join('\n');
+}
+
+/** The faults the order-of-evaluation checks combine, by the stage that must find them. */
+export function faultTableMarkdown(): string {
+  return [
+    '| Stage | Fault | Answer |',
+    '|---|---|---|',
+    ...FAULTS.map(({ stage, name, status, code }) => `| ${stage} | ${name} | ${status} \`${code}\` |`),
+  ].join('\n');
+}
