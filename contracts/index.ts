@@ -1,9 +1,16 @@
 /** Every named check, in run order, and lookup by name. */
 export { CHECKS, checkNamed } from './checks/registry.js';
 /** The check signature, capabilities and the typed verdicts a check can throw. */
-export { CAPABILITIES, CheckFailure, CheckNotApplicable, isCheckFailure, type Capability, type Check, type CheckContext, type PlanLimits, type TargetClock } from './checks/check.js';
+export { CAPABILITIES, CheckFailure, CheckNotApplicable, RequestBudgetExhausted, isCheckFailure, type Capability, type Check, type CheckContext, type PlanLimits, type TargetClock } from './checks/check.js';
+/** The protocol equivalences and the order-of-evaluation faults the checks hold targets to. */
+export { EQUIVALENCES, type Equivalence, type Spelling } from './protocol/equivalences.js';
+export { FAULTS, type Fault } from './checks/evaluation-order-checks.js';
+/** Generated cases: a seeded, shrinking property over requests, and the operations read from the spec. */
+export { checkProperty, type PropertyOptions } from './generate/property.js';
+export { operationModels, type OperationModel } from './generate/operation-model.js';
 /** Runs one check or many against a target and returns typed results. */
 export { runCheck, runChecks, type RunCheckOptions } from './runner/run-check.js';
+export { suiteSettings, DEFAULT_RUNS, type SuiteSettings } from './runner/target-session.js';
 export { summarise, type CheckResult, type SuiteSummary } from './runner/check-result.js';
 /** Registers the registry as jest tests against a target (what `npm test` and the CLI use). */
 export { describeContractSuite, type ContractSuiteDefinition } from './runner/describe-contract-suite.js';
@@ -17,10 +24,13 @@ export { TargetUnreachableError, UsageError, isExitTwoError } from './targets/ta
 export { responseViolations, type Violation } from './conformance/response-conformance.js';
 /** The spec's validators, compiled once per operation + status + media type. */
 export { specValidators, SpecValidators } from './spec/spec-validators.js';
-/** Reports: terminal lines and summary, JUnit XML, JSON. */
+/** Coverage of the spec's operation x status x header by a run. */
+export { coverageOf, coverageItems, type Coverage, type CoverageItem } from './coverage/coverage.js';
+/** Reports: terminal lines, summary, coverage and the check x target matrix; JUnit XML; JSON. */
 export { checkLine, failureBlock, summaryText } from './report/terminal-report.js';
+export { coverageText, matrixText } from './report/matrix-report.js';
 export { junitReport } from './report/junit-report.js';
-export { jsonReport, type SuiteReport } from './report/suite-report.js';
+export { disagreementsOf, jsonReport, type ContractReport, type Disagreement, type SuiteReport } from './report/suite-report.js';
 /** The command line of `npm run contract`, as a function that resolves with the exit code. */
 export { runContractCli, type CliIo } from './cli/run-contract-cli.js';
 /** Deliberately broken fakes and the checks that must catch each. */
