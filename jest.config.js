@@ -9,5 +9,7 @@ export default {
     '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }],
   },
   testMatch: ['<rootDir>/**/*.test.ts'],
-  testPathIgnorePatterns: ['/node_modules/'],
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/examples/'],
+  // The consumer projects and the build output are not part of this package's sources.
+  modulePathIgnorePatterns: ['<rootDir>/examples/', '<rootDir>/dist/'],
 };

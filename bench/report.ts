@@ -8,6 +8,8 @@ export interface BenchResults {
   startup: { fakeMs: number; fakeFromSourcesMs: number; prismMs: number; bundleBuildMs: number; runsMs: Record<'fake' | 'fakeFromSources' | 'prism', number[]> };
   load: Record<'fake' | 'prism' | 'floor', Record<Scenario, LoadResult>>;
   inProcess: Record<'get' | 'post', { requestsPerSecond: number; unexpected: number }>;
+  /** Fresh process to first answer in Node tests: the built package's setupFake beside a bare msw setupServer. */
+  firstAnswer: { fakeMs: number; bareMswMs: number; extraMs: number; runsMs: Record<'fake' | 'bareMsw', number[]> };
   memory: { rssAtStartBytes: number; rssAfterBytes: number; rssAfterSecondRoundBytes: number; requests: number };
   contract?: Record<'fake' | 'prism', ContractRun>;
 }
@@ -50,6 +52,11 @@ export function printReport(results: BenchResults, print: (line: string) => void
   print(
     `start-up to first answer (median of ${results.settings.startupRuns}): fake ${startup.fakeMs} ms (bundle; built in ${startup.bundleBuildMs} ms), ` +
       `fake from sources via tsx ${startup.fakeFromSourcesMs} ms, prism ${startup.prismMs} ms; fake/prism ${ratio(startup.prismMs, startup.fakeMs).toFixed(1)}x faster`,
+  );
+  const { firstAnswer } = results;
+  print(
+    `fresh process to first answer (median of ${firstAnswer.runsMs.fake.length}): import petstore-harness/node + setupFake ${firstAnswer.fakeMs} ms, ` +
+      `bare msw setupServer with one static handler ${firstAnswer.bareMswMs} ms; the fake costs ${firstAnswer.extraMs} ms more`,
   );
   print(`in-process host (msw setupServer + fetch): GET ${results.inProcess.get.requestsPerSecond} req/s, POST ${results.inProcess.post.requestsPerSecond} req/s`);
   const { memory } = results;

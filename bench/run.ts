@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import { Command, InvalidArgumentError } from 'commander';
 import { freeLoopbackPort } from '../contracts/targets/free-port.js';
 import { loadServer, sendRequests, type LoadResult, type Scenario } from './load.js';
-import { buildServerBundle, SERVER_BUNDLE } from '../scripts/build-server.js';
+import { buildBundles, FAKE_SERVER_BIN } from '../scripts/build/bundles.js';
 import type { ContractReport } from '../contracts/report/suite-report.js';
 import { printReport, type BenchResults, type ContractRun } from './report.js';
 import { startServerProcess, type ServerCommand, type ServerProcess } from './server-process.js';
@@ -47,7 +47,7 @@ async function fakeCommand(): Promise<ServerCommand> {
   return {
     name: 'fake',
     command: process.execPath,
-    args: [SERVER_BUNDLE, '--port', String(port), '--keys', keysFile, '--quiet'],
+    args: [FAKE_SERVER_BIN, '--port', String(port), '--keys', keysFile, '--quiet'],
     baseUrl: `http://127.0.0.1:${port}/v1`,
     headers: probeHeaders,
   };
@@ -109,11 +109,11 @@ async function withServer<T>(command: () => Promise<ServerCommand>, use: (server
   }
 }
 
-/** One `npm run contract` run: wall time, exit code, and from its JSON report what it sent and covered. */
+/** One run of the built `petstore-contract` bin: wall time, exit code, and from its JSON report what it sent and covered. */
 async function contractRun(target: string): Promise<ContractRun> {
   const report = join(tmpdir(), `petstore-bench-contract-${process.pid}-${target}.json`);
   const started = performance.now();
-  const exitCode = await run(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts/contract.ts'), '--target', target, '--json', report], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 }).then(
+  const exitCode = await run(process.execPath, [join(ROOT, 'dist/bin/petstore-contract.js'), '--target', target, '--json', report], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 }).then(
     () => 0,
     (error: { code?: number }) => error.code ?? 1,
   );
@@ -125,8 +125,22 @@ async function contractRun(target: string): Promise<ContractRun> {
   return { seconds, exitCode, generatedCases: cases, requests: suite.requests, coveragePercent: suite.coverage.percent };
 }
 
+/** Fresh processes, fake and bare msw taking turns so that machine noise falls on both alike. */
+async function firstAnswerMs(): Promise<BenchResults['firstAnswer']> {
+  const runsMs = { fake: [] as number[], bareMsw: [] as number[] };
+  const once = async (which: string) => Number((await run(process.execPath, [join(ROOT, 'bench/first-answer.mjs'), which], { cwd: ROOT })).stdout);
+  for (let i = 0; i < options.startupRuns * 2; i += 1) {
+    runsMs.fake.push(await once('fake'));
+    runsMs.bareMsw.push(await once('bare'));
+  }
+  const fakeMs = median(runsMs.fake);
+  const bareMswMs = median(runsMs.bareMsw);
+  return { fakeMs, bareMswMs, extraMs: fakeMs - bareMswMs, runsMs };
+}
+
+// The package's dist/ as `npm pack` ships it (without the type declarations, which nothing here reads).
 const buildStarted = performance.now();
-await buildServerBundle();
+await buildBundles();
 const buildMs = Math.round(performance.now() - buildStarted);
 
 process.stderr.write('start-up (spawn to first answer)\n');
@@ -154,6 +168,9 @@ const inProcess = JSON.parse(
   (await run(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/in-process-host.ts'), String(Math.min(options.duration, 5)), String(options.connections)], { cwd: ROOT })).stdout,
 ) as BenchResults['inProcess'];
 
+process.stderr.write('fresh process to first answer: the built package beside bare msw\n');
+const firstAnswer = await firstAnswerMs();
+
 let contract: BenchResults['contract'];
 if (options.contract) {
   process.stderr.write('contract suite wall time\n');
@@ -173,6 +190,7 @@ const results: BenchResults = {
   },
   load,
   inProcess,
+  firstAnswer,
   memory,
   ...(contract && { contract }),
 };

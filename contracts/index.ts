@@ -9,10 +9,10 @@ export { FAULTS, type Fault } from './checks/evaluation-order-checks.js';
 export { checkProperty, type PropertyOptions } from './generate/property.js';
 export { operationModels, type OperationModel } from './generate/operation-model.js';
 /** Runs one check or many against a target and returns typed results. */
-export { runCheck, runChecks, type RunCheckOptions } from './runner/run-check.js';
+export { runCheck, runChecks, type RunCheckOptions, type RunChecksOptions } from './runner/run-check.js';
 export { suiteSettings, DEFAULT_RUNS, type SuiteSettings } from './runner/target-session.js';
 export { summarise, type CheckResult, type SuiteSummary } from './runner/check-result.js';
-/** Registers the registry as jest tests against a target (what `npm test` and the CLI use). */
+/** Registers the registry as jest tests against a target (what `npm test` uses). */
 export { describeContractSuite, type ContractSuiteDefinition } from './runner/describe-contract-suite.js';
 /** Targets: the fake in-process, Prism spawned, or a live base URL; and why a check is skipped on one. */
 export { startFakeTarget, FAKE_CAPABILITIES, type FakeTargetOptions } from './targets/fake-target.js';

@@ -1,11 +1,12 @@
 import { persist } from '@msw/data/extensions/persist';
 import { getResponse, type RequestHandler } from 'msw';
-import { SchemaRegistry, type OpenApiDocument } from '../spec/schema-registry.js';
+import { specValidators } from '../spec/spec-artifacts.js';
 import { AccessControl } from './domain/access.js';
 import { authenticate } from './domain/auth.js';
 import { DEFAULT_BAN_POLICY, type BanPolicy } from './domain/ban.js';
 import { AdjustableClock, systemClock, type Clock } from './domain/clock.js';
 import { GET_PET_DEPRECATION } from './domain/deprecation.js';
+import type { ApiError } from './domain/errors.js';
 import { DEFAULT_KEYS, type ApiKey, type Plan } from './domain/plans.js';
 import { DEFAULT_SEED, type SeedData } from './domain/seed.js';
 import { PetStoreData } from './domain/store.js';
@@ -17,10 +18,8 @@ import { OperationRouter } from './handlers/operation.js';
 /** The address the standalone fake serves by default. */
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:4010/v1';
 
-/** How to build a fake. Everything but `document` has the defaults of design.md. */
+/** How to build a fake; every option has the default of design.md. Records are validated by the spec's schemas. */
 export interface FakeOptions {
-  /** The OpenAPI document (`spec/openapi.yaml` parsed); its schemas validate every record. */
-  document: OpenApiDocument;
   /** Absolute URL the handlers answer under, ending in `/v1`. Default `http://127.0.0.1:4010/v1`. */
   baseUrl?: string;
   /** Accepted API keys. Default: one per plan, `free-test-key` ... `enterprise-test-key`. */
@@ -58,7 +57,7 @@ export interface Fake {
    */
   answer(call: ApiCall): Promise<Answer>;
   /** The 404/405 error for a method and path below the base URL, without auth or quota. */
-  unmatchedError: OperationRouter['unmatchedError'];
+  unmatchedError(method: string, path: string): { error: ApiError; headers: Record<string, string> };
   /** Back to the seed: records, quota counters, bans and the clock offset. The one reset entry point. */
   reset(): Promise<void>;
   /** The plan of the key in an `Authorization` header, for logs that must not show the key. */
@@ -69,13 +68,13 @@ export interface Fake {
 
 /**
  * Builds the in-memory Pet Store fake: one set of msw handlers over the domain core.
- * @example const fake = createFake({ document: loadSpecDocument() });
+ * @example const fake = createFake({ baseUrl: 'http://localhost:4010/v1' });
  */
-export function createFake(options: FakeOptions): Fake {
+export function createFake(options: FakeOptions = {}): Fake {
   const baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
   const keys = options.keys ?? DEFAULT_KEYS;
   const seed = options.seed ?? DEFAULT_SEED;
-  const schemas = new SchemaRegistry(options.document);
+  const schemas = specValidators();
   const clock = new AdjustableClock(options.clock ?? systemClock);
   const store = new PetStoreData(schemas, options.persist ? [persist()] : []);
   const access = new AccessControl({

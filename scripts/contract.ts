@@ -1,6 +1,6 @@
 import { runContractCli } from '../contracts/cli/run-contract-cli.js';
 
-// A signal must still run the 'exit' handlers that kill Prism and the jest process.
+// A signal must still run the 'exit' handler that kills Prism.
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
 
 process.exitCode = await runContractCli(process.argv.slice(2), {

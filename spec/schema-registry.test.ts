@@ -1,8 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
-import { loadSpecDocument } from './document.js';
-import { describeSchemaErrors, SchemaRegistry } from './schema-registry.js';
+import { specDocument } from './spec-artifacts.js';
+import { describeSchemaErrors } from './schema-errors.js';
+import { SchemaRegistry } from './schema-registry.js';
 
-const registry = new SchemaRegistry(loadSpecDocument());
+const registry = new SchemaRegistry(specDocument());
 
 describe('describeSchemaErrors', () => {
   it('names each broken rule with its field', () => {

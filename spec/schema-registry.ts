@@ -1,8 +1,10 @@
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import { _, Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import standaloneCodeModule from 'ajv/dist/standalone/index.js';
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+const standaloneCode = standaloneCodeModule as unknown as typeof standaloneCodeModule.default;
 
 /** The parts of an OpenAPI document this project reads. */
 export interface OpenApiDocument {
@@ -28,21 +30,35 @@ function rewriteRefs(node: unknown, prefix: string): unknown {
   );
 }
 
+/** Validators of the spec's component schemas by name: compiled at run time or at build time. */
+export interface SchemaValidators {
+  /** The validator of `components/schemas/<name>`; throws naming the schema when there is none. */
+  validator(name: string): ValidateFunction;
+}
+
 /**
  * The spec's component schemas compiled by one ajv (JSON Schema 2020-12, ajv-formats with int32/int64).
  * Validators are compiled once per schema and cached.
  * @example new SchemaRegistry(document).validator('NewCategory')(body)
  */
-export class SchemaRegistry {
+export class SchemaRegistry implements SchemaValidators {
   readonly ajv: Ajv2020;
   readonly #validators = new Map<string, ValidateFunction>();
+  readonly #names: string[];
 
-  constructor(document: OpenApiDocument) {
+  constructor(document: OpenApiDocument, options: { standalone?: boolean } = {}) {
     // validateSchema off: checking the document against the 2020-12 meta-schema first costs a third of
     // the fake's start-up, and `npm test` already validates the whole document against the OpenAPI 3.1
     // schema; strict mode still refuses any keyword ajv does not know.
-    this.ajv = new Ajv2020({ allErrors: true, strict: true, validateSchema: false });
+    this.ajv = new Ajv2020({
+      allErrors: true,
+      strict: true,
+      validateSchema: false,
+      // Standalone code refers to the formats by module rather than holding the functions.
+      ...(options.standalone && { code: { source: true, esm: true, formats: this.#formatsModule() } }),
+    });
     addFormats(this.ajv);
+    this.#names = Object.keys(document.components.schemas);
     this.ajv.addSchema({ $id: REGISTRY_ID, $defs: rewriteRefs(document.components.schemas, '#/$defs/') });
   }
 
@@ -57,40 +73,21 @@ export class SchemaRegistry {
     return validate;
   }
 
+  /**
+   * An ES module exporting one validator per component schema, under the schema's name: what the
+   * package build inlines instead of compiling at start-up. Needs `{ standalone: true }`.
+   */
+  standaloneModule(): string {
+    const refs = Object.fromEntries(this.#names.map((name) => [name, `${REGISTRY_ID}#/$defs/${name}`]));
+    return standaloneCode(this.ajv, refs);
+  }
+
+  #formatsModule() {
+    return _`require("ajv-formats/dist/formats").fullFormats`;
+  }
+
   /** Compiles a schema taken from elsewhere in the document (a response's, a parameter's); cache the result. */
   compile(schema: unknown): ValidateFunction {
     return this.ajv.compile(rewriteRefs(schema, `${REGISTRY_ID}#/$defs/`) as object);
-  }
-}
-
-/**
- * One line naming every problem ajv found, with the field path, e.g. `body: name is required`.
- * @example describeSchemaErrors(validate.errors, 'body')
- */
-export function describeSchemaErrors(errors: readonly ErrorObject[] | null | undefined, subject: string): string {
-  if (!errors || errors.length === 0) return `${subject}: invalid`;
-  // A hostile body can break a rule thousands of times; the first few name the problem well enough.
-  const named = errors.slice(0, MAX_NAMED_ERRORS).map((error) => describeSchemaError(error, subject));
-  const more = errors.length - named.length;
-  return named.join('; ') + (more > 0 ? `; and ${more} more` : '');
-}
-
-const MAX_NAMED_ERRORS = 5;
-
-function describeSchemaError(error: ErrorObject, subject: string): string {
-  const field = error.instancePath.replace(/^\//, '').replace(/\//g, '.');
-  const at = field ? `${field} ` : '';
-  switch (error.keyword) {
-    case 'required':
-      return `${subject}: ${field ? `${field}.` : ''}${(error.params as { missingProperty: string }).missingProperty} is required`;
-    case 'additionalProperties':
-      return `${subject}: ${field ? `${field}.` : ''}${(error.params as { additionalProperty: string }).additionalProperty} is not an allowed field`;
-    case 'pattern': {
-      const { pattern } = error.params as { pattern: string };
-      // `\S` is how the spec says "not only whitespace"; say it in words.
-      return `${subject}: ${at}${pattern === '\\S' ? 'must not be blank' : `must match ${pattern}`}`;
-    }
-    default:
-      return `${subject}: ${at}${error.message ?? 'is invalid'}`;
   }
 }

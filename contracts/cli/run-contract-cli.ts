@@ -6,12 +6,12 @@ import { junitReport } from '../report/junit-report.js';
 import { coverageText, matrixText } from '../report/matrix-report.js';
 import { disagreementsOf, jsonReport, type ContractReport, type SuiteReport } from '../report/suite-report.js';
 import { checkLine, summaryText } from '../report/terminal-report.js';
-import { summarise, type CheckResult } from '../runner/check-result.js';
+import { summarise } from '../runner/check-result.js';
+import { runChecks } from '../runner/run-check.js';
 import { suiteSettings, type SuiteSettings } from '../runner/target-session.js';
 import { isExitTwoError } from '../targets/target-errors.js';
-import { skipReason, type RunningTarget } from '../targets/target.js';
+import type { RunningTarget } from '../targets/target.js';
 import { HelpRequested, parseContractCli, type ContractCliOptions } from './cli-options.js';
-import { runSuiteInJest } from './jest-suite-process.js';
 import { startTargetFor } from './start-target.js';
 
 /** Where the CLI writes and what it reads from its environment (injected, for tests). */
@@ -26,54 +26,18 @@ async function writeReport(file: string, text: string): Promise<void> {
   await writeFile(file, text);
 }
 
-/** Prints one line per check in registry order: a skipped check's line comes when its turn comes. */
-function orderedPrinter(planned: ReadonlyArray<{ name: string; skipped?: CheckResult }>, out: (line: string) => void) {
-  let next = 0;
-  const flushSkipsBefore = (stop: number) => {
-    for (; next < stop; next += 1) {
-      const skipped = planned[next]!.skipped;
-      if (skipped) out(checkLine(skipped));
-    }
-  };
-  return {
-    printResult(result: CheckResult) {
-      const index = planned.findIndex(({ name }) => name === result.check);
-      flushSkipsBefore(index);
-      out(checkLine(result));
-      next = Math.max(next, index + 1);
-    },
-    finish: () => flushSkipsBefore(planned.length),
-  };
-}
-
-/** Runs every check against one target in its own jest process; undefined when the suite did not complete. */
-async function runAgainst(target: RunningTarget, settings: SuiteSettings, io: CliIo): Promise<SuiteReport | undefined> {
+/** Runs every check against one target, in this process, printing each result as it comes. */
+async function runAgainst(target: RunningTarget, settings: SuiteSettings, io: CliIo): Promise<SuiteReport> {
   const { descriptor } = target;
   const startedAt = new Date();
   const where = descriptor.label === descriptor.baseUrl ? descriptor.label : `${descriptor.label} (${descriptor.baseUrl})`;
   io.out(`Contract suite against ${where}: ${CHECKS.length} checks, ${settings.runs} generated cases per property, seed ${settings.seed}${settings.maxRequests ? `, at most ${settings.maxRequests} requests` : ''}`);
-  const planned = CHECKS.map((check) => {
-    const reason = skipReason(check.needs, descriptor);
-    const skipped: CheckResult | undefined =
-      reason === undefined ? undefined : { check: check.name, verifies: check.verifies, outcome: 'skipped', reason, notes: [], durationMs: 0, requests: 0, observed: [] };
-    return { name: check.name, ...(skipped && { skipped }) };
-  });
-  const printer = orderedPrinter(planned, io.out);
-  const run = await runSuiteInJest(descriptor, settings, (event) => {
-    if (event.type === 'note') io.out(`      ${event.check}: ${event.message}`);
-    else printer.printResult(event.result);
-  });
-  printer.finish();
-  const reported = new Map(run.events.flatMap((event) => (event.type === 'result' ? [[event.result.check, event.result] as const] : [])));
-  const results = planned.flatMap(({ name, skipped }) => {
-    const result = skipped ?? reported.get(name);
-    return result ? [result] : [];
+  const results = await runChecks(CHECKS, descriptor, {
+    settings,
+    onNote: (check, message) => io.out(`      ${check}: ${message}`),
+    onResult: (result) => io.out(checkLine(result)),
   });
   const summary = summarise(results);
-  if (results.length !== CHECKS.length || (run.exitCode !== 0 && summary.failed === 0)) {
-    io.err(`contract: the suite did not complete against ${descriptor.label} (jest exited ${run.exitCode}; ${results.length} of ${CHECKS.length} checks reported). Jest said:\n${run.output}`);
-    return undefined;
-  }
   const durationMs = Date.now() - startedAt.getTime();
   const requests = results.reduce((sum, result) => sum + result.requests, 0);
   const coverage = coverageOf(results.flatMap((result) => result.observed));
@@ -139,9 +103,7 @@ export async function runContractCli(argv: readonly string[], io: CliIo): Promis
     for (const [index, target] of targets.entries()) {
       if (index > 0) io.out('');
       const settings = suiteSettings({ live: target.descriptor.paced, seed, ...(options.runs !== undefined && { runs: options.runs }), ...(options.maxRequests !== undefined && { maxRequests: options.maxRequests }) });
-      const report = await runAgainst(target, settings, io);
-      if (!report) return 2;
-      reports.push(report);
+      reports.push(await runAgainst(target, settings, io));
     }
   } finally {
     await Promise.all(targets.map((target) => target.close()));

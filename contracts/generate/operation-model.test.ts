@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { loadSpecDocument } from '../../spec/document.js';
+import { specDocument } from '../../spec/spec-artifacts.js';
 import { readSpecDocument } from '../spec/spec-document.js';
 import { exampleRequest, operationModels, pathOf } from './operation-model.js';
 
@@ -15,7 +15,7 @@ describe('operationModels', () => {
   });
 
   it('covers an operation added to the spec without new code (a POST /pets with a list beside it)', () => {
-    const document = structuredClone(loadSpecDocument()) as { paths: Record<string, unknown> };
+    const document = structuredClone(specDocument()) as { paths: Record<string, unknown> };
     document.paths['/pets'] = {
       get: { operationId: 'listPets', responses: { '200': { description: 'pets', content: { 'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/Pet' } } } } } } },
       post: {

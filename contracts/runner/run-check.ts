@@ -81,15 +81,27 @@ export async function runCheck(check: Check, descriptor: TargetDescriptor, optio
   }
 }
 
+/** Options of {@link runChecks}: {@link RunCheckOptions} for every check, told which check speaks. */
+export interface RunChecksOptions {
+  settings?: SuiteSettings;
+  onNote?: (check: string, message: string) => void;
+  /** Called with each result as soon as its check ends, in the order given. */
+  onResult?: (result: CheckResult) => void;
+}
+
 /**
  * Runs checks one after another (they share the key's quota, so never in parallel).
- * @example const results = await runChecks(CHECKS, target.descriptor);
+ * @example const results = await runChecks(CHECKS, target.descriptor, { onResult: print });
  */
-export async function runChecks(checks: readonly Check[], descriptor: TargetDescriptor, onResult?: (result: CheckResult) => void, settings?: SuiteSettings): Promise<CheckResult[]> {
+export async function runChecks(checks: readonly Check[], descriptor: TargetDescriptor, options: RunChecksOptions = {}): Promise<CheckResult[]> {
   const results: CheckResult[] = [];
   for (const check of checks) {
-    const result = await runCheck(check, descriptor, settings ? { settings } : {});
-    onResult?.(result);
+    const { onNote } = options;
+    const result = await runCheck(check, descriptor, {
+      ...(options.settings && { settings: options.settings }),
+      ...(onNote && { onNote: (message: string) => onNote(check.name, message) }),
+    });
+    options.onResult?.(result);
     results.push(result);
   }
   return results;

@@ -1,7 +1,7 @@
-import { loadSpecDocument } from '../../spec/document.js';
+import { specDocument } from '../../spec/spec-artifacts.js';
 
 /** Where the one OpenAPI document lives; everything the suite expects is read from it. */
-export { SPEC_PATH } from '../../spec/document.js';
+export { SPEC_PATH } from '../../spec/spec-artifacts.js';
 
 /** A JSON Schema as it appears in the document (still holding `#/components/schemas/...` refs). */
 export type JsonSchema = Record<string, unknown>;
@@ -155,11 +155,11 @@ let loaded: SpecDocument | undefined;
 
 /**
  * The spec's operations and schemas as the suite reads them, built once per process from the document
- * `spec/document.ts` parses.
+ * `spec/spec-artifacts.ts` provides.
  * @example documentedSpec().operations.listCategories.responses['200']
  */
 export function documentedSpec(): SpecDocument {
-  loaded ??= readSpecDocument(loadSpecDocument());
+  loaded ??= readSpecDocument(specDocument());
   return loaded;
 }
 

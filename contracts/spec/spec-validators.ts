@@ -1,5 +1,5 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { loadSpecDocument } from '../../spec/document.js';
+import { specDocument } from '../../spec/spec-artifacts.js';
 import { SchemaRegistry } from '../../spec/schema-registry.js';
 import { documentedOperation, documentedSpec, type DocumentedResponse, type JsonSchema } from './spec-document.js';
 
@@ -18,7 +18,7 @@ export function schemaViolations(errors: ErrorObject[] | null | undefined): stri
  */
 export class SpecValidators {
   // The same ajv set-up the fake validates with (2020-12, ajv-formats' int32/int64, component refs).
-  readonly #schemas = new SchemaRegistry(loadSpecDocument());
+  readonly #schemas = new SchemaRegistry(specDocument());
   readonly #cache = new Map<string, ValidateFunction>();
 
   #compiled(key: string, schema: JsonSchema): ValidateFunction {

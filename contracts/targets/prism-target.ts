@@ -1,12 +1,16 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import type { Capability } from '../checks/check.js';
 import { SPEC_PATH } from '../spec/spec-document.js';
 import { freeLoopbackPort } from './free-port.js';
+import { UsageError } from './target-errors.js';
 import type { RunningTarget } from './target.js';
 
-const PRISM_BIN = fileURLToPath(new URL('../../node_modules/.bin/prism', import.meta.url));
+// Prism is an optional peer of the package: found where this module is installed, or said plainly.
+export const PRISM_PACKAGE = '@stoplight/prism-cli';
+export const PRISM_VERSION = '5.14.2';
 const STARTUP_TIMEOUT_MS = 90_000;
 const STOP_GRACE_MS = 5_000;
 
@@ -56,15 +60,28 @@ async function waitUntilAnswering(child: ChildProcess, baseUrl: string, output: 
   throw new Error(`Prism did not answer on ${baseUrl} within ${STARTUP_TIMEOUT_MS / 1000} s:\n${output()}`);
 }
 
+/** Prism's command-line script, resolved from this module's location; a usage error (exit 2) when absent. */
+export function prismScript(from: string = import.meta.url): string {
+  let manifest: string;
+  try {
+    manifest = createRequire(from).resolve(`${PRISM_PACKAGE}/package.json`);
+  } catch {
+    throw new UsageError(`the prism target needs ${PRISM_PACKAGE}, which is not installed: npm install --save-dev ${PRISM_PACKAGE}@${PRISM_VERSION}`);
+  }
+  const { bin } = createRequire(from)(manifest) as { bin: string | Record<string, string> };
+  return join(dirname(manifest), typeof bin === 'string' ? bin : bin.prism!);
+}
+
 /**
- * Spawns the project's own Prism (`prism mock spec/openapi.yaml`) on 127.0.0.1 and a free port, and waits
+ * Spawns Prism (`prism mock spec/openapi.yaml`) on 127.0.0.1 and a free port, and waits
  * until it answers. Prism serves the paths without the `/v1` prefix. `close` always kills it.
  * @example const prism = await startPrismTarget(); try { ... } finally { await prism.close(); }
  */
 export async function startPrismTarget(): Promise<RunningTarget> {
+  const script = prismScript();
   const port = await freeLoopbackPort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const child = spawn(PRISM_BIN, ['mock', SPEC_PATH, '--host', '127.0.0.1', '--port', String(port), '--verboseLevel', 'warn'], {
+  const child = spawn(process.execPath, [script, 'mock', SPEC_PATH, '--host', '127.0.0.1', '--port', String(port), '--verboseLevel', 'warn'], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -1,5 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
-import { PRISM_CAPABILITIES, PRISM_LACKING } from './prism-target.js';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { PRISM_CAPABILITIES, PRISM_LACKING, prismScript } from './prism-target.js';
+import { UsageError } from './target-errors.js';
 import { skipReason } from './target.js';
 
 describe('skipReason', () => {
@@ -16,5 +21,17 @@ describe('skipReason', () => {
 
   it('still names the capability when the target gives no reason', () => {
     expect(skipReason(['clock'], { capabilities: [], lacking: {} })).toBe('the target lacks the "clock" capability');
+  });
+});
+
+describe('prismScript', () => {
+  it("finds Prism's script where the module is installed", () => {
+    expect(existsSync(prismScript())).toBe(true);
+  });
+
+  it('is a usage error (exit 2) naming the package to install where Prism is not installed', () => {
+    const elsewhere = pathToFileURL(join(tmpdir(), 'no-prism-here', 'cli.js')).href;
+    expect(() => prismScript(elsewhere)).toThrow(UsageError);
+    expect(() => prismScript(elsewhere)).toThrow('npm install --save-dev @stoplight/prism-cli@5.14.2');
   });
 });

@@ -2,7 +2,7 @@ import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 import { relative, sep } from 'node:path';
 import type { BuiltAssets } from '../server/static-server.js';
-import { openApiYamlPlugin } from './openapi-yaml-plugin.js';
+import { specArtifactsPlugin } from '../../scripts/build/spec-artifacts-plugin.js';
 
 /** The page's entry point: plain TypeScript and DOM. */
 export const DEMO_ENTRY = fileURLToPath(new URL('../src/main.ts', import.meta.url));
@@ -21,7 +21,8 @@ export interface DemoPageBuildOptions {
 }
 
 /**
- * Bundles the demo page with esbuild, in memory (nothing is written to disk), inlining the spec.
+ * Bundles the demo page with esbuild, in memory (nothing is written to disk), with the spec's validators
+ * compiled at build time as the package's browser entry has them.
  * @example const assets = await buildDemoPage(); assets.get('/assets/main.js')
  */
 export async function buildDemoPage(options: DemoPageBuildOptions = {}): Promise<BuiltAssets> {
@@ -36,7 +37,7 @@ export async function buildDemoPage(options: DemoPageBuildOptions = {}): Promise
     sourcemap: 'linked',
     logLevel: 'silent',
     define: { __PETSTORE_API__: JSON.stringify(options.api ?? 'fake') },
-    plugins: [openApiYamlPlugin()],
+    plugins: [specArtifactsPlugin()],
   });
   const assets = new Map<string, Uint8Array>();
   for (const file of result.outputFiles) {

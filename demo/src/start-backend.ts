@@ -1,6 +1,5 @@
-// Imported the way a frontend app would: the package's public browser entry, and the spec file itself.
-import { createFakeWorker, type FakeWorker, type OpenApiDocument } from 'petstore-harness/browser';
-import openApiDocument from 'petstore-harness/spec/openapi.yaml';
+// The browser entry's sources; examples/vite-app imports the packed package the way an app does.
+import { createFakeWorker, type FakeWorker } from '../../mocks/browser/index.js';
 import type { DemoSettings } from './settings.js';
 
 /** What the page talks to, and the one control it offers. */
@@ -30,8 +29,6 @@ export async function startBackend(settings: DemoSettings): Promise<DemoBackend>
 
 async function startFakeWorker(settings: DemoSettings): Promise<FakeWorker> {
   const fakeWorker = createFakeWorker({
-    // The spec, parsed at build time (demo/bundle/openapi-yaml-plugin.ts): the fake validates with its schemas.
-    document: openApiDocument as OpenApiDocument,
     // Categories survive a reload (localStorage); the Reset button is the way back to the seed.
     persist: settings.persist,
     // With ?perMinute=N the page's key gets a tiny custom limit, so a 429 is a few Enters away.

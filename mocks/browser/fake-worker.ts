@@ -2,7 +2,7 @@ import { setupWorker, type SetupWorker, type StartOptions } from 'msw/browser';
 import { apiKeysFromConfig, type ApiKeyConfig } from '../domain/plans.js';
 import { createFake, type Fake, type FakeOptions } from '../fake.js';
 
-/** Options of {@link createFakeWorker}. Only `document` is required. */
+/** Options of {@link createFakeWorker}; every one has a default. */
 export interface FakeWorkerOptions extends Omit<FakeOptions, 'baseUrl' | 'keys'> {
   /**
    * Where the fake answers, absolute or relative to the page. Default `/v1` on the page's own origin,
@@ -35,11 +35,11 @@ export interface FakeWorker {
 /**
  * Builds the fake for a browser app, answering under `/v1` of the page's origin by default.
  * @example
- * const { start } = createFakeWorker({ document, keys: [{ key: 'dev-key', plan: 'pro' }] });
+ * const { start } = createFakeWorker({ keys: [{ key: 'dev-key', plan: 'pro' }] });
  * await start();
  * renderApp();
  */
-export function createFakeWorker(options: FakeWorkerOptions): FakeWorker {
+export function createFakeWorker(options: FakeWorkerOptions = {}): FakeWorker {
   const { baseUrl, keys, ...fakeOptions } = options;
   const fake = createFake({
     ...fakeOptions,

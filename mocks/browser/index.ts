@@ -1,6 +1,4 @@
 /** The fake for a browser app: `/v1` on the page's origin, keys and plans to choose, optional persistence, `reset()`. */
 export { createFakeWorker, type FakeWorker, type FakeWorkerOptions } from './fake-worker.js';
 export type { Fake, FakeOptions } from '../fake.js';
-/** The type of the parsed spec that `createFakeWorker({ document })` takes. */
-export type { OpenApiDocument } from '../../spec/schema-registry.js';
 export { DEFAULT_KEYS, PLAN_LIMITS, type ApiKey, type ApiKeyConfig, type Plan } from '../domain/plans.js';

@@ -1,6 +1,7 @@
 import type { components } from '../../spec/openapi.js';
+import { describeSchemaErrors } from '../../spec/schema-errors.js';
+import { specValidators } from '../../spec/spec-artifacts.js';
 import { ConfigError } from './config-error.js';
-import { describeSchemaErrors, type SchemaRegistry } from '../../spec/schema-registry.js';
 
 export type Category = components['schemas']['Category'];
 export type NewCategory = components['schemas']['NewCategory'];
@@ -44,9 +45,9 @@ const SECTIONS = [
 /**
  * Checks a `--seed` document `{ categories?, pets?, orders? }` against the spec's schemas;
  * throws a {@link ConfigError} naming the entry. Omitted sections are empty.
- * @example seedFromConfig(JSON.parse(text), 'seed.json', registry)
+ * @example seedFromConfig(JSON.parse(text), 'seed.json')
  */
-export function seedFromConfig(config: unknown, source: string, schemas: SchemaRegistry): SeedData {
+export function seedFromConfig(config: unknown, source: string): SeedData {
   if (typeof config !== 'object' || config === null || Array.isArray(config)) {
     throw new ConfigError(source, '', 'must be a JSON object { "categories": [...], "pets": [...], "orders": [...] }');
   }
@@ -56,7 +57,7 @@ export function seedFromConfig(config: unknown, source: string, schemas: SchemaR
   for (const [section, schemaName] of SECTIONS) {
     const entries = (config as Record<string, unknown>)[section] ?? [];
     if (!Array.isArray(entries)) throw new ConfigError(source, section, 'must be an array');
-    const validate = schemas.validator(schemaName);
+    const validate = specValidators().validator(schemaName);
     const ids = new Set<number>();
     entries.forEach((entry: unknown, index) => {
       const at = `${section}[${index}]`;

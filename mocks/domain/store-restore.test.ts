@@ -1,11 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
 import { defineExtension, type Extension } from '@msw/data/extensions';
-import { loadSpecDocument } from '../../spec/document.js';
+import { specDocument } from '../../spec/spec-artifacts.js';
 import { SchemaRegistry } from '../../spec/schema-registry.js';
 import { DEFAULT_SEED } from './seed.js';
 import { PetStoreData } from './store.js';
 
-const schemas = new SchemaRegistry(loadSpecDocument());
+const schemas = new SchemaRegistry(specDocument());
 
 /**
  * Stands in for `persist()` after a reload, which Node cannot run (it needs window and localStorage):

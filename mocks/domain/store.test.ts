@@ -1,11 +1,11 @@
 import { describe, expect, it, jest } from '@jest/globals';
-import { loadSpecDocument } from '../../spec/document.js';
+import { specDocument } from '../../spec/spec-artifacts.js';
 import { SchemaRegistry } from '../../spec/schema-registry.js';
 import { ConfigError } from './config-error.js';
 import { DEFAULT_SEED, EMPTY_SEED, seedFromConfig } from './seed.js';
 import { PetStoreData } from './store.js';
 
-const schemas = new SchemaRegistry(loadSpecDocument());
+const schemas = new SchemaRegistry(specDocument());
 
 describe('PetStoreData', () => {
   it('assigns increasing ids after the seed, unique under parallel creates, never reused after reset', async () => {
@@ -51,7 +51,7 @@ describe('PetStoreData', () => {
 
 describe('seedFromConfig', () => {
   it('accepts sections that match the spec, omitted sections empty', () => {
-    expect(seedFromConfig({ categories: [{ id: 9, name: 'ferret' }] }, 'seed.json', schemas)).toEqual({ categories: [{ id: 9, name: 'ferret' }], pets: [], orders: [] });
+    expect(seedFromConfig({ categories: [{ id: 9, name: 'ferret' }] }, 'seed.json')).toEqual({ categories: [{ id: 9, name: 'ferret' }], pets: [], orders: [] });
   });
 
   it.each([
@@ -62,7 +62,7 @@ describe('seedFromConfig', () => {
     [{ categories: [{ id: 1, name: 'a' }, { id: 1, name: 'b' }] }, 'seed.json: categories[1].id: duplicate id 1'],
     [{ orders: [{ id: 1 }] }, 'seed.json: orders[0]: Order: petId is required'],
   ])('refuses %j naming the entry', (config, message) => {
-    expect(() => seedFromConfig(config, 'seed.json', schemas)).toThrow(ConfigError);
-    expect(() => seedFromConfig(config, 'seed.json', schemas)).toThrow(message);
+    expect(() => seedFromConfig(config, 'seed.json')).toThrow(ConfigError);
+    expect(() => seedFromConfig(config, 'seed.json')).toThrow(message);
   });
 });

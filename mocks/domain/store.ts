@@ -2,7 +2,8 @@ import { Collection } from '@msw/data';
 import type { Extension } from '@msw/data/extensions';
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { ValidateFunction } from 'ajv';
-import { describeSchemaErrors, type SchemaRegistry } from '../../spec/schema-registry.js';
+import { describeSchemaErrors } from '../../spec/schema-errors.js';
+import type { SchemaValidators } from '../../spec/schema-registry.js';
 import type { Category, NewCategory, Order, Pet, SeedData } from './seed.js';
 
 /** Wraps an ajv validator of the spec as a Standard Schema, so `@msw/data` refuses records the spec forbids. */
@@ -39,7 +40,7 @@ export class PetStoreData {
   #categoryList: readonly Category[] | undefined;
 
   /** `extensions` are applied to every collection, e.g. `[persist()]` in a browser. */
-  constructor(schemas: SchemaRegistry, extensions: Extension[] = []) {
+  constructor(schemas: SchemaValidators, extensions: Extension[] = []) {
     this.#categories = new Collection({ schema: standardSchemaOf<Category>(schemas.validator('Category'), 'Category'), extensions });
     this.#pets = new Collection({ schema: standardSchemaOf<Pet>(schemas.validator('Pet'), 'Pet'), extensions });
     this.#orders = new Collection({ schema: standardSchemaOf<Order>(schemas.validator('Order'), 'Order'), extensions });

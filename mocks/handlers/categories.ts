@@ -1,4 +1,4 @@
-import { describeSchemaErrors } from '../../spec/schema-registry.js';
+import { describeSchemaErrors } from '../../spec/schema-errors.js';
 import { apiError } from '../domain/errors.js';
 import { checkJsonContentType, parseJsonBody } from '../domain/request-body.js';
 import type { NewCategory } from '../domain/seed.js';

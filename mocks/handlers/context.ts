@@ -2,7 +2,7 @@ import type { AccessControl } from '../domain/access.js';
 import type { AdjustableClock } from '../domain/clock.js';
 import type { DeprecationPolicy } from '../domain/deprecation.js';
 import type { PetStoreData } from '../domain/store.js';
-import type { SchemaRegistry } from '../../spec/schema-registry.js';
+import type { SchemaValidators } from '../../spec/schema-registry.js';
 
 /** What every resolver reads: the domain objects of one fake. */
 export interface FakeContext {
@@ -11,7 +11,7 @@ export interface FakeContext {
   basePath: string;
   access: AccessControl;
   store: PetStoreData;
-  schemas: SchemaRegistry;
+  schemas: SchemaValidators;
   clock: AdjustableClock;
   petsDeprecation: DeprecationPolicy;
   /** Settles when the seed is loaded; resolvers wait for it after a reset. */

@@ -1,7 +1,7 @@
 // The standalone server routes calls itself (Fake.answer) and msw hosts match the handlers (Fake.handle);
 // both must give the very same answers, or the fake would behave differently per host.
 import { describe, expect, it } from '@jest/globals';
-import { loadSpecDocument } from '../../spec/document.js';
+import { specDocument } from '../../spec/spec-artifacts.js';
 import { createFake, type Fake } from '../fake.js';
 import type { ApiCall } from './api-call.js';
 
@@ -46,7 +46,7 @@ const CASES: Case[] = [
 ];
 
 function fixedFake(): Fake {
-  return createFake({ document: loadSpecDocument(), baseUrl: BASE_URL, clock: { now: () => FIXED_NOW } });
+  return createFake({ baseUrl: BASE_URL, clock: { now: () => FIXED_NOW } });
 }
 
 async function viaMsw(fake: Fake, c: Case) {

@@ -1,9 +1,8 @@
 import { setupServer, type SetupServer } from 'msw/node';
-import { loadSpecDocument } from '../../spec/document.js';
 import { createFake, type Fake, type FakeOptions } from '../fake.js';
 
-/** Options of {@link setupFake}: the fake's, with the spec read from `spec/openapi.yaml` by default. */
-export type NodeFakeOptions = Omit<FakeOptions, 'document'> & { document?: FakeOptions['document'] };
+/** Options of {@link setupFake}: the fake's. */
+export type NodeFakeOptions = FakeOptions;
 
 /**
  * The fake for Node test suites: an msw `setupServer` whose handlers are the fake's.
@@ -14,7 +13,7 @@ export type NodeFakeOptions = Omit<FakeOptions, 'document'> & { document?: FakeO
  * afterAll(() => server.close());
  */
 export function setupFake(options: NodeFakeOptions = {}): { server: SetupServer; fake: Fake } {
-  const fake = createFake({ ...options, document: options.document ?? loadSpecDocument() });
+  const fake = createFake(options);
   return { server: setupServer(...fake.handlers), fake };
 }
 

@@ -1,7 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { loadSpecDocument } from '../../spec/document.js';
-import { SchemaRegistry } from '../../spec/schema-registry.js';
 import { ConfigError } from '../domain/config-error.js';
 import { apiKeysFromConfig } from '../domain/plans.js';
 import { EMPTY_SEED, seedFromConfig } from '../domain/seed.js';
@@ -74,16 +72,14 @@ interface ParsedFlags {
  */
 export function serverOptionsFromArgs(args: readonly string[]): FakeServerOptions & { quiet: boolean } {
   const flags = fakeServerCommand().parse([...args], { from: 'user' }).opts<ParsedFlags>();
-  const document = loadSpecDocument();
   const options: FakeServerOptions & { quiet: boolean } = {
     host: flags.host,
     port: flags.port,
-    document,
     ban: { threshold: flags.banThreshold, seconds: flags.banSeconds },
     quiet: flags.quiet === true,
   };
   if (flags.keys !== undefined) options.keys = apiKeysFromConfig(readJsonFile(flags.keys), flags.keys);
-  if (flags.seed !== undefined) options.seed = seedFromConfig(readJsonFile(flags.seed), flags.seed, new SchemaRegistry(document));
+  if (flags.seed !== undefined) options.seed = seedFromConfig(readJsonFile(flags.seed), flags.seed);
   if (flags.empty) options.seed = EMPTY_SEED;
   if (flags.petsSunset) options.petsSunset = flags.petsSunset;
   if (flags.adminToken !== undefined) options.adminToken = flags.adminToken;

@@ -1,6 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { loadSpecDocument } from '../../spec/document.js';
 import { apiError } from '../domain/errors.js';
 import { parseJsonBody } from '../domain/request-body.js';
 import { createFake, type Fake, type FakeOptions } from '../fake.js';
@@ -12,7 +11,7 @@ import { closeWithError, ProtocolErrorAnswerer } from './protocol-errors.js';
 import { isClientAborted, readBoundedBody } from './request-body-reader.js';
 
 /** Options of the standalone fake: the fake's own, plus where to listen. */
-export interface FakeServerOptions extends Omit<FakeOptions, 'document' | 'baseUrl'> {
+export interface FakeServerOptions extends Omit<FakeOptions, 'baseUrl'> {
   /** Default 127.0.0.1. Beyond loopback, `/__admin` is off unless `adminToken` is set. */
   host?: string;
   /** Default 4010; 0 picks a free port. */
@@ -23,8 +22,6 @@ export interface FakeServerOptions extends Omit<FakeOptions, 'document' | 'baseU
   log?: (line: string) => void;
   /** For tests that need a deliberately non-conforming fake: wraps every request under `/v1`. */
   intercept?: (request: Request, next: (request: Request) => Promise<Response>) => Promise<Response>;
-  /** The OpenAPI document; default `spec/openapi.yaml`. */
-  document?: FakeOptions['document'];
   /** Timeouts and header limits; default {@link DEFAULT_SERVER_LIMITS}. Tests shorten the timeouts. */
   limits?: Partial<ServerLimits>;
 }
@@ -121,9 +118,9 @@ async function sendResponse(res: ServerResponse, response: Response): Promise<vo
  * @example const server = await startFakeServer({ port: 0 }); await server.close();
  */
 export async function startFakeServer(options: FakeServerOptions = {}): Promise<RunningFakeServer> {
-  const { host = '127.0.0.1', port = 4010, adminToken, log, intercept, document = loadSpecDocument(), limits: limitOptions, ...fakeOptions } = options;
+  const { host = '127.0.0.1', port = 4010, adminToken, log, intercept, limits: limitOptions, ...fakeOptions } = options;
   const limits = { ...DEFAULT_SERVER_LIMITS, ...limitOptions };
-  const fake = createFake({ ...fakeOptions, document, baseUrl: `${INTERNAL_ORIGIN}${API_PREFIX}` });
+  const fake = createFake({ ...fakeOptions, baseUrl: `${INTERNAL_ORIGIN}${API_PREFIX}` });
   const adminAccess = { loopback: isLoopbackHost(host), ...(adminToken !== undefined && { token: adminToken }) };
 
   // The slow path, only for tests that wrap the fake: through fetch objects and msw's handlers.

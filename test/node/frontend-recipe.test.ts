@@ -1,7 +1,7 @@
-// A frontend team's test suite, using only the public entry point `petstore-harness/node`.
+// A frontend team's test suite, through the node entry only (examples/ runs the same against the packed package).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { http, HttpResponse } from 'msw';
-import { setupFake } from 'petstore-harness/node';
+import { setupFake } from '../../mocks/node/index.js';
 import { conforming } from '../../mocks/test-support/spec-conformance.js';
 
 const baseUrl = 'http://petstore.test/v1';

@@ -2,7 +2,7 @@
 // unlimited key added, and a check that it still answers after each attack.
 import { expect } from '@jest/globals';
 import { SchemaRegistry } from '../../spec/schema-registry.js';
-import { loadSpecDocument } from '../../spec/document.js';
+import { specDocument } from '../../spec/spec-artifacts.js';
 import { DEFAULT_KEYS } from '../../mocks/domain/plans.js';
 import { startFakeServer, type FakeServerOptions, type RunningFakeServer } from '../../mocks/server/index.js';
 import { conforming } from '../../mocks/test-support/spec-conformance.js';
@@ -28,7 +28,7 @@ export async function expectStillAnswering(server: RunningFakeServer): Promise<v
   expect((await conforming('listCategories', response)).status).toBe(200);
 }
 
-const validateError = new SchemaRegistry(loadSpecDocument()).validator('Error');
+const validateError = new SchemaRegistry(specDocument()).validator('Error');
 
 /** Asserts a raw response is the spec's `Error` with this status and code, as JSON. */
 export function expectErrorResponse(response: RawResponse | undefined, status: number, code: string): void {

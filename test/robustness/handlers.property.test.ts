@@ -4,7 +4,7 @@
 // as ordinary tests in regressions.test.ts (and malformed-path.test.ts).
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { loadSpecDocument } from '../../spec/document.js';
+import { specDocument } from '../../spec/spec-artifacts.js';
 import { SchemaRegistry } from '../../spec/schema-registry.js';
 import { DEFAULT_KEYS } from '../../mocks/domain/plans.js';
 import type { Category } from '../../mocks/domain/seed.js';
@@ -13,7 +13,7 @@ import { authorizationHeader, contentTypeHeader, petIdSegment, requestBodyBytes 
 import { BASE_URL, inProcessFake, send, UNLIMITED_KEY } from './in-process-fake.js';
 
 const RUNS = { numRuns: 300, interruptAfterTimeLimit: 60_000 };
-const validNewCategory = new SchemaRegistry(loadSpecDocument()).validator('NewCategory');
+const validNewCategory = new SchemaRegistry(specDocument()).validator('NewCategory');
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** What the fake must do with a body, decided independently of it: JSON object per the spec, or not. */

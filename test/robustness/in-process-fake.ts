@@ -1,6 +1,6 @@
 // The fake built in-process, answering through its msw handlers (no network), with keys whose quota a
 // long property run cannot exhaust: robustness tests must fail on robustness, not on a 429.
-import { loadSpecDocument } from '../../spec/document.js';
+import { specDocument } from '../../spec/spec-artifacts.js';
 import type { Clock } from '../../mocks/domain/clock.js';
 import { DEFAULT_KEYS, type ApiKey } from '../../mocks/domain/plans.js';
 import { createFake, type Fake } from '../../mocks/fake.js';
@@ -13,7 +13,7 @@ export const BASE_URL = 'http://fake.test/v1';
 
 /** A fake with the default keys plus {@link UNLIMITED_KEY}, on an optional fixed clock. */
 export function inProcessFake(clock?: Clock): Fake {
-  return createFake({ document: loadSpecDocument(), baseUrl: BASE_URL, keys: [...DEFAULT_KEYS, UNLIMITED_KEY], ...(clock && { clock }) });
+  return createFake({ baseUrl: BASE_URL, keys: [...DEFAULT_KEYS, UNLIMITED_KEY], ...(clock && { clock }) });
 }
 
 /** Sends one request to the fake; fails when no handler answered (every path under /v1 must be answered). */

@@ -1,0 +1,29 @@
+import { afterAll, afterEach, beforeAll, expect, test } from '@jest/globals';
+import { setupFake } from 'petstore-harness/node';
+import { PetStoreClient } from './categories.js';
+
+const baseUrl = 'http://petstore.test/v1';
+const { server, fake } = setupFake({ baseUrl });
+const client = new PetStoreClient(baseUrl, 'free-test-key');
+
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterEach(async () => {
+  server.resetHandlers();
+  await fake.reset();
+});
+afterAll(() => server.close());
+
+test('lists the seeded categories', async () => {
+  expect((await client.listCategories()).map(({ name }) => name)).toEqual(['dog', 'cat', 'rabbit']);
+});
+
+test('creates a category and lists it', async () => {
+  const created = await client.createCategory('ferret');
+  expect(created).toEqual({ id: expect.any(Number), name: 'ferret' });
+  expect(await client.listCategories()).toContainEqual(created);
+});
+
+test('sees a 429 with Retry-After once the free plan has used its 60 requests of the minute', async () => {
+  for (let i = 0; i < 60; i += 1) await client.listCategories();
+  await expect(client.listCategories()).rejects.toMatchObject({ status: 429, retryAfter: expect.stringMatching(/^\d+$/) });
+});

@@ -1,0 +1,35 @@
+import type { ErrorObject } from 'ajv';
+
+// Apart from the registry so that code reporting errors does not pull ajv's compiler into a bundle.
+
+/**
+ * One line naming every problem ajv found, with the field path, e.g. `body: name is required`.
+ * @example describeSchemaErrors(validate.errors, 'body')
+ */
+export function describeSchemaErrors(errors: readonly ErrorObject[] | null | undefined, subject: string): string {
+  if (!errors || errors.length === 0) return `${subject}: invalid`;
+  // A hostile body can break a rule thousands of times; the first few name the problem well enough.
+  const named = errors.slice(0, MAX_NAMED_ERRORS).map((error) => describeSchemaError(error, subject));
+  const more = errors.length - named.length;
+  return named.join('; ') + (more > 0 ? `; and ${more} more` : '');
+}
+
+const MAX_NAMED_ERRORS = 5;
+
+function describeSchemaError(error: ErrorObject, subject: string): string {
+  const field = error.instancePath.replace(/^\//, '').replace(/\//g, '.');
+  const at = field ? `${field} ` : '';
+  switch (error.keyword) {
+    case 'required':
+      return `${subject}: ${field ? `${field}.` : ''}${(error.params as { missingProperty: string }).missingProperty} is required`;
+    case 'additionalProperties':
+      return `${subject}: ${field ? `${field}.` : ''}${(error.params as { additionalProperty: string }).additionalProperty} is not an allowed field`;
+    case 'pattern': {
+      const { pattern } = error.params as { pattern: string };
+      // `\S` is how the spec says "not only whitespace"; say it in words.
+      return `${subject}: ${at}${pattern === '\\S' ? 'must not be blank' : `must match ${pattern}`}`;
+    }
+    default:
+      return `${subject}: ${at}${error.message ?? 'is invalid'}`;
+  }
+}
