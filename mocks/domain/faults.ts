@@ -1,0 +1,232 @@
+import { ConfigError } from './config-error.js';
+
+// Fault rules (design.md section 5): the same JSON in every host. This module holds the model, its
+// validation and the matching; the hosts decide how an effect is delivered (a delay, an Error answer,
+// a dropped connection, a truncated body).
+
+/** What a rule does to a matching request. */
+export type FaultEffect =
+  | { delayMs: number | readonly [number, number] }
+  | { status: number; code?: string; message?: string; retryAfterSeconds?: number }
+  | { network: 'error' }
+  | { body: 'malformed' };
+
+/** Which requests a rule applies to; every field given must match. */
+export interface FaultMatch {
+  /** Upper or lower case; any method when absent. */
+  method?: string;
+  /** `/categories`, `/pets/{petId}` (a `{name}` matches one segment) or `*`; below the base URL. */
+  path?: string;
+  /** Only requests sending this key (`Authorization: Bearer <key>`). */
+  key?: string;
+}
+
+/** A fault rule as `fake.faults.add`, `--faults FILE` and `POST /__admin/faults` take it. */
+export interface FaultRule {
+  /** Shown in messages and used to remove the rule; assigned (`fault-1`, ...) when absent. */
+  id?: string;
+  match?: FaultMatch;
+  effect: FaultEffect;
+  /** The rule expires after firing this many times; default: always. */
+  times?: number;
+  /** Fires for this share of the matching requests (0..1), drawn from a generator seeded by `seed`. */
+  probability?: number;
+  seed?: number;
+  /** Applies before authentication and quota, consuming nothing ("the gateway is down"). */
+  beforeAuth?: boolean;
+}
+
+/** A rule as the fake holds it: validated, with its id and how often it fired. */
+export interface ActiveFault extends FaultRule {
+  id: string;
+  fired: number;
+}
+
+const EFFECT_KINDS = ['delayMs', 'status', 'network', 'body'] as const;
+const RULE_FIELDS = new Set(['id', 'match', 'effect', 'times', 'probability', 'seed', 'beforeAuth']);
+const MATCH_FIELDS = new Set(['method', 'path', 'key']);
+const PATH_PATTERN = /^(\*|(\/([A-Za-z0-9._~!$&'()*+,;=:@%-]+|\{[A-Za-z_][A-Za-z0-9_]*\}))+\/?)$/;
+const METHOD = /^[A-Za-z]+$/;
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isNonNegativeInteger = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
+
+/**
+ * Checks one rule and returns it typed; throws a {@link ConfigError} naming the rule (its id, or its
+ * position) and the field at fault.
+ * @example parseFaultRule({ match: { path: '/categories' }, effect: { status: 503 } }, 'faults.json', '[0]')
+ */
+export function parseFaultRule(input: unknown, source: string, entry: string): FaultRule {
+  const fail = (field: string, problem: string): never => {
+    const id = isObject(input) && typeof input.id === 'string' ? ` (rule "${input.id}")` : '';
+    throw new ConfigError(source, `${entry}${id}${field ? `.${field}` : ''}`, problem);
+  };
+  if (!isObject(input)) return fail('', 'a fault rule must be an object { match?, effect, times?, probability?, seed?, beforeAuth? }');
+  for (const field of Object.keys(input)) if (!RULE_FIELDS.has(field)) fail(field, 'is not a field of a fault rule');
+  if (input.id !== undefined && (typeof input.id !== 'string' || !/^[A-Za-z0-9._-]{1,64}$/.test(input.id))) fail('id', 'must be 1 to 64 letters, digits, ".", "_" or "-"');
+  const match = input.match ?? {};
+  if (!isObject(match)) fail('match', 'must be an object { method?, path?, key? }');
+  const typedMatch = match as Record<string, unknown>;
+  for (const field of Object.keys(typedMatch)) if (!MATCH_FIELDS.has(field)) fail(`match.${field}`, 'is not a field of match (method, path, key)');
+  if (typedMatch.method !== undefined && (typeof typedMatch.method !== 'string' || !METHOD.test(typedMatch.method))) fail('match.method', 'must be an HTTP method such as "GET"');
+  if (typedMatch.path !== undefined && (typeof typedMatch.path !== 'string' || !PATH_PATTERN.test(typedMatch.path))) {
+    fail('match.path', 'must be "*" or a path below the base URL such as "/categories" or "/pets/{petId}"');
+  }
+  if (typedMatch.key !== undefined && (typeof typedMatch.key !== 'string' || typedMatch.key === '')) fail('match.key', 'must be a non-empty API key');
+  const effect = parseEffect(input.effect, (field, problem) => fail(field ? `effect.${field}` : 'effect', problem));
+  if (input.times !== undefined && (!isNonNegativeInteger(input.times) || input.times === 0)) fail('times', 'must be a positive integer');
+  if (input.probability !== undefined && (typeof input.probability !== 'number' || !(input.probability >= 0 && input.probability <= 1))) fail('probability', 'must be a number from 0 to 1');
+  if (input.seed !== undefined && !Number.isSafeInteger(input.seed)) fail('seed', 'must be an integer');
+  if (input.beforeAuth !== undefined && typeof input.beforeAuth !== 'boolean') fail('beforeAuth', 'must be true or false');
+  return {
+    ...(input.id !== undefined && { id: input.id as string }),
+    ...(Object.keys(typedMatch).length > 0 && { match: typedMatch as FaultMatch }),
+    effect,
+    ...(input.times !== undefined && { times: input.times as number }),
+    ...(input.probability !== undefined && { probability: input.probability as number }),
+    ...(input.seed !== undefined && { seed: input.seed as number }),
+    ...(input.beforeAuth !== undefined && { beforeAuth: input.beforeAuth as boolean }),
+  };
+}
+
+function parseEffect(input: unknown, fail: (field: string, problem: string) => never): FaultEffect {
+  const kinds = isObject(input) ? EFFECT_KINDS.filter((kind) => kind in input) : [];
+  if (!isObject(input) || kinds.length !== 1) {
+    return fail('', 'must be exactly one of { delayMs }, { status, code?, message?, retryAfterSeconds? }, { network: "error" }, { body: "malformed" }');
+  }
+  const allowed: Record<(typeof EFFECT_KINDS)[number], string[]> = { delayMs: ['delayMs'], status: ['status', 'code', 'message', 'retryAfterSeconds'], network: ['network'], body: ['body'] };
+  for (const field of Object.keys(input)) if (!allowed[kinds[0]!].includes(field)) fail(field, `is not a field of a ${kinds[0]} effect`);
+  switch (kinds[0]!) {
+    case 'delayMs': {
+      const { delayMs } = input;
+      if (isNonNegativeInteger(delayMs) && delayMs <= MAX_DELAY_MS) return { delayMs };
+      if (Array.isArray(delayMs) && delayMs.length === 2 && delayMs.every((ms) => isNonNegativeInteger(ms) && ms <= MAX_DELAY_MS) && delayMs[0] <= delayMs[1]) {
+        return { delayMs: [delayMs[0], delayMs[1]] as const };
+      }
+      return fail('delayMs', `must be milliseconds (0 to ${MAX_DELAY_MS}) or a range [min, max] with min <= max`);
+    }
+    case 'status': {
+      const { status, code, message, retryAfterSeconds } = input;
+      if (!Number.isInteger(status) || (status as number) < 400 || (status as number) > 599) fail('status', 'must be an HTTP error status from 400 to 599');
+      if (code !== undefined && (typeof code !== 'string' || !/^[a-z][a-z0-9_]{0,63}$/.test(code))) fail('code', 'must be a snake_case error code');
+      if (message !== undefined && (typeof message !== 'string' || message === '')) fail('message', 'must be a non-empty string');
+      if (retryAfterSeconds !== undefined && !isNonNegativeInteger(retryAfterSeconds)) fail('retryAfterSeconds', 'must be a whole number of seconds');
+      return {
+        status: status as number,
+        ...(code !== undefined && { code: code as string }),
+        ...(message !== undefined && { message: message as string }),
+        ...(retryAfterSeconds !== undefined && { retryAfterSeconds: retryAfterSeconds as number }),
+      };
+    }
+    case 'network':
+      return input.network === 'error' ? { network: 'error' } : fail('network', 'must be "error"');
+    case 'body':
+      return input.body === 'malformed' ? { body: 'malformed' } : fail('body', 'must be "malformed"');
+  }
+}
+
+/** A delay longer than this is a mistake, not a slow network: it would outlast any test's timeout. */
+export const MAX_DELAY_MS = 120_000;
+
+/** The `code` of an injected error when the rule names none (design.md section 5). */
+export function defaultFaultCode(status: number): string {
+  return { 500: 'internal_error', 502: 'bad_gateway', 503: 'service_unavailable', 504: 'gateway_timeout' }[status] ?? 'injected_fault';
+}
+
+// mulberry32: a seeded generator small enough to live in the browser bundle; a rule with a seed
+// draws the same sequence on every run, so a flaky run can be replayed.
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+function pathMatcher(pattern: string | undefined): (path: string) => boolean {
+  if (pattern === undefined || pattern === '*') return () => true;
+  const source = pattern
+    .replace(/\/$/, '')
+    .split('/')
+    .map((segment) => (/^\{.+\}$/.test(segment) ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('/');
+  const regexp = new RegExp(`^${source}/?$`, 'i');
+  return (path) => regexp.test(path);
+}
+
+interface HeldRule {
+  rule: ActiveFault;
+  matchesPath: (path: string) => boolean;
+  random?: () => number;
+}
+
+/** What a request looks like to the rules. */
+export interface FaultSubject {
+  method: string;
+  path: string;
+  /** The key the request sent, when it sent one in the Bearer scheme. */
+  key?: string;
+}
+
+/**
+ * The active rules, in the order added. `fake.faults` in code.
+ * @example const rule = fake.faults.add({ match: { path: '/categories' }, effect: { status: 503 } }); rule.remove();
+ */
+export class FaultRules {
+  #held: HeldRule[] = [];
+  #nextId = 1;
+
+  /** Adds a rule (validated: a bad one throws naming the field) and returns a handle that removes it. */
+  add(input: FaultRule, source = 'fake.faults.add'): { id: string; remove(): boolean } {
+    const rule = parseFaultRule(input, source, input?.id ?? `rule ${this.#nextId}`);
+    const id = rule.id ?? `fault-${this.#nextId}`;
+    this.#nextId += 1;
+    if (this.#held.some((held) => held.rule.id === id)) throw new ConfigError(source, `rule "${id}".id`, 'another rule already has this id');
+    this.#held.push({
+      rule: { ...rule, id, fired: 0 },
+      matchesPath: pathMatcher(rule.match?.path),
+      ...(rule.probability !== undefined && { random: seededRandom(rule.seed ?? Date.now()) }),
+    });
+    return { id, remove: () => this.remove(id) };
+  }
+
+  /** Removes one rule; false when no rule has this id. */
+  remove(id: string): boolean {
+    const before = this.#held.length;
+    this.#held = this.#held.filter((held) => held.rule.id !== id);
+    return this.#held.length < before;
+  }
+
+  /** Removes every rule. */
+  clear(): void {
+    this.#held = [];
+    this.#nextId = 1;
+  }
+
+  /** The rules with how often each fired, in the order they apply. */
+  list(): ActiveFault[] {
+    return this.#held.map(({ rule }) => structuredClone(rule));
+  }
+
+  /**
+   * The effect of the first rule of this stage that matches and fires, counting the firing; a rule
+   * whose `times` are used up goes.
+   */
+  take(subject: FaultSubject, stage: 'beforeAuth' | 'afterAuth'): ActiveFault | undefined {
+    for (const held of this.#held) {
+      const { rule } = held;
+      if ((rule.beforeAuth === true) !== (stage === 'beforeAuth')) continue;
+      if (rule.match?.method && rule.match.method.toUpperCase() !== subject.method.toUpperCase()) continue;
+      if (rule.match?.key !== undefined && rule.match.key !== subject.key) continue;
+      if (!held.matchesPath(subject.path)) continue;
+      if (held.random && held.random() >= rule.probability!) continue;
+      rule.fired += 1;
+      if (rule.times !== undefined && rule.fired >= rule.times) this.remove(rule.id);
+      return structuredClone(rule);
+    }
+    return undefined;
+  }
+}
