@@ -10,7 +10,7 @@ import { apiError, type ApiError } from '../domain/errors.js';
 export function protocolErrorOf(error: NodeJS.ErrnoException & { reason?: string }): ApiError {
   switch (error.code) {
     case 'HPE_HEADER_OVERFLOW':
-      return apiError('request_header_fields_too_large', 'The request header block is over 16 KiB.');
+      return apiError('request_header_fields_too_large', 'The request header block is over 16 KiB or has over 100 fields.');
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return apiError('request_timeout', 'The request was not received in time; the connection is closed.');
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':

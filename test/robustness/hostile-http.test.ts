@@ -87,10 +87,14 @@ describe('header blocks', () => {
     expectErrorResponse(responses[0], 431, 'request_header_fields_too_large');
   });
 
-  it('answers a request with 500 small header fields (only the first 100 are read)', async () => {
+  // Past `maxHeadersCount` (100), Node 20 drops the extra fields and Node 22 and later refuse the
+  // request (llhttp's header overflow): either way nothing beyond the limit is kept, and no 5xx.
+  const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
+  it(`${NODE_MAJOR >= 22 ? 'refuses with 431' : 'answers, reading the first 100 fields,'} a request with 500 small header fields (Node ${NODE_MAJOR})`, async () => {
     const padding = Array.from({ length: 500 }, (_, i) => `X-${i}: v`);
     const { responses } = await rawExchange(attacked.server.url, requestHead('GET', '/v1/categories', [auth, ...padding]), { responses: 1 });
-    expect((await conforming('listCategories', asResponse(responses[0]!))).status).toBe(200);
+    if (NODE_MAJOR >= 22) expectErrorResponse(responses[0], 431, 'request_header_fields_too_large');
+    else expect((await conforming('listCategories', asResponse(responses[0]!))).status).toBe(200);
   });
 
   it('refuses a control character in the Authorization header with 400', async () => {
