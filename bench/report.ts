@@ -56,7 +56,7 @@ export function printReport(results: BenchResults, print: (line: string) => void
   const { firstAnswer } = results;
   print(
     `fresh process to first answer (median of ${firstAnswer.runsMs.fake.length}): import petstore-harness/node + setupFake ${firstAnswer.fakeMs} ms, ` +
-      `bare msw setupServer with one static handler ${firstAnswer.bareMswMs} ms; the fake costs ${firstAnswer.extraMs} ms more`,
+      `bare msw setupServer with one static handler ${firstAnswer.bareMswMs} ms; the fake costs ${firstAnswer.extraMs >= 0 ? `${firstAnswer.extraMs} ms more` : `${-firstAnswer.extraMs} ms less (noise: the two are level)`}`,
   );
   print(`in-process host (msw setupServer + fetch): GET ${results.inProcess.get.requestsPerSecond} req/s, POST ${results.inProcess.post.requestsPerSecond} req/s`);
   const { memory } = results;
