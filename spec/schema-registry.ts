@@ -55,7 +55,7 @@ export class SchemaRegistry implements SchemaValidators {
       strict: true,
       validateSchema: false,
       // Standalone code refers to the formats by module rather than holding the functions.
-      ...(options.standalone && { code: { source: true, esm: true, formats: this.#formatsModule() } }),
+      ...(options.standalone && { code: { source: true, esm: true, formats: _`require("ajv-formats/dist/formats").fullFormats` } }),
     });
     addFormats(this.ajv);
     this.#names = Object.keys(document.components.schemas);
@@ -80,10 +80,6 @@ export class SchemaRegistry implements SchemaValidators {
   standaloneModule(): string {
     const refs = Object.fromEntries(this.#names.map((name) => [name, `${REGISTRY_ID}#/$defs/${name}`]));
     return standaloneCode(this.ajv, refs);
-  }
-
-  #formatsModule() {
-    return _`require("ajv-formats/dist/formats").fullFormats`;
   }
 
   /** Compiles a schema taken from elsewhere in the document (a response's, a parameter's); cache the result. */

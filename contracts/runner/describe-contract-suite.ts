@@ -3,7 +3,6 @@ import type { Capability } from '../checks/check.js';
 import { CHECKS } from '../checks/registry.js';
 import { failureBlock } from '../report/terminal-report.js';
 import { skipReason, type RunningTarget } from '../targets/target.js';
-import type { CheckResult } from './check-result.js';
 import { runCheck } from './run-check.js';
 import type { SuiteSettings } from './target-session.js';
 
@@ -15,11 +14,6 @@ export interface ContractSuiteDefinition {
   start(): Promise<RunningTarget>;
   /** Seed, runs and request budget; default a fresh seed (or env PETSTORE_CONTRACT_SEED). */
   settings?: SuiteSettings;
-  onResult?(result: CheckResult): void;
-  onNote?(check: string, message: string): void;
-  /** Per check; live targets may wait out rate-limit windows. */
-  checkTimeoutMs?: number;
-  startTimeoutMs?: number;
 }
 
 /**
@@ -32,7 +26,7 @@ export function describeContractSuite(definition: ContractSuiteDefinition): void
     let target: RunningTarget | undefined;
     beforeAll(async () => {
       target = await definition.start();
-    }, definition.startTimeoutMs ?? 120_000);
+    }, 120_000);
     afterAll(async () => {
       await target?.close();
     });
@@ -45,13 +39,9 @@ export function describeContractSuite(definition: ContractSuiteDefinition): void
       }
       it(check.name, async () => {
         if (!target) throw new Error(`the ${definition.title} target did not start`);
-        const result = await runCheck(check, target.descriptor, {
-          onNote: (message) => definition.onNote?.(check.name, message),
-          ...(definition.settings && { settings: definition.settings }),
-        });
-        definition.onResult?.(result);
+        const result = await runCheck(check, target.descriptor, definition.settings ? { settings: definition.settings } : {});
         if (result.outcome === 'failed') throw new Error(failureBlock(result));
-      }, definition.checkTimeoutMs ?? 60_000);
+      }, 60_000);
     }
   });
 }

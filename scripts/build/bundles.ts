@@ -52,17 +52,20 @@ const common: BuildOptions = {
   metafile: true,
 };
 
+/** Builds one set of bundles; what they inlined, for the licence notices. */
+async function bundle(options: BuildOptions): Promise<Metafile> {
+  return (await build({ ...common, ...options })).metafile!;
+}
+
 /** The two bins; `npm start` builds only the fake's. */
 export async function buildBins(names: ReadonlyArray<keyof typeof BIN_ENTRIES> = Object.keys(BIN_ENTRIES) as Array<keyof typeof BIN_ENTRIES>): Promise<Metafile> {
-  const { metafile } = await build({
-    ...common,
+  return bundle({
     entryPoints: entryPaths(Object.fromEntries(names.map((name) => [name, BIN_ENTRIES[name]]))),
     platform: 'node',
     format: 'esm',
     outdir: join(DIST, 'bin'),
     banner: { js: `#!/usr/bin/env node\n${ESM_REQUIRE}` },
   });
-  return metafile!;
 }
 
 /**
@@ -72,12 +75,11 @@ export async function buildBins(names: ReadonlyArray<keyof typeof BIN_ENTRIES> =
  */
 export async function buildBundles(): Promise<void> {
   await rm(DIST, { recursive: true, force: true });
-  const results = await Promise.all([
-    build({ ...common, entryPoints: entryPaths(LIBRARY_ENTRIES), platform: 'node', format: 'esm', splitting: true, outdir: DIST, chunkNames: 'chunks/[name]-[hash]', banner: { js: ESM_REQUIRE } }),
-    build({ ...common, entryPoints: entryPaths(LIBRARY_ENTRIES), platform: 'node', format: 'cjs', outdir: join(DIST, 'cjs'), outExtension: { '.js': '.cjs' } }),
-    build({ ...common, entryPoints: entryPaths(BROWSER_ENTRIES), platform: 'browser', format: 'esm', target: 'es2022', external: PEER_EXTERNALS, splitting: true, outdir: join(DIST, 'browser'), chunkNames: 'chunks/[name]-[hash]' }),
+  const metafiles = await Promise.all([
+    bundle({ entryPoints: entryPaths(LIBRARY_ENTRIES), platform: 'node', format: 'esm', splitting: true, outdir: DIST, chunkNames: 'chunks/[name]-[hash]', banner: { js: ESM_REQUIRE } }),
+    bundle({ entryPoints: entryPaths(LIBRARY_ENTRIES), platform: 'node', format: 'cjs', outdir: join(DIST, 'cjs'), outExtension: { '.js': '.cjs' } }),
+    bundle({ entryPoints: entryPaths(BROWSER_ENTRIES), platform: 'browser', format: 'esm', target: 'es2022', external: PEER_EXTERNALS, splitting: true, outdir: join(DIST, 'browser'), chunkNames: 'chunks/[name]-[hash]' }),
     buildBins(),
   ]);
-  const metafiles = results.map((result) => ('metafile' in result ? result.metafile! : result));
   await writeFile(join(DIST, 'THIRD-PARTY-LICENSES.txt'), await thirdPartyNotices(metafiles, REPO_ROOT));
 }
