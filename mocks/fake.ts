@@ -7,6 +7,8 @@ import { DEFAULT_BAN_POLICY, type BanPolicy } from './domain/ban.js';
 import { AdjustableClock, systemClock, type Clock } from './domain/clock.js';
 import { GET_PET_DEPRECATION } from './domain/deprecation.js';
 import type { ApiError } from './domain/errors.js';
+import { FaultRules, parseLatency, type FaultRule } from './domain/faults.js';
+import { KeyControls } from './domain/key-controls.js';
 import { DEFAULT_KEYS, type ApiKey, type Plan } from './domain/plans.js';
 import { DEFAULT_SEED, type SeedData } from './domain/seed.js';
 import { PetStoreData } from './domain/store.js';
@@ -40,6 +42,13 @@ export interface FakeOptions {
    * in Node. Default false.
    */
   persist?: boolean;
+  /**
+   * Fault rules from the start (design.md section 5); `reset()` brings them back. Default none.
+   * @example [{ match: { path: '/categories' }, effect: { status: 503 }, times: 1 }]
+   */
+  faults?: readonly FaultRule[];
+  /** A delay on every answer, in milliseconds: fixed, or a uniform range `[min, max]`. Default none. */
+  latency?: number | readonly [number, number];
 }
 
 /** A running fake: its msw handlers and the controls tests use. */
@@ -58,7 +67,17 @@ export interface Fake {
   answer(call: ApiCall): Promise<Answer>;
   /** The 404/405 error for a method and path below the base URL, without auth or quota. */
   unmatchedError(method: string, path: string): { error: ApiError; headers: Record<string, string> };
-  /** Back to the seed: records, quota counters, bans and the clock offset. The one reset entry point. */
+  /**
+   * Fault rules: `add(rule)` returns a handle whose `remove()` takes it out; `list()` shows how often each
+   * fired; `clear()` removes all. `reset()` keeps only the rules the fake started with.
+   */
+  readonly faults: Pick<FaultRules, 'add' | 'remove' | 'clear' | 'list'>;
+  /** Scenario state of a key: `setQuota`, `ban`, `unban`, `revoke`, `restore`, `state`. `reset()` clears it. */
+  readonly keys: KeyControls;
+  /**
+   * Back to the start: records, quota counters, bans, revocations, the clock offset, and the fault rules
+   * and latency given in the options. The one reset entry point.
+   */
   reset(): Promise<void>;
   /** The plan of the key in an `Authorization` header, for logs that must not show the key. */
   planOf(authorization: string | null): Plan | undefined;
@@ -84,6 +103,8 @@ export function createFake(options: FakeOptions = {}): Fake {
     anonymousCapacity: options.anonymousCapacity ?? 10_000,
   });
   const keysByToken = new Map(keys.map((apiKey) => [apiKey.key, apiKey]));
+  const faults = new FaultRules(options.faults ?? [], 'createFake({ faults })');
+  const [minLatency, maxLatency] = options.latency === undefined ? [0, 0] : parseLatency(options.latency, 'createFake({ latency })');
   let loading = options.persist ? store.restoreOrLoad(seed) : store.load(seed);
 
   const context: FakeContext = {
@@ -97,6 +118,8 @@ export function createFake(options: FakeOptions = {}): Fake {
       ? { ...GET_PET_DEPRECATION, sunsetAtEpochSeconds: Math.floor(options.petsSunset.getTime() / 1000) }
       : GET_PET_DEPRECATION,
     ready: () => loading,
+    faults,
+    latencyMs: () => minLatency + Math.floor(Math.random() * (maxLatency - minLatency + 1)),
   };
   const operations = createOperations(context);
   const router = new OperationRouter(context, operations);
@@ -106,6 +129,8 @@ export function createFake(options: FakeOptions = {}): Fake {
     handlers,
     baseUrl,
     clock,
+    faults,
+    keys: new KeyControls(access),
     async handle(request, clientAddress) {
       if (clientAddress !== undefined) setClientAddress(request, clientAddress);
       return getResponse(handlers, request);
@@ -115,6 +140,7 @@ export function createFake(options: FakeOptions = {}): Fake {
     reset() {
       clock.reset();
       access.reset();
+      faults.reset();
       loading = store.load(seed);
       return loading;
     },

@@ -12,3 +12,6 @@ export { ERROR_STATUS, apiError, type ApiError, type ErrorCode } from './domain/
 export { ConfigError, isConfigError } from './domain/config-error.js';
 /** Injected time. */
 export { AdjustableClock, systemClock, type Clock } from './domain/clock.js';
+/** Test control (design.md section 5): fault rules, the `Prefer` faults' model, and key scenarios. */
+export { FaultRules, parseFaultRules, type ActiveFault, type FaultEffect, type FaultMatch, type FaultRule } from './domain/faults.js';
+export { KeyControls, UnknownKeyError, type KeyState, type KeyWindow, type RemainingQuota } from './domain/key-controls.js';

@@ -36,7 +36,9 @@ process.stdout.write(
     (serverOptions.keys
       ? `API keys: ${keys.length} from ${args[args.indexOf('--keys') + 1]} (plans: ${[...new Set(keys.map((k) => k.plan))].join(', ')})\n`
       : `API keys (Authorization: Bearer <key>):\n${keys.map((k) => `  ${k.key.padEnd(22)} ${k.plan} (${k.limits.perMinute}/min, ${k.limits.perDay}/day)`).join('\n')}\n`) +
-    `Admin: POST ${server.url}/__admin/reset, POST ${server.url}/__admin/clock\n`,
+    (serverOptions.faults ? `Fault rules: ${serverOptions.faults.length} from ${args[args.indexOf('--faults') + 1]}\n` : '') +
+    (serverOptions.latency ? `Latency: ${args[args.indexOf('--latency') + 1]} ms on every answer under /v1\n` : '') +
+    `Admin (test control): ${server.url}/__admin/reset, /clock, /faults, /keys/{key}[/quota|/ban|/revoke|/restore]\n`,
 );
 
 let closing = false;

@@ -18,6 +18,8 @@ export interface DemoPageBuildOptions {
    * (API at `/v1` on the page's origin); a base URL ending in `/v1` calls that service instead.
    */
   api?: string;
+  /** Another page script to serve as `/assets/main.js` (the browser tests' page). Default {@link DEMO_ENTRY}. */
+  entry?: string;
 }
 
 /**
@@ -27,7 +29,7 @@ export interface DemoPageBuildOptions {
  */
 export async function buildDemoPage(options: DemoPageBuildOptions = {}): Promise<BuiltAssets> {
   const result = await build({
-    entryPoints: [DEMO_ENTRY],
+    entryPoints: { main: options.entry ?? DEMO_ENTRY },
     bundle: true,
     format: 'esm',
     platform: 'browser',

@@ -2,3 +2,5 @@
 export { createFakeWorker, type FakeWorker, type FakeWorkerOptions } from './fake-worker.js';
 export type { Fake, FakeOptions } from '../fake.js';
 export { DEFAULT_KEYS, PLAN_LIMITS, type ApiKey, type ApiKeyConfig, type Plan } from '../domain/plans.js';
+export type { ActiveFault, FaultEffect, FaultMatch, FaultRule } from '../domain/faults.js';
+export type { KeyState, KeyWindow, RemainingQuota } from '../domain/key-controls.js';

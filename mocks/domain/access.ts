@@ -3,7 +3,7 @@ import { BanList, type BanPolicy } from './ban.js';
 import { ceilSeconds, type Clock } from './clock.js';
 import { apiError, type ApiError } from './errors.js';
 import { PLAN_LIMITS, type ApiKey } from './plans.js';
-import { QuotaLedger, type WindowState } from './quota.js';
+import { QuotaLedger, type WindowName, type WindowState } from './quota.js';
 
 /** What the `X-RateLimit-*` headers of a response say, and the draft fields' windows when known. */
 export interface RateLimitView {
@@ -37,6 +37,7 @@ export class AccessControl {
   readonly #keyQuota = new QuotaLedger();
   readonly #anonymousQuota: QuotaLedger;
   readonly #bans: BanList;
+  readonly #revoked = new Set<string>();
 
   constructor(options: AccessControlOptions) {
     this.#keys = new Map(options.keys.map((apiKey) => [apiKey.key, apiKey]));
@@ -53,14 +54,10 @@ export class AccessControl {
   check(authorization: string | null, clientAddress: string): Access {
     const nowMs = this.#clock.now();
     const auth = authenticate(authorization, this.#keys);
-    if (!auth.ok) {
-      const quota = this.#anonymousQuota.consume(clientAddress, PLAN_LIMITS.free, nowMs);
-      const rateLimit = { ...quota.described, windows: quota.windows };
-      if (!quota.admitted) return { granted: false, error: rateLimitError(quota.described, quota.retryAfterSeconds!), rateLimit, retryAfterSeconds: quota.retryAfterSeconds! };
-      return { granted: false, error: apiError(auth.code, auth.message), rateLimit, challenge: bearerChallenge(auth.code) };
-    }
-
+    if (!auth.ok) return this.#anonymous(clientAddress, auth.code, auth.message, nowMs);
     const { apiKey } = auth;
+    // A revoked key is refused like any key the service does not know, from the sender's address bucket.
+    if (this.#revoked.has(apiKey.key)) return this.#anonymous(clientAddress, 'invalid_api_key', 'The API key has been revoked.', nowMs);
     const bannedUntil = this.#bans.bannedUntil(apiKey.key, nowMs);
     if (bannedUntil !== undefined) return banned(apiKey, bannedUntil, nowMs);
 
@@ -72,11 +69,61 @@ export class AccessControl {
     return { granted: false, apiKey, error: rateLimitError(quota.described, quota.retryAfterSeconds!), rateLimit, retryAfterSeconds: quota.retryAfterSeconds! };
   }
 
-  /** Clears every counter and ban. */
+  /** The key's record, or undefined when no such key is configured. */
+  keyOf(key: string): ApiKey | undefined {
+    return this.#keys.get(key);
+  }
+
+  /** Both windows of a key now, without counting a request. */
+  windowsOf(apiKey: ApiKey): WindowState[] {
+    return this.#keyQuota.peek(apiKey.key, apiKey.limits, this.#clock.now());
+  }
+
+  /** Sets what is left of a key's current windows; what follows is the ordinary quota. */
+  setRemaining(apiKey: ApiKey, remaining: Partial<Record<WindowName, number>>): void {
+    this.#keyQuota.setRemaining(apiKey.key, apiKey.limits, this.#clock.now(), remaining);
+  }
+
+  /** The epoch millisecond a key's ban ends, or undefined when it is not banned. */
+  bannedUntil(key: string): number | undefined {
+    return this.#bans.bannedUntil(key, this.#clock.now());
+  }
+
+  /** Bans a key from now for `seconds` (the policy's length when absent); it ends on the fake's clock. */
+  ban(key: string, seconds = this.#bans.policy.seconds): void {
+    this.#bans.ban(key, this.#clock.now() + seconds * 1000);
+  }
+
+  unban(key: string): void {
+    this.#bans.lift(key);
+  }
+
+  isRevoked(key: string): boolean {
+    return this.#revoked.has(key);
+  }
+
+  /** Revoked keys answer 401 `invalid_api_key` until restored. */
+  revoke(key: string): void {
+    this.#revoked.add(key);
+  }
+
+  restore(key: string): void {
+    this.#revoked.delete(key);
+  }
+
+  /** Clears every counter, ban and revocation. */
   reset(): void {
     this.#keyQuota.clear();
     this.#anonymousQuota.clear();
     this.#bans.clear();
+    this.#revoked.clear();
+  }
+
+  #anonymous(clientAddress: string, code: 'missing_api_key' | 'invalid_api_key', message: string, nowMs: number): Access {
+    const quota = this.#anonymousQuota.consume(clientAddress, PLAN_LIMITS.free, nowMs);
+    const rateLimit = { ...quota.described, windows: quota.windows };
+    if (!quota.admitted) return { granted: false, error: rateLimitError(quota.described, quota.retryAfterSeconds!), rateLimit, retryAfterSeconds: quota.retryAfterSeconds! };
+    return { granted: false, error: apiError(code, message), rateLimit, challenge: bearerChallenge(code) };
   }
 }
 

@@ -20,13 +20,19 @@ export function authenticate(authorization: string | null, keys: ReadonlyMap<str
   if (authorization.length > MAX_AUTHORIZATION_LENGTH) {
     return { ok: false, code: 'invalid_api_key', message: `The Authorization header is over ${MAX_AUTHORIZATION_LENGTH} characters.` };
   }
-  const match = BEARER.exec(authorization);
-  if (!match) {
+  const token = bearerToken(authorization);
+  if (token === undefined) {
     return { ok: false, code: 'invalid_api_key', message: 'The Authorization header must be "Bearer <API_KEY>".' };
   }
-  const apiKey = keys.get(match[1]!);
+  const apiKey = keys.get(token);
   if (!apiKey) return { ok: false, code: 'invalid_api_key', message: 'The API key is not valid.' };
   return { ok: true, apiKey };
+}
+
+/** The credential of a well-formed `Authorization: Bearer <token>` header, whether or not the key exists. */
+export function bearerToken(authorization: string | null): string | undefined {
+  if (authorization === null || authorization.length > MAX_AUTHORIZATION_LENGTH) return undefined;
+  return BEARER.exec(authorization)?.[1];
 }
 
 /** The `WWW-Authenticate` challenge of a 401: RFC 6750 adds `error` only when a credential was sent. */

@@ -43,6 +43,17 @@ export class BanList {
     return until;
   }
 
+  /** Bans a subject now, until `untilMs` (scenario state; the threshold plays no part). */
+  ban(subject: string, untilMs: number): void {
+    this.#bannedUntilMs.set(subject, untilMs);
+  }
+
+  /** Lifts a subject's ban and forgets its rejections. */
+  lift(subject: string): void {
+    this.#bannedUntilMs.delete(subject);
+    this.#rejections.delete(subject);
+  }
+
   /** Lifts every ban and forgets every rejection. */
   clear(): void {
     this.#rejections.clear();

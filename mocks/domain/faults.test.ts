@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { ConfigError } from './config-error.js';
-import { defaultFaultCode, FaultRules, parseFaultRule, type FaultRule } from './faults.js';
+import { defaultFaultCode, FaultRules, outcomeOf, parseFaultRule, type FaultRule } from './faults.js';
 
 const get = (path: string, key?: string) => ({ method: 'GET', path, ...(key && { key }) });
 
@@ -59,7 +59,7 @@ describe('FaultRules', () => {
     const rules = new FaultRules();
     rules.add({ id: 'twice', effect: { status: 500 }, times: 2 });
     const always = rules.add({ effect: { status: 504 } });
-    expect([1, 2, 3].map(() => rules.take(get('/categories'), 'afterAuth')?.effect)).toEqual([{ status: 500 }, { status: 500 }, { status: 504 }]);
+    expect([1, 2, 3].map(() => rules.take(get('/categories'), 'afterAuth')?.id)).toEqual(['twice', 'twice', 'fault-2']);
     expect(always.id).toBe('fault-2');
     expect(always.remove()).toBe(true);
     expect(rules.take(get('/categories'), 'afterAuth')).toBeUndefined();
@@ -83,7 +83,43 @@ describe('FaultRules', () => {
     const rules = new FaultRules();
     rules.add({ id: 'slow', effect: { delayMs: 10 } });
     expect(() => rules.add({ id: 'slow', effect: { delayMs: 20 } })).toThrow('rule "slow".id: another rule already has this id');
-    expect(() => rules.add({ id: 'bad', effect: { delayMs: 10 }, probability: 2 })).toThrow('fake.faults.add: bad (rule "bad").probability');
+    expect(() => rules.add({ id: 'bad', effect: { delayMs: 10 }, probability: 2 })).toThrow('fake.faults.add: rule "bad".probability');
+  });
+
+  it('draws a delay range from the seed too, within its bounds', () => {
+    const delays = (seed: number) => {
+      const rules = new FaultRules();
+      rules.add({ effect: { delayMs: [100, 200] }, seed });
+      return Array.from({ length: 50 }, () => (rules.take(get('/categories'), 'afterAuth')!.outcome as { delayMs: number }).delayMs);
+    };
+    expect(delays(7)).toEqual(delays(7));
+    expect(Math.min(...delays(7))).toBeGreaterThanOrEqual(100);
+    expect(Math.max(...delays(7))).toBeLessThanOrEqual(200);
+    expect(new Set(delays(7)).size).toBeGreaterThan(10);
+  });
+
+  it('reset brings back the rules given at start, unfired and at the start of their seed, and drops the rest', () => {
+    const rules = new FaultRules([{ id: 'flaky', effect: { status: 503 }, probability: 0.5, seed: 9 }], 'faults.json');
+    const draw = () => Array.from({ length: 40 }, () => (rules.take(get('/categories'), 'afterAuth') ? 1 : 0)).join('');
+    const first = draw();
+    rules.add({ id: 'later', effect: { network: 'error' } });
+    rules.reset();
+    expect(rules.list()).toEqual([{ id: 'flaky', effect: { status: 503 }, probability: 0.5, seed: 9, fired: 0 }]);
+    expect(draw()).toBe(first);
+  });
+
+  it('refuses bad rules given at start, naming the source and the position', () => {
+    expect(() => new FaultRules([{ effect: { status: 503 } }, { effect: { nap: 1 } } as never], 'faults.json')).toThrow('[petstore-fake] faults.json: [1].effect: must be exactly one of');
+    expect(() => new FaultRules({} as never, 'faults.json')).toThrow('faults.json: must be a JSON array of fault rules');
+  });
+
+  it('turns an effect into an Error answer: the status, a default code by status, a message naming the rule, Retry-After 1 on a 503', () => {
+    expect(outcomeOf('down', { status: 503 }, Math.random)).toEqual({
+      error: { code: 'service_unavailable', message: 'Injected by the fake\'s fault rule "down" (status 503).', status: 503 },
+      retryAfterSeconds: 1,
+    });
+    expect(outcomeOf('x', { status: 500, code: 'db_down', message: 'DB down.', retryAfterSeconds: 9 }, Math.random)).toEqual({ error: { code: 'db_down', message: 'DB down.', status: 500 }, retryAfterSeconds: 9 });
+    expect(outcomeOf('x', { status: 418 }, Math.random)).toEqual({ error: { code: 'injected_fault', message: 'Injected by the fake\'s fault rule "x" (status 418).', status: 418 } });
   });
 
   it('names the default code of an injected error by status', () => {

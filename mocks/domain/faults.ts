@@ -1,4 +1,5 @@
 import { ConfigError } from './config-error.js';
+import type { ApiError } from './errors.js';
 
 // Fault rules (design.md section 5): the same JSON in every host. This module holds the model, its
 // validation and the matching; the hosts decide how an effect is delivered (a delay, an Error answer,
@@ -58,8 +59,9 @@ const isNonNegativeInteger = (value: unknown): value is number => Number.isSafeI
  */
 export function parseFaultRule(input: unknown, source: string, entry: string): FaultRule {
   const fail = (field: string, problem: string): never => {
-    const id = isObject(input) && typeof input.id === 'string' ? ` (rule "${input.id}")` : '';
-    throw new ConfigError(source, `${entry}${id}${field ? `.${field}` : ''}`, problem);
+    const id = isObject(input) && typeof input.id === 'string' ? `rule "${input.id}"` : '';
+    const name = entry && id ? `${entry} (${id})` : entry || id;
+    throw new ConfigError(source, `${name}${field ? `.${field}` : ''}`, problem);
   };
   if (!isObject(input)) return fail('', 'a fault rule must be an object { match?, effect, times?, probability?, seed?, beforeAuth? }');
   for (const field of Object.keys(input)) if (!RULE_FIELDS.has(field)) fail(field, 'is not a field of a fault rule');
@@ -87,6 +89,32 @@ export function parseFaultRule(input: unknown, source: string, entry: string): F
     ...(input.seed !== undefined && { seed: input.seed as number }),
     ...(input.beforeAuth !== undefined && { beforeAuth: input.beforeAuth as boolean }),
   };
+}
+
+/**
+ * Checks a list of rules (`--faults FILE`, the `faults` option); the first bad one throws naming its position.
+ * @example parseFaultRules(JSON.parse(readFileSync('faults.json', 'utf8')), 'faults.json')
+ */
+export function parseFaultRules(input: unknown, source: string): FaultRule[] {
+  if (!Array.isArray(input)) throw new ConfigError(source, '', 'must be a JSON array of fault rules');
+  const rules = input.map((rule, i) => parseFaultRule(rule, source, `[${i}]`));
+  const ids = rules.map((rule) => rule.id).filter((id) => id !== undefined);
+  const repeated = ids.find((id, i) => ids.indexOf(id) !== i);
+  if (repeated !== undefined) throw new ConfigError(source, `[${ids.lastIndexOf(repeated)}] (rule "${repeated}").id`, 'another rule already has this id');
+  return rules;
+}
+
+/**
+ * The `latency` option and `--latency`: a fixed delay or a uniform range in milliseconds, as [min, max].
+ * @example parseLatency('200-1500', '--latency') // [200, 1500]
+ */
+export function parseLatency(input: unknown, source: string): [number, number] {
+  const range = typeof input === 'string' ? input.split('-').map((part) => (/^\d+$/.test(part) ? Number(part) : Number.NaN)) : typeof input === 'number' ? [input] : input;
+  const [min, max = min] = Array.isArray(range) && (range.length === 1 || range.length === 2) ? (range as unknown[]) : [];
+  if (!isNonNegativeInteger(min) || !isNonNegativeInteger(max) || min > max || max > MAX_DELAY_MS) {
+    throw new ConfigError(source, '', `must be milliseconds, MS or MIN-MAX (e.g. 200-1500), from 0 to ${MAX_DELAY_MS}`);
+  }
+  return [min, max];
 }
 
 function parseEffect(input: unknown, fail: (field: string, problem: string) => never): FaultEffect {
@@ -160,7 +188,8 @@ function pathMatcher(pattern: string | undefined): (path: string) => boolean {
 interface HeldRule {
   rule: ActiveFault;
   matchesPath: (path: string) => boolean;
-  random?: () => number;
+  /** Draws the probability and a delay range; seeded by the rule's `seed` when it has one. */
+  random: () => number;
 }
 
 /** What a request looks like to the rules. */
@@ -171,24 +200,63 @@ export interface FaultSubject {
   key?: string;
 }
 
+/** What a fired rule does to one request, a delay range already drawn. */
+export type FaultOutcome =
+  | { delayMs: number }
+  | { error: ApiError; retryAfterSeconds?: number }
+  | { network: 'error' }
+  | { body: 'malformed' };
+
+/** A rule that fired for a request: its id, for messages and logs, and what it does. */
+export interface FiredFault {
+  id: string;
+  outcome: FaultOutcome;
+}
+
 /**
- * The active rules, in the order added. `fake.faults` in code.
+ * The outcome of an effect for one request; `random` draws a delay range.
+ * @example outcomeOf('down', { status: 503 }, Math.random) // { error: { code: 'service_unavailable', ... }, retryAfterSeconds: 1 }
+ */
+export function outcomeOf(id: string, effect: FaultEffect, random: () => number): FaultOutcome {
+  if ('delayMs' in effect) {
+    const { delayMs } = effect;
+    return { delayMs: typeof delayMs === 'number' ? delayMs : delayMs[0] + Math.floor(random() * (delayMs[1] - delayMs[0] + 1)) };
+  }
+  if ('status' in effect) {
+    const { status } = effect;
+    const error = { code: effect.code ?? defaultFaultCode(status), message: effect.message ?? `Injected by the fake's fault rule "${id}" (status ${status}).`, status };
+    const retryAfterSeconds = effect.retryAfterSeconds ?? (status === 503 ? 1 : undefined);
+    return retryAfterSeconds === undefined ? { error } : { error, retryAfterSeconds };
+  }
+  return 'network' in effect ? { network: 'error' } : { body: 'malformed' };
+}
+
+/**
+ * The active rules, in the order added. `fake.faults` in code. Rules given at start come back on
+ * {@link FaultRules.reset}; everything added later goes.
  * @example const rule = fake.faults.add({ match: { path: '/categories' }, effect: { status: 503 } }); rule.remove();
  */
 export class FaultRules {
+  readonly #initial: readonly FaultRule[];
   #held: HeldRule[] = [];
   #nextId = 1;
 
+  /** Validates the rules given at start; a bad one throws a {@link ConfigError} naming `source` and the rule. */
+  constructor(initial: readonly FaultRule[] = [], source = 'faults') {
+    this.#initial = parseFaultRules(initial, source);
+    this.reset(source);
+  }
+
   /** Adds a rule (validated: a bad one throws naming the field) and returns a handle that removes it. */
   add(input: FaultRule, source = 'fake.faults.add'): { id: string; remove(): boolean } {
-    const rule = parseFaultRule(input, source, input?.id ?? `rule ${this.#nextId}`);
+    const rule = parseFaultRule(input, source, typeof input?.id === 'string' ? '' : `rule ${this.#nextId}`);
     const id = rule.id ?? `fault-${this.#nextId}`;
-    this.#nextId += 1;
     if (this.#held.some((held) => held.rule.id === id)) throw new ConfigError(source, `rule "${id}".id`, 'another rule already has this id');
+    this.#nextId += 1;
     this.#held.push({
       rule: { ...rule, id, fired: 0 },
       matchesPath: pathMatcher(rule.match?.path),
-      ...(rule.probability !== undefined && { random: seededRandom(rule.seed ?? Date.now()) }),
+      random: seededRandom(rule.seed ?? Math.floor(Math.random() * 2 ** 32)),
     });
     return { id, remove: () => this.remove(id) };
   }
@@ -200,10 +268,16 @@ export class FaultRules {
     return this.#held.length < before;
   }
 
-  /** Removes every rule. */
+  /** Removes every rule, those given at start too (until the next reset). */
   clear(): void {
     this.#held = [];
     this.#nextId = 1;
+  }
+
+  /** Back to the rules given at start, none fired yet, their generators at the start of their seed. */
+  reset(source = 'faults'): void {
+    this.clear();
+    for (const rule of this.#initial) this.add(rule, source);
   }
 
   /** The rules with how often each fired, in the order they apply. */
@@ -212,20 +286,20 @@ export class FaultRules {
   }
 
   /**
-   * The effect of the first rule of this stage that matches and fires, counting the firing; a rule
-   * whose `times` are used up goes.
+   * The first rule of this stage that matches and fires, counting the firing; a rule whose `times`
+   * are used up goes.
    */
-  take(subject: FaultSubject, stage: 'beforeAuth' | 'afterAuth'): ActiveFault | undefined {
+  take(subject: FaultSubject, stage: 'beforeAuth' | 'afterAuth'): FiredFault | undefined {
     for (const held of this.#held) {
       const { rule } = held;
       if ((rule.beforeAuth === true) !== (stage === 'beforeAuth')) continue;
       if (rule.match?.method && rule.match.method.toUpperCase() !== subject.method.toUpperCase()) continue;
       if (rule.match?.key !== undefined && rule.match.key !== subject.key) continue;
       if (!held.matchesPath(subject.path)) continue;
-      if (held.random && held.random() >= rule.probability!) continue;
+      if (rule.probability !== undefined && held.random() >= rule.probability) continue;
       rule.fired += 1;
       if (rule.times !== undefined && rule.fired >= rule.times) this.remove(rule.id);
-      return structuredClone(rule);
+      return { id: rule.id, outcome: outcomeOf(rule.id, rule.effect, held.random) };
     }
     return undefined;
   }

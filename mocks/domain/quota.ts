@@ -55,21 +55,11 @@ export class QuotaLedger {
   /** Counts one request if both windows admit it; a refused request consumes nothing. */
   consume(subject: string, limits: Limits, nowMs: number): QuotaDecision {
     const bucket = this.#touch(subject, nowMs);
-    const ends = QUOTA_WINDOWS.map((window, i) => {
-      const start = Math.floor(nowMs / 1000 / window.seconds) * window.seconds;
-      if (bucket.starts[i] !== start) {
-        bucket.starts[i] = start;
-        bucket.counts[i] = 0;
-      }
-      return start + window.seconds;
-    });
+    rollWindows(bucket, nowMs);
     const exhausted = QUOTA_WINDOWS.findLastIndex((window, i) => bucket.counts[i]! >= window.limitOf(limits));
     if (exhausted === -1) QUOTA_WINDOWS.forEach((_, i) => (bucket.counts[i]! += 1));
 
-    const windows = QUOTA_WINDOWS.map((window, i): WindowState => {
-      const limit = window.limitOf(limits);
-      return { name: window.name, seconds: window.seconds, limit, remaining: Math.max(0, limit - bucket.counts[i]!), resetEpochSeconds: ends[i]! };
-    });
+    const windows = windowStates(bucket, limits);
     if (exhausted !== -1) {
       // Windows are ordered shortest first, so the last exhausted one is the one that ends later.
       const described = { ...windows[exhausted]!, remaining: 0 };
@@ -79,6 +69,26 @@ export class QuotaLedger {
     // The lower remaining count wins; on a tie, the longer window (later in the list).
     const described = windows.reduce((best, window) => (window.remaining <= best.remaining ? window : best));
     return { admitted: true, described, windows };
+  }
+
+  /** Both windows of a subject now, without counting a request. */
+  peek(subject: string, limits: Limits, nowMs: number): WindowState[] {
+    const bucket = { ...(this.#buckets.get(subject) ?? { starts: [], counts: [], lastSeenMs: nowMs }) };
+    bucket.starts = [...bucket.starts];
+    bucket.counts = [...bucket.counts];
+    rollWindows(bucket, nowMs);
+    return windowStates(bucket, limits);
+  }
+
+  /** Sets what is left in the current windows (design.md section 5, scenario state); absent ones stay. */
+  setRemaining(subject: string, limits: Limits, nowMs: number, remaining: Partial<Record<WindowName, number>>): WindowState[] {
+    const bucket = this.#touch(subject, nowMs);
+    rollWindows(bucket, nowMs);
+    QUOTA_WINDOWS.forEach((window, i) => {
+      const left = remaining[window.name];
+      if (left !== undefined) bucket.counts[i] = window.limitOf(limits) - left;
+    });
+    return windowStates(bucket, limits);
   }
 
   /** Forgets every subject. */
@@ -105,4 +115,22 @@ export class QuotaLedger {
       this.#buckets.delete(subject);
     }
   }
+}
+
+/** Starts a window afresh when the bucket's one has ended. */
+function rollWindows(bucket: Bucket, nowMs: number): void {
+  QUOTA_WINDOWS.forEach((window, i) => {
+    const start = Math.floor(nowMs / 1000 / window.seconds) * window.seconds;
+    if (bucket.starts[i] !== start) {
+      bucket.starts[i] = start;
+      bucket.counts[i] = 0;
+    }
+  });
+}
+
+function windowStates(bucket: Bucket, limits: Limits): WindowState[] {
+  return QUOTA_WINDOWS.map((window, i): WindowState => {
+    const limit = window.limitOf(limits);
+    return { name: window.name, seconds: window.seconds, limit, remaining: Math.max(0, limit - bucket.counts[i]!), resetEpochSeconds: bucket.starts[i]! + window.seconds };
+  });
 }

@@ -23,6 +23,10 @@ export interface Answer {
   status: number;
   headers: Record<string, string>;
   body: unknown;
+  /** Set by a fault only: send no answer; the connection ends (a network error to the client). */
+  dropped?: true;
+  /** Set by a fault only: send this text as the body, which is not valid JSON. */
+  rawBody?: string;
 }
 
 /** A JSON answer. */

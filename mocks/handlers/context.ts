@@ -1,6 +1,7 @@
 import type { AccessControl } from '../domain/access.js';
 import type { AdjustableClock } from '../domain/clock.js';
 import type { DeprecationPolicy } from '../domain/deprecation.js';
+import type { FaultRules } from '../domain/faults.js';
 import type { PetStoreData } from '../domain/store.js';
 import type { SchemaValidators } from '../../spec/schema-registry.js';
 
@@ -14,6 +15,10 @@ export interface FakeContext {
   schemas: SchemaValidators;
   clock: AdjustableClock;
   petsDeprecation: DeprecationPolicy;
+  /** Test control: the fault rules (design.md section 5). */
+  faults: FaultRules;
+  /** Test control: the delay before this answer, drawn from the latency range (0 without one). */
+  latencyMs(): number;
   /** Settles when the seed is loaded; resolvers wait for it after a reset. */
   ready(): Promise<void>;
 }

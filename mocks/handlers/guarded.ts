@@ -1,4 +1,8 @@
+import { bearerToken } from '../domain/auth.js';
+import { apiError } from '../domain/errors.js';
+import type { FaultOutcome, FaultSubject } from '../domain/faults.js';
 import type { ApiKey } from '../domain/plans.js';
+import { preferredFaults } from '../domain/prefer.js';
 import { errorAnswer, type Answer, type ApiCall } from './api-call.js';
 import type { FakeContext } from './context.js';
 import { rateLimitHeaders } from './responses.js';
@@ -19,8 +23,10 @@ export interface GuardOptions {
 export type Resolver = (call: ApiCall) => Promise<Answer>;
 
 /**
- * Runs auth and quota before a resolver, and puts the rate-limit headers on whatever it answers.
- * A denied request never reaches the resolver.
+ * Runs the test controls, auth and quota before a resolver, and puts the rate-limit headers on
+ * whatever it answers. The order is design.md section 5's: latency, `beforeAuth` rules (consuming
+ * nothing), auth and quota, the request's `Prefer` faults, the first matching rule, the resolver.
+ * A denied request never reaches a fault or the resolver.
  * @example guarded(context, () => jsonAnswer([]))
  */
 export function guarded(
@@ -30,6 +36,14 @@ export function guarded(
 ): Resolver {
   return async (call) => {
     await context.ready();
+    await pause(context.latencyMs());
+    const subject: FaultSubject = { method: call.method, path: call.path, key: bearerToken(call.header('authorization')) };
+    const early = context.faults.take(subject, 'beforeAuth');
+    if (early) {
+      const answer = await deliver(early.outcome, {});
+      if (answer) return answer;
+    }
+
     const access = context.access.check(call.header('authorization'), call.clientAddress);
     const headers = { ...rateLimitHeaders(access.rateLimit, context.clock.now()), ...options.headers };
     if (!access.granted) {
@@ -37,7 +51,47 @@ export function guarded(
       if (access.retryAfterSeconds !== undefined) headers['Retry-After'] = String(access.retryAfterSeconds);
       return errorAnswer(access.error, headers);
     }
+
+    // The request earned its headers and consumed its quota: what a fault answers carries them.
+    const preferred = preferredFaults(call.header('prefer'));
+    if (!preferred.ok) return errorAnswer(apiError('invalid_request', preferred.message), headers);
+    if (preferred.applied.length > 0) headers['Preference-Applied'] = preferred.applied.join(', ');
+    const outcomes = [...preferred.outcomes];
+    if (!outcomes.some(endsTheRequest)) {
+      const fired = context.faults.take(subject, 'afterAuth');
+      if (fired) outcomes.push(fired.outcome);
+    }
+    for (const outcome of outcomes) {
+      const answer = await deliver(outcome, headers);
+      if (answer) return answer;
+    }
+
     const answer = await resolve({ call, apiKey: access.apiKey });
     return { ...answer, headers: { ...answer.headers, ...headers } };
   };
+}
+
+function endsTheRequest(outcome: FaultOutcome): boolean {
+  return !('delayMs' in outcome);
+}
+
+/** Carries out one fault: a delay waits and lets the request go on (undefined); the others are the answer. */
+async function deliver(outcome: FaultOutcome, headers: Record<string, string>): Promise<Answer | undefined> {
+  if ('delayMs' in outcome) {
+    await pause(outcome.delayMs);
+    return undefined;
+  }
+  if ('error' in outcome) {
+    const withRetry = outcome.retryAfterSeconds === undefined ? headers : { ...headers, 'Retry-After': String(outcome.retryAfterSeconds) };
+    return errorAnswer(outcome.error, withRetry);
+  }
+  if ('network' in outcome) return { status: 0, headers: {}, body: undefined, dropped: true };
+  // The operation does not run: the body a client gets is cut short, as by a proxy that gave up.
+  return { status: 200, headers, body: undefined, rawBody: MALFORMED_BODY };
+}
+
+const MALFORMED_BODY = JSON.stringify({ fault: 'malformed body', note: 'the fake cut this JSON short on purpose' }).slice(0, -12);
+
+function pause(ms: number): Promise<void> {
+  return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve();
 }

@@ -20,3 +20,5 @@ export function setupFake(options: NodeFakeOptions = {}): { server: SetupServer;
 export type { Fake, FakeOptions } from '../fake.js';
 export { DEFAULT_BASE_URL } from '../fake.js';
 export { DEFAULT_KEYS, PLAN_LIMITS, type ApiKey, type Plan } from '../domain/plans.js';
+export type { ActiveFault, FaultEffect, FaultMatch, FaultRule } from '../domain/faults.js';
+export type { KeyState, KeyWindow, RemainingQuota } from '../domain/key-controls.js';

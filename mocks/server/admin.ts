@@ -1,6 +1,9 @@
 import { timingSafeEqual } from 'node:crypto';
 import { apiError, type ApiError } from '../domain/errors.js';
 import { payloadTooLargeError } from '../domain/request-body.js';
+import { isConfigError } from '../domain/config-error.js';
+import { parseFaultRules, type FaultRule } from '../domain/faults.js';
+import { UnknownKeyError } from '../domain/key-controls.js';
 import type { Fake } from '../fake.js';
 
 /** Who may use `/__admin`: anyone on a loopback-bound fake, else only holders of the token. */
@@ -47,17 +50,26 @@ function tokenMatches(authorization: string | undefined, token: string): boolean
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
+/** One request to the admin API, as the server read it. */
+export interface AdminRequest {
+  method: string;
+  path: string;
+  authorization?: string;
+  origin?: string;
+  /** The JSON body, or undefined when there was none or it was not JSON (then {@link bodyError} says why). */
+  body: () => unknown;
+  bodyError?: ApiError;
+  bodyOverLimit?: boolean;
+}
+
 /**
- * `POST /__admin/reset` and `POST /__admin/clock` ({ advanceSeconds } or { epochSeconds }).
- * Off when bound beyond loopback without a token; the token, when set, is always required.
- * Without a token it is also off for browser pages of other origins: any site the developer visits
- * can send a request to 127.0.0.1 (or rebind its own name to it), and browsers name that site in `Origin`.
+ * The admin API: test control of the fake, outside `/v1` (design.md section 5): reset, clock, fault
+ * rules and key scenarios; see {@link ADMIN_ROUTES}. Off when bound beyond loopback without a token;
+ * the token, when set, is always required. Without a token it is also off for browser pages of other
+ * origins: any site the developer visits can send a request to 127.0.0.1 (or rebind its own name to
+ * it), and browsers name that site in `Origin`.
  */
-export async function answerAdmin(
-  fake: Fake,
-  access: AdminAccess,
-  request: { method: string; path: string; authorization?: string; origin?: string; body: () => unknown; bodyOverLimit?: boolean },
-): Promise<AdminAnswer> {
+export async function answerAdmin(fake: Fake, access: AdminAccess, request: AdminRequest): Promise<AdminAnswer> {
   if (access.token === undefined && !access.loopback) {
     return error(apiError('not_found', `No operation at ${request.method} ${request.path}.`));
   }
@@ -67,15 +79,101 @@ export async function answerAdmin(
   if (access.token !== undefined && !tokenMatches(request.authorization, access.token)) {
     return error(apiError('invalid_api_key', 'The admin API needs Authorization: Bearer <admin token>.'), { 'WWW-Authenticate': 'Bearer realm="petstore-admin"' });
   }
-  const route = ['/__admin/reset', '/__admin/clock'].find((path) => path === request.path);
-  if (!route) return error(apiError('not_found', `No operation at ${request.method} ${request.path}.`));
-  if (request.method !== 'POST') return error(apiError('method_not_allowed', `${request.method} is not allowed on ${route}; use POST.`), { Allow: 'POST' });
-  if (route === '/__admin/reset') {
-    await fake.reset();
-    return { status: 204 };
+  for (const route of ADMIN_ROUTES) {
+    const match = route.pattern.exec(request.path);
+    if (!match) continue;
+    const handler = route.methods[request.method];
+    const allow = Object.keys(route.methods).join(', ');
+    if (!handler) return error(apiError('method_not_allowed', `${request.method} is not allowed on ${request.path}; use ${allow}.`), { Allow: allow });
+    if (request.bodyOverLimit) return error(payloadTooLargeError());
+    if (request.bodyError && route.takesBody?.includes(request.method)) return error(request.bodyError);
+    let param: string;
+    try {
+      param = decodeURIComponent(match[1] ?? '');
+    } catch {
+      return error(apiError('invalid_request', `${request.path} is not a valid percent-encoded path.`));
+    }
+    try {
+      return await handler(fake, param, request.body());
+    } catch (failure) {
+      if (failure instanceof UnknownKeyError) return error(apiError('not_found', failure.message));
+      if (isConfigError(failure)) return error(apiError('invalid_request', `${failure.source}: ${failure.entry ? `${failure.entry}: ` : ''}${failure.problem}.`));
+      throw failure;
+    }
   }
-  if (request.bodyOverLimit) return error(payloadTooLargeError());
-  const body = request.body() as { advanceSeconds?: unknown; epochSeconds?: unknown } | undefined;
+  return error(apiError('not_found', `No operation at ${request.method} ${request.path}.`));
+}
+
+type AdminHandler = (fake: Fake, param: string, body: unknown) => AdminAnswer | Promise<AdminAnswer>;
+
+interface AdminRoute {
+  pattern: RegExp;
+  methods: Record<string, AdminHandler>;
+  /** Methods whose JSON body is read; a body that is not JSON is refused for them only. */
+  takesBody?: string[];
+}
+
+const ok = (body: unknown): AdminAnswer => ({ status: 200, body });
+
+/** Every admin operation; the README's "Test control" table lists the same. */
+export const ADMIN_ROUTES: readonly AdminRoute[] = [
+  { pattern: /^\/__admin\/reset$/, methods: { POST: async (fake) => (await fake.reset(), { status: 204 }) } },
+  { pattern: /^\/__admin\/clock$/, methods: { POST: (fake, _, body) => moveClock(fake, body) }, takesBody: ['POST'] },
+  {
+    pattern: /^\/__admin\/faults$/,
+    methods: {
+      GET: (fake) => ok(fake.faults.list()),
+      POST: (fake, _, body) => addFaults(fake, body),
+      DELETE: (fake) => (fake.faults.clear(), { status: 204 }),
+    },
+    takesBody: ['POST'],
+  },
+  {
+    pattern: /^\/__admin\/faults\/([^/]+)$/,
+    methods: {
+      GET: (fake, id) => {
+        const rule = fake.faults.list().find((held) => held.id === id);
+        return rule ? ok(rule) : error(apiError('not_found', `No fault rule has id "${id}".`));
+      },
+      DELETE: (fake, id) => (fake.faults.remove(id) ? { status: 204 } : error(apiError('not_found', `No fault rule has id "${id}".`))),
+    },
+  },
+  { pattern: /^\/__admin\/keys\/([^/]+)$/, methods: { GET: (fake, key) => ok(fake.keys.state(key)) } },
+  {
+    pattern: /^\/__admin\/keys\/([^/]+)\/quota$/,
+    methods: { PUT: (fake, key, body) => ok(fake.keys.setQuota(key, body as never, `PUT /__admin/keys/${key}/quota: body`)) },
+    takesBody: ['PUT'],
+  },
+  {
+    pattern: /^\/__admin\/keys\/([^/]+)\/ban$/,
+    methods: {
+      POST: (fake, key, body) => ok(fake.keys.ban(key, (body ?? {}) as never, `POST /__admin/keys/${key}/ban: body`)),
+      DELETE: (fake, key) => ok(fake.keys.unban(key)),
+    },
+    takesBody: ['POST'],
+  },
+  { pattern: /^\/__admin\/keys\/([^/]+)\/revoke$/, methods: { POST: (fake, key) => ok(fake.keys.revoke(key)) } },
+  { pattern: /^\/__admin\/keys\/([^/]+)\/restore$/, methods: { POST: (fake, key) => ok(fake.keys.restore(key)) } },
+];
+
+/** `POST /__admin/faults`: one rule, or an array added all or none; 201 with what was added. */
+function addFaults(fake: Fake, body: unknown): AdminAnswer {
+  if (body === undefined) return error(apiError('invalid_request', 'body: send a fault rule { match?, effect, times?, probability?, seed?, beforeAuth? } or an array of them as JSON.'));
+  const source = 'POST /__admin/faults: body';
+  const rules = Array.isArray(body) ? parseFaultRules(body, source) : [body as FaultRule];
+  const added: string[] = [];
+  try {
+    for (const rule of rules) added.push(fake.faults.add(rule, source).id);
+  } catch (failure) {
+    for (const id of added) fake.faults.remove(id);
+    throw failure;
+  }
+  const listed = fake.faults.list().filter((rule) => added.includes(rule.id));
+  return { status: 201, body: Array.isArray(body) ? listed : listed[0], headers: { Location: `/__admin/faults/${encodeURIComponent(added[0]!)}` } };
+}
+
+/** `POST /__admin/clock` ({ advanceSeconds } or { epochSeconds }). */
+function moveClock(fake: Fake, body: unknown): AdminAnswer {
   const keys = body && typeof body === 'object' ? Object.keys(body) : [];
   const [field] = keys;
   const value = field === undefined ? undefined : (body as Record<string, unknown>)[field];
@@ -88,5 +186,5 @@ export async function answerAdmin(
   }
   if (field === 'advanceSeconds') fake.clock.advance(value);
   else fake.clock.setEpochSeconds(value);
-  return { status: 200, body: { epochSeconds: Math.floor(fake.clock.now() / 1000) } };
+  return ok({ epochSeconds: Math.floor(fake.clock.now() / 1000) });
 }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { ConfigError } from '../domain/config-error.js';
+import { parseFaultRules, parseLatency } from '../domain/faults.js';
 import { apiKeysFromConfig } from '../domain/plans.js';
 import { EMPTY_SEED, seedFromConfig } from '../domain/seed.js';
 import type { FakeServerOptions } from './index.js';
@@ -33,6 +34,14 @@ function instant(value: string): Date {
   return date;
 }
 
+function latencyRange(value: string): [number, number] {
+  try {
+    return parseLatency(value, '--latency');
+  } catch (error) {
+    throw new InvalidArgumentError(`${(error as ConfigError).problem}.`);
+  }
+}
+
 /** The `npm start` command line. `exitOverride` lets tests and the script decide how to exit. */
 export function fakeServerCommand(): Command {
   return new Command('petstore-fake')
@@ -45,6 +54,8 @@ export function fakeServerCommand(): Command {
     .option('--ban-threshold <n>', 'more than n 429s in a minute window ban the key', integerIn(1, 1_000_000), 10)
     .option('--ban-seconds <n>', 'how long a ban lasts', integerIn(1, 31_536_000), 300)
     .option('--pets-sunset <date>', 'when GET /pets/{petId} starts answering 410', instant)
+    .option('--faults <file>', 'JSON array of fault rules applied from the start (design.md section 5); reset keeps them')
+    .option('--latency <ms>', 'delay every answer under /v1: MS, or MIN-MAX for a uniform range (e.g. 200-1500)', latencyRange)
     .option('--admin-token <token>', 'require Authorization: Bearer <token> on /__admin (enables it beyond loopback)')
     .option('--quiet', 'do not log one line per request')
     .exitOverride()
@@ -62,6 +73,8 @@ interface ParsedFlags {
   banSeconds: number;
   petsSunset?: Date;
   adminToken?: string;
+  faults?: string;
+  latency?: [number, number];
   quiet?: boolean;
 }
 
@@ -83,5 +96,7 @@ export function serverOptionsFromArgs(args: readonly string[]): FakeServerOption
   if (flags.empty) options.seed = EMPTY_SEED;
   if (flags.petsSunset) options.petsSunset = flags.petsSunset;
   if (flags.adminToken !== undefined) options.adminToken = flags.adminToken;
+  if (flags.faults !== undefined) options.faults = parseFaultRules(readJsonFile(flags.faults), flags.faults);
+  if (flags.latency !== undefined) options.latency = flags.latency;
   return options;
 }

@@ -31,6 +31,13 @@ describe('npm start flags', () => {
     expect(serverOptionsFromArgs(['--empty']).seed).toEqual({ categories: [], pets: [], orders: [] });
   });
 
+  it('reads a faults file and a latency range', () => {
+    const options = serverOptionsFromArgs(['--faults', file('faults.json', '[{"id":"slow","effect":{"delayMs":[100,900]}},{"match":{"path":"/store/orders"},"effect":{"status":503}}]'), '--latency', '200-1500']);
+    expect(options.faults).toEqual([{ id: 'slow', effect: { delayMs: [100, 900] } }, { match: { path: '/store/orders' }, effect: { status: 503 } }]);
+    expect(options.latency).toEqual([200, 1500]);
+    expect(serverOptionsFromArgs(['--latency', '300']).latency).toEqual([300, 300]);
+  });
+
   it.each([
     [['--keys', join(dir, 'missing.json')], /missing\.json: cannot be read \(ENOENT\)/],
     [['--keys', file('bad-json.json', '[{')], /bad-json\.json: is not valid JSON/],
@@ -40,6 +47,13 @@ describe('npm start flags', () => {
     [['--port', '70000'], /--port.*expected an integer from 0 to 65535/],
     [['--pets-sunset', 'soon'], /--pets-sunset.*expected an ISO 8601 date/],
     [['--seed', 'x.json', '--empty'], /cannot be used with option '--empty'/],
+    [['--faults', file('faults-object.json', '{"effect":{"status":503}}')], /faults-object\.json: must be a JSON array of fault rules/],
+    [['--faults', file('faults-effect.json', '[{"effect":{"status":503}},{"id":"x","effect":{"explode":1}}]')], /faults-effect\.json: \[1\] \(rule "x"\)\.effect: must be exactly one of/],
+    [['--faults', file('faults-path.json', '[{"match":{"path":"categories"},"effect":{"status":503}}]')], /faults-path\.json: \[0\]\.match\.path: must be "\*" or a path/],
+    [['--faults', file('faults-probability.json', '[{"effect":{"network":"error"},"probability":1.2}]')], /faults-probability\.json: \[0\]\.probability: must be a number from 0 to 1/],
+    [['--faults', file('faults-twice.json', '[{"id":"a","effect":{"status":500}},{"id":"a","effect":{"status":502}}]')], /faults-twice\.json: \[1\] \(rule "a"\)\.id: another rule already has this id/],
+    [['--latency', '900-100'], /--latency.*must be milliseconds, MS or MIN-MAX/],
+    [['--latency', 'slow'], /--latency.*must be milliseconds/],
   ])('refuses %j with a message naming the file and entry', (args, message) => {
     expect(() => serverOptionsFromArgs(args)).toThrow(message);
   });
@@ -60,6 +74,12 @@ describe('npm start as a process', () => {
     const run = runScript(['--keys', file('bad-plan.json', '[{"key":"k","plan":"free"},{"key":"j","plan":"platinum"}]')]);
     expect(await run.exited).toBe(2);
     expect(run.output().stderr).toContain('bad-plan.json: [1].plan: unknown plan "platinum"');
+  }, 30_000);
+
+  it('stops start-up with exit 2 naming the file, the rule and the field on a bad faults file', async () => {
+    const run = runScript(['--faults', file('bad-faults.json', '[{"id":"down","effect":{"status":503},"probability":2}]')]);
+    expect(await run.exited).toBe(2);
+    expect(run.output().stderr).toContain('bad-faults.json: [0] (rule "down").probability: must be a number from 0 to 1');
   }, 30_000);
 
   it('prints the base URL and default keys, serves, and shuts down cleanly on SIGINT', async () => {

@@ -1,7 +1,7 @@
 /** Response headers a browser may read cross-origin; without this list it sees none of them. */
 export const EXPOSED_HEADERS = [
   'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit', 'RateLimit-Policy',
-  'Retry-After', 'Deprecation', 'Sunset', 'Link', 'WWW-Authenticate', 'Allow',
+  'Retry-After', 'Deprecation', 'Sunset', 'Link', 'WWW-Authenticate', 'Allow', 'Preference-Applied',
 ].join(', ');
 
 /** CORS headers on every response of the standalone fake: any origin may call it. */
@@ -14,6 +14,7 @@ export const CORS_HEADERS: Readonly<Record<string, string>> = {
 export const PREFLIGHT_HEADERS: Readonly<Record<string, string>> = {
   ...CORS_HEADERS,
   'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
-  'Access-Control-Allow-Headers': 'Authorization, Content-Type',
+  // Prefer carries the fake-only per-request faults (design.md section 5).
+  'Access-Control-Allow-Headers': 'Authorization, Content-Type, Prefer',
   'Access-Control-Max-Age': '600',
 };

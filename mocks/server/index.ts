@@ -107,6 +107,13 @@ function sendJson(res: ServerResponse, status: number, headers: Record<string, s
   send(res, status, { 'Content-Type': 'application/json', ...headers }, JSON.stringify(value));
 }
 
+/** A fault rule's network error on the intercepted path: the connection ends without an answer. */
+class ConnectionDropped extends Error {
+  constructor() {
+    super('dropped by a fault rule (network error)');
+  }
+}
+
 async function sendResponse(res: ServerResponse, response: Response): Promise<void> {
   const headers = Object.fromEntries(response.headers);
   delete headers['content-length'];
@@ -130,7 +137,12 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       headers: toHeaders(incoming),
       ...(bytes.byteLength > 0 && { body: bytes }),
     });
-    return wrap(request, async (req) => (await fake.handle(req, call.clientAddress)) ?? Response.json(apiError('not_found', `No operation at ${call.method} ${API_PREFIX}${call.path}.`), { status: 404 }));
+    return wrap(request, async (req) => {
+      const response = (await fake.handle(req, call.clientAddress)) ?? Response.json(apiError('not_found', `No operation at ${call.method} ${API_PREFIX}${call.path}.`), { status: 404 });
+      // A fault's network error reaches a wrapper as a throw, as a failed fetch would, not as a Response it could rebuild.
+      if (response.type === 'error') throw new ConnectionDropped();
+      return response;
+    });
   }
 
   async function answer(incoming: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -154,6 +166,7 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
         authorization: incoming.headers.authorization,
         origin: incoming.headers.origin,
         body: () => (parsed.ok ? parsed.value : undefined),
+        ...(!parsed.ok && bytes.byteLength > 0 && { bodyError: parsed.error }),
         bodyOverLimit: overLimit,
       });
       return admin.body === undefined ? send(res, admin.status, admin.headers ?? {}) : sendJson(res, admin.status, admin.headers ?? {}, admin.body);
@@ -186,10 +199,13 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       const answered = await fake.answer(call);
       ({ status } = answered);
       remaining = answered.headers['X-RateLimit-Remaining'];
-      sendJson(res, status, answered.headers, answered.body);
+      // A fault's network error: the connection ends without a byte of answer.
+      if (answered.dropped) res.destroy();
+      else if (answered.rawBody !== undefined) send(res, status, { 'Content-Type': 'application/json', ...answered.headers }, answered.rawBody);
+      else sendJson(res, status, answered.headers, answered.body);
     }
     log?.(
-      `${method} ${pathname} ${status} plan=${fake.planOf(call.header('authorization')) ?? 'anonymous'} ` +
+      `${method} ${pathname} ${status || 'dropped'} plan=${fake.planOf(call.header('authorization')) ?? 'anonymous'} ` +
         `remaining=${remaining ?? '-'} ${Math.round(performance.now() - started)}ms`,
     );
   }
@@ -198,6 +214,11 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
   const server = createServer(serverOptionsOf(limits), (incoming, res) => {
     protocolErrors.track(incoming, res);
     answer(incoming, res).catch((error: unknown) => {
+      if (error instanceof ConnectionDropped) {
+        log?.(`${incoming.method} ${incoming.url?.split('?')[0]} dropped: ${error.message}`);
+        res.destroy();
+        return;
+      }
       if (isClientAborted(error)) {
         // Nobody is left to answer; not a failure of the fake.
         log?.(`${incoming.method} ${incoming.url?.split('?')[0]} aborted: ${error.message}`);

@@ -96,6 +96,62 @@ describe('the standalone fake', () => {
   });
 });
 
+describe('the admin API of faults and key scenarios', () => {
+  const admin = (method: string, path: string, body?: string) =>
+    fetch(`${server.url}/__admin${path}`, { method, ...(body !== undefined && { headers: { 'content-type': 'application/json' }, body }) });
+
+  it('adds a rule (201, Location, the rule with fired 0), shows it, deletes it; DELETE /faults removes all', async () => {
+    const created = await admin('POST', '/faults', '{"id":"slow-list","match":{"path":"/categories"},"effect":{"delayMs":[10,20]}}');
+    expect(created.status).toBe(201);
+    expect(created.headers.get('location')).toBe('/__admin/faults/slow-list');
+    expect(await created.json()).toEqual({ id: 'slow-list', match: { path: '/categories' }, effect: { delayMs: [10, 20] }, fired: 0 });
+    await api('/categories');
+    expect(await (await admin('GET', '/faults/slow-list')).json()).toMatchObject({ id: 'slow-list', fired: 1 });
+    expect((await admin('DELETE', '/faults/slow-list')).status).toBe(204);
+    expect((await admin('GET', '/faults/slow-list')).status).toBe(404);
+    expect((await admin('DELETE', '/faults/slow-list')).status).toBe(404);
+    await admin('POST', '/faults', '[{"effect":{"status":503}},{"effect":{"status":502}}]');
+    expect((await admin('DELETE', '/faults')).status).toBe(204);
+    expect(await (await admin('GET', '/faults')).json()).toEqual([]);
+  });
+
+  it('adds an array of rules all or none: one bad rule adds nothing and is named', async () => {
+    const refused = await admin('POST', '/faults', '[{"id":"fine","effect":{"status":503}},{"id":"broken","effect":{"status":200}}]');
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toEqual({ code: 'invalid_request', message: expect.stringContaining('[1] (rule "broken").effect.status: must be an HTTP error status'), status: 400 });
+    expect(await (await admin('GET', '/faults')).json()).toEqual([]);
+    const added = await admin('POST', '/faults', '[{"id":"a","effect":{"status":503}},{"id":"b","effect":{"network":"error"}}]');
+    expect((await added.json() as Array<{ id: string }>).map((rule) => rule.id)).toEqual(['a', 'b']);
+    expect((await admin('POST', '/faults', '{"id":"a","effect":{"status":500}}')).status).toBe(400);
+  });
+
+  it('refuses a body that is not JSON, an empty one, and a method a route does not have', async () => {
+    const notJson = await admin('POST', '/faults', '{"effect":');
+    expect([notJson.status, ((await notJson.json()) as { message: string }).message]).toEqual([400, expect.stringContaining('body: is not valid JSON')]);
+    const empty = await fetch(`${server.url}/__admin/faults`, { method: 'POST' });
+    expect([empty.status, ((await empty.json()) as { message: string }).message]).toEqual([400, expect.stringContaining('send a fault rule')]);
+    const wrongMethod = await admin('PUT', '/faults');
+    expect([wrongMethod.status, wrongMethod.headers.get('allow')]).toEqual([405, 'GET, POST, DELETE']);
+    const noQuota = await fetch(`${server.url}/__admin/keys/free-test-key/quota`, { method: 'PUT' });
+    expect(noQuota.status).toBe(400);
+    expect((await admin('GET', '/keys/nobody')).status).toBe(404);
+    expect((await admin('GET', '/keys/free-test-key')).status).toBe(200);
+  });
+
+  it('lets a browser page send Prefer and read Preference-Applied, and logs a dropped connection', async () => {
+    const preflight = await fetch(`${server.baseUrl}/categories`, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization, prefer' },
+    });
+    expect(preflight.headers.get('access-control-allow-headers')).toContain('Prefer');
+    const preferred = await api('/categories', { headers: { prefer: 'code=503' } });
+    expect(preferred.headers.get('access-control-expose-headers')).toContain('Preference-Applied');
+    await expect(api('/categories', { headers: { prefer: 'network=error' } })).rejects.toThrow('fetch failed');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(logLines.at(-1)).toMatch(/^GET \/v1\/categories dropped plan=free /);
+  });
+});
+
 describe('the admin API behind a token', () => {
   it('needs Authorization: Bearer <token> when --admin-token is given', async () => {
     const guarded = await startFakeServer({ port: 0, adminToken: 's3cret' });
@@ -128,6 +184,9 @@ describe('the intercept hook (for deliberately broken fakes)', () => {
       expect(response.status).toBe(200);
       expect(response.headers.get('x-ratelimit-remaining')).toBeNull();
       await expect(conforming('listCategories', response)).rejects.toThrow('Missing header X-RateLimit-Remaining');
+      // The slow path through msw's handlers delivers faults too: a network error drops the connection.
+      broken.fake.faults.add({ effect: { network: 'error' }, times: 1 });
+      await expect(fetch(`${broken.baseUrl}/categories`, { headers: key })).rejects.toThrow('fetch failed');
     } finally {
       await broken.close();
     }
