@@ -1,4 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { mkdirSync, mkdtempSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { buildDemoPage, DEMO_PUBLIC_DIR } from './bundle/build-demo-page.js';
 import { CHROMIUM_INSTALL_COMMAND, CHROMIUM_PATH, chromiumIsInstalled, launchChromium } from './e2e/chromium.js';
@@ -16,6 +20,12 @@ const title = installed
 if (!installed) console.warn(`[demo e2e] skipped: ${CHROMIUM_PATH} not found; install it with: ${CHROMIUM_INSTALL_COMMAND}`);
 
 const SLOW = 60_000; // two shared cores: generous, and never a timing assertion
+
+// The README shows these; `npm run demo:screenshots` rewrites the committed ones, other runs write to a temp dir.
+const SCREENSHOTS_DIR = process.env.UPDATE_SCREENSHOTS === '1'
+  ? fileURLToPath(new URL('./e2e/screenshots', import.meta.url))
+  : mkdtempSync(join(tmpdir(), 'demo-screenshots-'));
+mkdirSync(SCREENSHOTS_DIR, { recursive: true });
 
 describeInChromium(title, () => {
   let server: DemoServer | undefined;
@@ -114,6 +124,77 @@ describeInChromium(title, () => {
     expect(await page.categoryNames()).toEqual(['dog', 'cat', 'rabbit', 'hamster']);
     expectAnsweredInTheBrowser(page);
   }, SLOW);
+
+  describe('the fault panel: every state the page must render, without writing code', () => {
+    /** Saves what the page shows now, for the README, and checks a picture was really taken. */
+    const screenshot = async (page: DemoPageSession, name: string): Promise<void> => {
+      const path = join(SCREENSHOTS_DIR, `${name}.png`);
+      await page.page.locator('#app').screenshot({ path });
+      expect(statSync(path).size).toBeGreaterThan(1_000);
+    };
+
+    it('shows the loading state while a slow network delays the list, then the list', async () => {
+      const page = await open('?persist=0');
+      await page.switchFault('slow', async () => {
+        expect(await page.page.locator('#loading').isVisible()).toBe(true);
+        await screenshot(page, 'slow-network-loading');
+      });
+      expect(await page.page.locator('#loading').isVisible()).toBe(false);
+      expect(await page.categoryNames()).toEqual(['dog', 'cat', 'rabbit']);
+      expectAnsweredInTheBrowser(page);
+    }, SLOW);
+
+    it("shows the 503's Error message, and recovers when switched off", async () => {
+      const page = await open('?persist=0');
+      await page.switchFault('unavailable');
+      const refused = page.apiResponses.at(-1)!;
+      expect(refused.status).toBe(503);
+      const body = (await refused.response.json()) as { code: string; message: string };
+      expect(body.code).toBe('service_unavailable');
+      expect(await page.errorText()).toBe(body.message);
+      await screenshot(page, 'service-unavailable');
+      await page.switchFault('unavailable');
+      expect(await page.errorText()).toBe('');
+      expectAnsweredInTheBrowser(page);
+    }, SLOW);
+
+    it('shows the offline banner when the connection drops, with no HTTP answer at all', async () => {
+      const page = await open('?persist=0');
+      const answersBefore = page.apiResponses.length;
+      await page.switchFault('offline');
+      expect(page.apiResponses.length).toBe(answersBefore); // no response reached the page
+      expect(await page.bannerText()).toMatch(/^Offline/);
+      await screenshot(page, 'offline');
+      await page.switchFault('offline');
+      expect(await page.bannerText()).toBe('');
+    }, SLOW);
+
+    it('shows "2" requests left, then the 429 after two more calls', async () => {
+      const page = await open('?persist=0');
+      await page.switchFault('twoLeft');
+      expect(await page.quotaLeft()).toBe(2);
+      await screenshot(page, 'two-requests-left');
+      await page.submitName('hamster');
+      await page.submitName('parrot');
+      expect(await page.quotaLeft()).toBe(0);
+      await page.submitName('gecko');
+      expect(page.apiResponses.at(-1)!.status).toBe(429);
+      expect(await page.errorText()).toMatch(/limit of 60 requests is used up/);
+    }, SLOW);
+
+    it('shows the banned banner with the wait the fake announced', async () => {
+      const page = await open('?persist=0');
+      await page.switchFault('banned');
+      const banned = page.apiResponses.at(-1)!;
+      expect(banned.status).toBe(429);
+      expect((await banned.response.json()) as { code: string }).toMatchObject({ code: 'temporarily_banned' });
+      expect(await page.bannerText()).toBe(`This API key is banned for calling on after its quota ran out; retry in ${await banned.response.headerValue('retry-after')} s.`);
+      await screenshot(page, 'key-banned');
+      await page.switchFault('banned');
+      expect(await page.bannerText()).toBe('');
+      expect(await page.categoryNames()).toEqual(['dog', 'cat', 'rabbit']);
+    }, SLOW);
+  });
 
   it('switches to a real base URL with one setting (--api): the same page talks to the standalone fake over HTTP', async () => {
     const api = await startFakeServer({ port: 0 });

@@ -27,6 +27,12 @@ export interface DemoPageSession {
   categoryNames(): Promise<string[]>;
   quotaLeft(): Promise<number>;
   errorText(): Promise<string>;
+  bannerText(): Promise<string>;
+  /**
+   * Flips a switch of the fault panel (`slow`, `unavailable`, `offline`, `twoLeft`, `banned`). The page
+   * reloads its list; `whileLoading` runs while that list is still on its way, then this waits for it.
+   */
+  switchFault(fault: string, whileLoading?: () => Promise<void>): Promise<void>;
 }
 
 /**
@@ -78,6 +84,15 @@ export async function openDemoPage(browser: Browser, url: string): Promise<DemoP
     categoryNames: () => page.locator('#categories li').allTextContents(),
     quotaLeft: async () => Number(await page.locator('#quota').textContent()),
     errorText: async () => (await page.locator('#error').textContent()) ?? '',
+    bannerText: async () => (await page.locator('#banner').textContent()) ?? '',
+    switchFault: (fault, whileLoading) =>
+      afterNextAnswer(async () => {
+        await page.locator(`input[name="fault"][value="${fault}"]`).click();
+        if (whileLoading) {
+          await page.locator('#loading').waitFor({ state: 'visible' });
+          await whileLoading();
+        }
+      }),
   };
 }
 

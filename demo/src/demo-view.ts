@@ -8,7 +8,12 @@ export interface DemoView {
   newCategory: HTMLInputElement;
   quota: HTMLOutputElement;
   error: HTMLElement;
+  /** Offline and banned: states of the whole page rather than of one call. */
+  banner: HTMLElement;
+  loading: HTMLElement;
   reset: HTMLButtonElement;
+  /** The fault switches; shown only with the in-page fake. */
+  faults: HTMLFieldSetElement;
 }
 
 /** Finds the page's elements; throws naming the missing one, so a markup change fails loudly. */
@@ -25,7 +30,10 @@ export function findDemoView(root: Document): DemoView {
     newCategory: find('new-category'),
     quota: find('quota'),
     error: find('error'),
+    banner: find('banner'),
+    loading: find('loading'),
     reset: find('reset'),
+    faults: find('faults'),
   };
 }
 
@@ -56,4 +64,33 @@ export function renderQuota(view: DemoView, remaining: number | undefined): void
 /** Shows the `message` of a failed call (empty string clears it). */
 export function renderError(view: DemoView, message: string): void {
   view.error.textContent = message;
+}
+
+/** Shows or hides the loading line while a list is on its way (`data-loading` for tests). */
+export function renderLoading(view: DemoView, loading: boolean): void {
+  view.loading.hidden = !loading;
+  view.app.dataset.loading = String(loading);
+}
+
+/**
+ * The page-wide state a failed call puts the page in: offline (no answer at all) and banned get the
+ * banner; any other error is the call's own and goes under the form. Success clears both.
+ */
+export function renderOutcome(view: DemoView, outcome: { ok: true } | { ok: false; error: { code: string; message: string }; retryAfter?: number }): void {
+  if (outcome.ok) {
+    view.banner.textContent = '';
+    renderError(view, '');
+    return;
+  }
+  const { code, message } = outcome.error;
+  if (code === 'network_error') {
+    view.banner.textContent = 'Offline: the Pet Store could not be reached. Check your connection, then try again.';
+    renderError(view, '');
+  } else if (code === 'temporarily_banned') {
+    view.banner.textContent = `This API key is banned for calling on after its quota ran out${outcome.retryAfter ? `; retry in ${outcome.retryAfter} s` : ''}.`;
+    renderError(view, '');
+  } else {
+    view.banner.textContent = '';
+    renderError(view, message);
+  }
 }

@@ -1,4 +1,5 @@
-import { appendCategory, findDemoView, renderCategories, renderError, renderQuota, type DemoView } from './demo-view.js';
+import { appendCategory, findDemoView, renderCategories, renderLoading, renderOutcome, renderQuota, type DemoView } from './demo-view.js';
+import { DEMO_FAULTS, switchFault, type DemoFault } from './fault-panel.js';
 import { createPetStoreClient, type PetStoreClient } from './petstore-client.js';
 import { apiBaseUrl, readDemoSettings } from './settings.js';
 import { startBackend } from './start-backend.js';
@@ -15,26 +16,37 @@ async function main(): Promise<void> {
   view.newCategory.addEventListener('keydown', (event) => {
     if (event.key === 'Enter') void createFromInput(view, client);
   });
-  const { reset } = backend;
+  const { reset, fake } = backend;
   if (reset) {
     view.reset.addEventListener('click', () => {
+      for (const box of faultSwitches(view)) box.checked = false;
       void reset().then(() => loadCategories(view, client));
     });
   } else {
     view.reset.hidden = true;
   }
+  if (fake) {
+    view.faults.hidden = false;
+    for (const box of faultSwitches(view)) {
+      box.addEventListener('change', () => {
+        void switchFault(fake, settings.apiKey, box.value as DemoFault, box.checked).then(() => loadCategories(view, client));
+      });
+    }
+  }
   view.app.dataset.state = 'ready';
 }
 
+function faultSwitches(view: DemoView): HTMLInputElement[] {
+  return [...view.faults.querySelectorAll<HTMLInputElement>('input[name="fault"]')].filter((box) => (DEMO_FAULTS as readonly string[]).includes(box.value));
+}
+
 async function loadCategories(view: DemoView, client: PetStoreClient): Promise<void> {
+  renderLoading(view, true);
   const result = await client.listCategories();
+  renderLoading(view, false);
   renderQuota(view, result.remaining);
-  if (result.ok) {
-    renderCategories(view, result.data);
-    renderError(view, '');
-  } else {
-    renderError(view, result.error.message);
-  }
+  if (result.ok) renderCategories(view, result.data);
+  renderOutcome(view, result);
   countAnswer(view);
 }
 
@@ -45,10 +57,8 @@ async function createFromInput(view: DemoView, client: PetStoreClient): Promise<
   if (result.ok) {
     appendCategory(view, result.data);
     view.newCategory.value = '';
-    renderError(view, '');
-  } else {
-    renderError(view, result.error.message);
   }
+  renderOutcome(view, result);
   countAnswer(view);
 }
 

@@ -7,7 +7,7 @@ export type ApiError = components['schemas']['Error'];
 /** One call's outcome, with the quota the response reported. */
 export type ApiResult<T> =
   | { ok: true; data: T; remaining: number | undefined }
-  | { ok: false; error: ApiError; remaining: number | undefined };
+  | { ok: false; error: ApiError; remaining: number | undefined; retryAfter?: number };
 
 /** The few operations the demo uses. The same code runs against the fake and a real service. */
 export interface PetStoreClient {
@@ -40,7 +40,8 @@ export function createPetStoreClient(options: { baseUrl: string; apiKey: string 
     const remaining = rateLimitRemaining(response);
     const payload: unknown = await response.json().catch(() => undefined);
     if (response.ok) return { ok: true, data: payload as T, remaining };
-    return { ok: false, error: asApiError(payload, response), remaining };
+    const retryAfter = Number(response.headers.get('Retry-After') ?? Number.NaN);
+    return { ok: false, error: asApiError(payload, response), remaining, ...(Number.isFinite(retryAfter) && { retryAfter }) };
   };
   return {
     listCategories: () => call('GET', '/categories'),

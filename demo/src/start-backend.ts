@@ -1,5 +1,5 @@
 // The browser entry's sources; examples/vite-app imports the packed package the way an app does.
-import { createFakeWorker, type FakeWorker } from '../../mocks/browser/index.js';
+import { createFakeWorker, type Fake, type FakeWorker } from '../../mocks/browser/index.js';
 import type { DemoSettings } from './settings.js';
 
 /** What the page talks to, and the one control it offers. */
@@ -8,6 +8,8 @@ export interface DemoBackend {
   description: string;
   /** Back to the seed; undefined against a real service, which the page cannot reset. */
   reset?: () => Promise<void>;
+  /** The in-page fake, for the fault panel; undefined against a real service. */
+  fake?: Fake;
 }
 
 /**
@@ -24,6 +26,7 @@ export async function startBackend(settings: DemoSettings): Promise<DemoBackend>
       settings.persist ? 'categories kept across reloads' : 'nothing kept across reloads',
     ].join('; '),
     reset: () => fakeWorker.reset(),
+    fake: fakeWorker.fake,
   };
 }
 
@@ -35,6 +38,8 @@ async function startFakeWorker(settings: DemoSettings): Promise<FakeWorker> {
     ...(settings.perMinute ? { keys: [{ key: settings.apiKey, plan: 'enterprise' as const, perMinute: settings.perMinute }] } : {}),
   });
   await fakeWorker.start({ quiet: true });
+  // For devtools: `petstoreFake.faults.add({ effect: { status: 503 } })`, `petstoreFake.keys.ban('free-test-key')`.
+  Object.assign(globalThis, { petstoreFake: fakeWorker.fake });
   return fakeWorker;
 }
 

@@ -106,11 +106,22 @@ describe('the fake through msw setupServer', () => {
     expect((await conforming('listOrders', await fetch(`${baseUrl}/store/orders`, { headers: key }))).status).toBe(200);
   });
 
-  it('lets a test override one response with server.use', async () => {
-    server.use(http.get(`${baseUrl}/categories`, () => HttpResponse.json({ code: 'invalid_api_key', message: 'revoked', status: 401 }, { status: 401 })));
+  it('puts the fake in a state with its own controls: a 503 once, a revoked key', async () => {
+    fake.faults.add({ match: { method: 'GET', path: '/categories' }, effect: { status: 503 }, times: 1 });
+    // Not through `conforming`: the spec documents no 503 here; injecting one is the point.
+    const down = await fetch(`${baseUrl}/categories`, { headers: key });
+    expect([down.status, down.headers.get('retry-after'), down.headers.get('x-ratelimit-remaining')]).toEqual([503, '1', '59']);
+    expect(await down.json()).toMatchObject({ code: 'service_unavailable', status: 503 });
+    fake.keys.revoke('free-test-key');
+    const revoked = await conforming('listCategories', await fetch(`${baseUrl}/categories`, { headers: key }));
+    expect(revoked).toMatchObject({ status: 401, json: { code: 'invalid_api_key', message: 'The API key has been revoked.' } });
+  });
+
+  it('lets a test override one response with server.use, for a payload the fake would never hold', async () => {
+    const many = Array.from({ length: 500 }, (_, i) => ({ id: i + 1, name: `category ${i + 1}` }));
+    server.use(http.get(`${baseUrl}/categories`, () => HttpResponse.json(many)));
     const overridden = await fetch(`${baseUrl}/categories`, { headers: key });
-    expect(overridden.status).toBe(401);
-    expect(await overridden.json()).toMatchObject({ message: 'revoked' });
+    expect(await overridden.json()).toHaveLength(500); // and no rate-limit headers: an override is all yours
   });
 
   it('resets to the seed between tests (the previous test created nothing that survives)', async () => {
