@@ -42,3 +42,15 @@ export interface HostStart {
   faults?: FaultRule[];
   latency?: [number, number];
 }
+
+/** `send` of a host reached through this process's fetch (msw in Node, or real HTTP). */
+export async function sendWithFetch(url: string, method: string, { key = 'free-test-key', headers = {}, body }: Parameters<FaultHost['send']>[2] = {}): Promise<Sent> {
+  const started = performance.now();
+  try {
+    const response = await fetch(url, { method, headers: { ...(key !== null && { authorization: `Bearer ${key}` }), ...headers }, ...(body !== undefined && { body }) });
+    const text = await response.text();
+    return { status: response.status, headers: Object.fromEntries(response.headers), text, elapsedMs: performance.now() - started };
+  } catch (error) {
+    return { networkError: `${(error as Error).message}: ${String((error as Error).cause)}`, elapsedMs: performance.now() - started };
+  }
+}

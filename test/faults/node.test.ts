@@ -1,7 +1,7 @@
 import { setupFake } from '../../mocks/node/index.js';
 import { UnknownKeyError } from '../../mocks/domain/key-controls.js';
 import { isConfigError } from '../../mocks/domain/config-error.js';
-import type { ControlRefusal, FaultHost, HostStart, Sent } from './fault-host.js';
+import { sendWithFetch, type ControlRefusal, type FaultHost, type HostStart } from './fault-host.js';
 import { describeFaultControls } from './fault-scenarios.js';
 
 // The Node host: msw's setupServer intercepting this process's fetch; the controls are `fake.faults` and `fake.keys`.
@@ -24,16 +24,7 @@ async function startNodeHost(config: HostStart): Promise<FaultHost> {
   const { server, fake } = setupFake({ baseUrl, ...config });
   server.listen({ onUnhandledRequest: 'error' });
   return {
-    async send(method, path, { key = 'free-test-key', headers = {}, body } = {}): Promise<Sent> {
-      const started = performance.now();
-      try {
-        const response = await fetch(`${baseUrl}${path}`, { method, headers: { ...(key !== null && { authorization: `Bearer ${key}` }), ...headers }, ...(body !== undefined && { body }) });
-        const text = await response.text();
-        return { status: response.status, headers: Object.fromEntries(response.headers), text, elapsedMs: performance.now() - started };
-      } catch (error) {
-        return { networkError: (error as Error).message, elapsedMs: performance.now() - started };
-      }
-    },
+    send: (method, path, options) => sendWithFetch(`${baseUrl}${path}`, method, options),
     addFault: (rule) => control(() => ({ id: fake.faults.add(rule).id })),
     removeFault: async (id) => fake.faults.remove(id),
     listFaults: async () => fake.faults.list(),

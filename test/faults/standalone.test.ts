@@ -1,5 +1,5 @@
 import { startFakeServer } from '../../mocks/server/index.js';
-import type { ControlRefusal, FaultHost, HostStart, Sent } from './fault-host.js';
+import { sendWithFetch, type ControlRefusal, type FaultHost, type HostStart } from './fault-host.js';
 import { describeFaultControls } from './fault-scenarios.js';
 
 // The standalone host: real HTTP to a server on a random loopback port; the controls are /__admin.
@@ -16,16 +16,7 @@ async function startStandaloneHost(config: HostStart): Promise<FaultHost> {
   };
   const key = (name: string) => `/keys/${encodeURIComponent(name)}`;
   return {
-    async send(method, path, { key: apiKey = 'free-test-key', headers = {}, body } = {}): Promise<Sent> {
-      const started = performance.now();
-      try {
-        const response = await fetch(`${server.baseUrl}${path}`, { method, headers: { ...(apiKey !== null && { authorization: `Bearer ${apiKey}` }), ...headers }, ...(body !== undefined && { body }) });
-        const text = await response.text();
-        return { status: response.status, headers: Object.fromEntries(response.headers), text, elapsedMs: performance.now() - started };
-      } catch (error) {
-        return { networkError: `${(error as Error).message}: ${String((error as Error).cause)}`, elapsedMs: performance.now() - started };
-      }
-    },
+    send: (method, path, options) => sendWithFetch(`${server.baseUrl}${path}`, method, options),
     addFault: (rule) => admin('POST', '/faults', rule),
     removeFault: async (id) => (await fetch(`${server.url}/__admin/faults/${encodeURIComponent(id)}`, { method: 'DELETE' })).status === 204,
     listFaults: async () => (await (await fetch(`${server.url}/__admin/faults`)).json()) as never,
