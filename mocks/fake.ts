@@ -1,7 +1,6 @@
 import { persist } from '@msw/data/extensions/persist';
 import { getResponse, type RequestHandler } from 'msw';
 import { specValidators } from '../spec/spec-artifacts.js';
-import { AccessControl } from './domain/access.js';
 import { authenticate } from './domain/auth.js';
 import { DEFAULT_BAN_POLICY, type BanPolicy } from './domain/ban.js';
 import { AdjustableClock, systemClock, type Clock } from './domain/clock.js';
@@ -11,7 +10,8 @@ import { FaultRules, parseLatency, type FaultRule } from './domain/faults.js';
 import { KeyControls } from './domain/key-controls.js';
 import { DEFAULT_KEYS, type ApiKey, type Plan } from './domain/plans.js';
 import { DEFAULT_SEED, type SeedData } from './domain/seed.js';
-import { PetStoreData } from './domain/store.js';
+import type { FakeStore } from './domain/fake-store.js';
+import { MemoryStore, type MemoryStoreOptions } from './domain/memory-store.js';
 import type { Answer, ApiCall } from './handlers/api-call.js';
 import { setClientAddress, type FakeContext } from './handlers/context.js';
 import { createHandlers, createOperations } from './handlers/index.js';
@@ -49,7 +49,15 @@ export interface FakeOptions {
   faults?: readonly FaultRule[];
   /** A delay on every answer, in milliseconds: fixed, or a uniform range `[min, max]`. Default none. */
   latency?: number | readonly [number, number];
+  /**
+   * Where the state lives (design.md section 6): a store built from the fake's parts. Default: in
+   * memory. The standalone server passes a Redis store for `--store redis://...`.
+   */
+  store?: (parts: StoreParts) => FakeStore;
 }
+
+/** What a store is built from: the spec's validators, the quota's configuration, the seed. */
+export type StoreParts = Pick<MemoryStoreOptions, 'schemas' | 'access' | 'seed'>;
 
 /** A running fake: its msw handlers and the controls tests use. */
 export interface Fake {
@@ -72,8 +80,10 @@ export interface Fake {
    * fired; `clear()` removes all. `reset()` keeps only the rules the fake started with.
    */
   readonly faults: Pick<FaultRules, 'add' | 'remove' | 'clear' | 'list'>;
-  /** Scenario state of a key: `setQuota`, `ban`, `unban`, `revoke`, `restore`, `state`. `reset()` clears it. */
+  /** Scenario state of a key: `setQuota`, `ban`, `unban`, `revoke`, `restore`, `state`, each a promise. `reset()` clears it. */
   readonly keys: KeyControls;
+  /** Where the state lives; `store.close()` releases a shared store's connection. */
+  readonly store: FakeStore;
   /**
    * Back to the start: records, quota counters, bans, revocations, the clock offset, and the fault rules
    * and latency given in the options. The one reset entry point.
@@ -95,29 +105,25 @@ export function createFake(options: FakeOptions = {}): Fake {
   const seed = options.seed ?? DEFAULT_SEED;
   const schemas = specValidators();
   const clock = new AdjustableClock(options.clock ?? systemClock);
-  const store = new PetStoreData(schemas, options.persist ? [persist()] : []);
-  const access = new AccessControl({
-    keys,
-    clock,
-    ban: { ...DEFAULT_BAN_POLICY, ...options.ban },
-    anonymousCapacity: options.anonymousCapacity ?? 10_000,
-  });
+  const accessOptions = { keys, clock, ban: { ...DEFAULT_BAN_POLICY, ...options.ban }, anonymousCapacity: options.anonymousCapacity ?? 10_000 };
+  const store = options.store
+    ? options.store({ schemas, access: accessOptions, seed })
+    : new MemoryStore({ schemas, access: accessOptions, seed, ...(options.persist && { extensions: [persist()], restore: true }) });
   const keysByToken = new Map(keys.map((apiKey) => [apiKey.key, apiKey]));
   const faults = new FaultRules(options.faults ?? [], 'createFake({ faults })');
   const [minLatency, maxLatency] = options.latency === undefined ? [0, 0] : parseLatency(options.latency, 'createFake({ latency })');
-  let loading = options.persist ? store.restoreOrLoad(seed) : store.load(seed);
 
   const context: FakeContext = {
     baseUrl,
     basePath: new URL(baseUrl, 'http://base.invalid').pathname.replace(/\/$/, ''),
-    access,
-    store,
+    access: store.access,
+    records: store.records,
     schemas,
     clock,
     petsDeprecation: options.petsSunset
       ? { ...GET_PET_DEPRECATION, sunsetAtEpochSeconds: Math.floor(options.petsSunset.getTime() / 1000) }
       : GET_PET_DEPRECATION,
-    ready: () => loading,
+    ready: () => store.ready(),
     faults,
     latencyMs: () => minLatency + Math.floor(Math.random() * (maxLatency - minLatency + 1)),
   };
@@ -130,7 +136,8 @@ export function createFake(options: FakeOptions = {}): Fake {
     baseUrl,
     clock,
     faults,
-    keys: new KeyControls(access),
+    keys: new KeyControls(store.access),
+    store,
     async handle(request, clientAddress) {
       if (clientAddress !== undefined) setClientAddress(request, clientAddress);
       return getResponse(handlers, request);
@@ -138,16 +145,13 @@ export function createFake(options: FakeOptions = {}): Fake {
     answer: (call) => router.answer(call),
     unmatchedError: (method, path) => router.unmatchedError(method, path),
     reset() {
-      clock.reset();
-      access.reset();
       faults.reset();
-      loading = store.load(seed);
-      return loading;
+      return store.reset(seed);
     },
     planOf(authorization) {
       const auth = authenticate(authorization, keysByToken);
       return auth.ok ? auth.apiKey.plan : undefined;
     },
-    trackedSubjects: () => access.trackedSubjects,
+    trackedSubjects: () => (store instanceof MemoryStore ? store.access.control.trackedSubjects : { keys: 0, anonymous: 0 }),
   };
 }

@@ -20,13 +20,12 @@ export async function switchFault(fake: Fake, apiKey: string, fault: DemoFault, 
     return;
   }
   if (fault === 'banned') {
-    if (on) fake.keys.ban(apiKey);
-    else fake.keys.unban(apiKey);
+    await (on ? fake.keys.ban(apiKey) : fake.keys.unban(apiKey));
     return;
   }
   // Three, because the list the page reloads to show the switch spends one: the page then reads "2".
-  const { minute } = fake.keys.state(apiKey);
-  fake.keys.setQuota(apiKey, { minuteRemaining: on ? Math.min(3, minute.limit) : minute.limit });
+  const { minute } = await fake.keys.state(apiKey);
+  await fake.keys.setQuota(apiKey, { minuteRemaining: on ? Math.min(3, minute.limit) : minute.limit });
 }
 
 const RULES: Partial<Record<DemoFault, { id: string; effect: { delayMs: number } | { status: number } | { network: 'error' } }>> = {

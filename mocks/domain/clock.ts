@@ -29,6 +29,16 @@ export class AdjustableClock implements Clock {
     this.#offsetMs = epochSeconds * 1000 - this.base.now();
   }
 
+  /** How far this clock is from its base, in milliseconds (what a shared store keeps). */
+  get offsetMs(): number {
+    return this.#offsetMs;
+  }
+
+  /** Takes an offset another instance set (design.md section 6: one clock for every instance). */
+  setOffsetMs(offsetMs: number): void {
+    this.#offsetMs = offsetMs;
+  }
+
   /** Drops the offset: back to the base clock. */
   reset(): void {
     this.#offsetMs = 0;

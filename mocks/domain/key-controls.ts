@@ -1,5 +1,5 @@
-import type { AccessControl } from './access.js';
 import { ConfigError } from './config-error.js';
+import type { AccessStore } from './fake-store.js';
 import type { ApiKey, Plan } from './plans.js';
 import type { WindowState } from './quota.js';
 
@@ -42,29 +42,30 @@ export class UnknownKeyError extends Error {
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
- * `fake.keys`: set a key's remaining quota, ban, unban, revoke and restore it. Each returns the key's
- * state afterwards; an unknown key throws {@link UnknownKeyError}, a bad value a {@link ConfigError}.
- * @example fake.keys.setQuota('free-test-key', { minuteRemaining: 2 }); // the next 2 pass, the third is a 429
+ * `fake.keys`: set a key's remaining quota, ban, unban, revoke and restore it. Each resolves to the
+ * key's state afterwards; an unknown key rejects with {@link UnknownKeyError}, a bad value with a
+ * {@link ConfigError}. Promises, because on a shared store the state is in Redis.
+ * @example await fake.keys.setQuota('free-test-key', { minuteRemaining: 2 }); // the next 2 pass, the third is a 429
  */
 export class KeyControls {
-  readonly #access: AccessControl;
+  readonly #access: AccessStore;
 
-  constructor(access: AccessControl) {
+  constructor(access: AccessStore) {
     this.#access = access;
   }
 
-  state(key: string): KeyState {
+  async state(key: string): Promise<KeyState> {
     const apiKey = this.#known(key);
-    const until = this.#access.bannedUntil(key);
-    const [minute, day] = this.#access.windowsOf(apiKey).map(view) as [KeyWindow, KeyWindow];
-    return { key, plan: apiKey.plan, revoked: this.#access.isRevoked(key), bannedUntil: until === undefined ? null : new Date(until).toISOString(), minute, day };
+    const [until, windows, revoked] = await Promise.all([this.#access.bannedUntil(key), this.#access.windowsOf(apiKey), this.#access.isRevoked(key)]);
+    const [minute, day] = windows.map(view) as [KeyWindow, KeyWindow];
+    return { key, plan: apiKey.plan, revoked, bannedUntil: until === undefined ? null : new Date(until).toISOString(), minute, day };
   }
 
   /** Sets what is left in the current windows; a window not named keeps its count. */
-  setQuota(key: string, remaining: RemainingQuota, source = 'fake.keys.setQuota'): KeyState {
+  async setQuota(key: string, remaining: RemainingQuota, source = 'fake.keys.setQuota'): Promise<KeyState> {
     const apiKey = this.#known(key);
     if (!isObject(remaining) || Object.keys(remaining).length === 0) throw new ConfigError(source, '', 'send { "minuteRemaining"?: n, "dayRemaining"?: n } with at least one of them');
-    const [minute, day] = this.#access.windowsOf(apiKey) as [WindowState, WindowState];
+    const [minute, day] = (await this.#access.windowsOf(apiKey)) as [WindowState, WindowState];
     for (const field of Object.keys(remaining)) {
       const limit = { minuteRemaining: minute.limit, dayRemaining: day.limit }[field];
       if (limit === undefined) throw new ConfigError(source, field, 'is not a field; send minuteRemaining and/or dayRemaining');
@@ -72,38 +73,38 @@ export class KeyControls {
       if (!Number.isSafeInteger(value) || (value as number) < 0 || (value as number) > limit) throw new ConfigError(source, field, `must be an integer from 0 to ${limit} (the ${apiKey.plan} plan's limit)`);
     }
     const { minuteRemaining, dayRemaining } = remaining as RemainingQuota;
-    this.#access.setRemaining(apiKey, { ...(minuteRemaining !== undefined && { minute: minuteRemaining }), ...(dayRemaining !== undefined && { day: dayRemaining }) });
+    await this.#access.setRemaining(apiKey, { ...(minuteRemaining !== undefined && { minute: minuteRemaining }), ...(dayRemaining !== undefined && { day: dayRemaining }) });
     return this.state(key);
   }
 
   /** Bans the key now for `seconds` (default: the fake's ban length); 429 `temporarily_banned` until it ends. */
-  ban(key: string, options: { seconds?: number } = {}, source = 'fake.keys.ban'): KeyState {
+  async ban(key: string, options: { seconds?: number } = {}, source = 'fake.keys.ban'): Promise<KeyState> {
     this.#known(key);
     if (!isObject(options)) throw new ConfigError(source, '', 'send { "seconds"?: n }');
     for (const field of Object.keys(options)) if (field !== 'seconds') throw new ConfigError(source, field, 'is not a field; send { "seconds"?: n }');
     const { seconds } = options;
     if (seconds !== undefined && (!Number.isSafeInteger(seconds) || seconds < 1 || seconds > 31_536_000)) throw new ConfigError(source, 'seconds', 'must be an integer from 1 to 31536000');
-    this.#access.ban(key, seconds);
+    await this.#access.ban(key, seconds);
     return this.state(key);
   }
 
   /** Lifts the key's ban and forgets its recent 429s. */
-  unban(key: string): KeyState {
+  async unban(key: string): Promise<KeyState> {
     this.#known(key);
-    this.#access.unban(key);
+    await this.#access.unban(key);
     return this.state(key);
   }
 
   /** The key answers 401 `invalid_api_key` until restored. */
-  revoke(key: string): KeyState {
+  async revoke(key: string): Promise<KeyState> {
     this.#known(key);
-    this.#access.revoke(key);
+    await this.#access.revoke(key);
     return this.state(key);
   }
 
-  restore(key: string): KeyState {
+  async restore(key: string): Promise<KeyState> {
     this.#known(key);
-    this.#access.restore(key);
+    await this.#access.restore(key);
     return this.state(key);
   }
 

@@ -1,8 +1,7 @@
-import type { AccessControl } from '../domain/access.js';
 import type { AdjustableClock } from '../domain/clock.js';
 import type { DeprecationPolicy } from '../domain/deprecation.js';
 import type { FaultRules } from '../domain/faults.js';
-import type { PetStoreData } from '../domain/store.js';
+import type { AccessStore, RecordStore } from '../domain/fake-store.js';
 import type { SchemaValidators } from '../../spec/schema-registry.js';
 
 /** What every resolver reads: the domain objects of one fake. */
@@ -10,8 +9,8 @@ export interface FakeContext {
   baseUrl: string;
   /** The path of `baseUrl` without a trailing slash (`/v1`): what operations' paths are relative to. */
   basePath: string;
-  access: AccessControl;
-  store: PetStoreData;
+  access: AccessStore;
+  records: RecordStore;
   schemas: SchemaValidators;
   clock: AdjustableClock;
   petsDeprecation: DeprecationPolicy;

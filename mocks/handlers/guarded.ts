@@ -1,5 +1,6 @@
 import { bearerToken } from '../domain/auth.js';
 import { apiError } from '../domain/errors.js';
+import { StoreUnavailableError, storeUnavailable } from '../domain/fake-store.js';
 import type { FaultOutcome, FaultSubject } from '../domain/faults.js';
 import type { ApiKey } from '../domain/plans.js';
 import { preferredFaults } from '../domain/prefer.js';
@@ -34,7 +35,7 @@ export function guarded(
   resolve: (args: GuardedArgs) => Answer | Promise<Answer>,
   options: GuardOptions = {},
 ): Resolver {
-  return async (call) => {
+  const answer = async (call: ApiCall): Promise<Answer> => {
     await context.ready();
     await pause(context.latencyMs());
     const subject: FaultSubject = { method: call.method, path: call.path, key: bearerToken(call.header('authorization')) };
@@ -44,7 +45,7 @@ export function guarded(
       if (answer) return answer;
     }
 
-    const access = context.access.check(call.header('authorization'), call.clientAddress);
+    const access = await context.access.check(call.header('authorization'), call.clientAddress);
     const headers = { ...rateLimitHeaders(access.rateLimit, context.clock.now()), ...options.headers };
     if (!access.granted) {
       if (access.challenge) headers['WWW-Authenticate'] = access.challenge;
@@ -68,6 +69,15 @@ export function guarded(
 
     const answer = await resolve({ call, apiKey: access.apiKey });
     return { ...answer, headers: { ...answer.headers, ...headers } };
+  };
+  return async (call) => {
+    try {
+      return await answer(call);
+    } catch (error) {
+      // Never a wrong answer: a request the shared store could not serve changed nothing (design.md section 6).
+      if (error instanceof StoreUnavailableError) return errorAnswer(storeUnavailable(), { 'Retry-After': '1' });
+      throw error;
+    }
   };
 }
 

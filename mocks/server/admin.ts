@@ -3,6 +3,7 @@ import { apiError, type ApiError } from '../domain/errors.js';
 import { payloadTooLargeError } from '../domain/request-body.js';
 import { isConfigError } from '../domain/config-error.js';
 import { parseFaultRules, type FaultRule } from '../domain/faults.js';
+import { StoreUnavailableError, storeUnavailable } from '../domain/fake-store.js';
 import { UnknownKeyError } from '../domain/key-controls.js';
 import type { Fake } from '../fake.js';
 
@@ -97,6 +98,7 @@ export async function answerAdmin(fake: Fake, access: AdminAccess, request: Admi
       return await handler(fake, param, request.body());
     } catch (failure) {
       if (failure instanceof UnknownKeyError) return error(apiError('not_found', failure.message));
+      if (failure instanceof StoreUnavailableError) return error(storeUnavailable(), { 'Retry-After': '1' });
       if (isConfigError(failure)) return error(apiError('invalid_request', `${failure.source}: ${failure.entry ? `${failure.entry}: ` : ''}${failure.problem}.`));
       throw failure;
     }
@@ -118,7 +120,7 @@ const ok = (body: unknown): AdminAnswer => ({ status: 200, body });
 /** Every admin operation; the README's "Test control" table lists the same. */
 export const ADMIN_ROUTES: readonly AdminRoute[] = [
   { pattern: /^\/__admin\/reset$/, methods: { POST: async (fake) => (await fake.reset(), { status: 204 }) } },
-  { pattern: /^\/__admin\/clock$/, methods: { POST: (fake, _, body) => moveClock(fake, body) }, takesBody: ['POST'] },
+  { pattern: /^\/__admin\/clock$/, methods: { POST: async (fake, _, body) => moveClock(fake, body) }, takesBody: ['POST'] },
   {
     pattern: /^\/__admin\/faults$/,
     methods: {
@@ -138,22 +140,22 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
       DELETE: (fake, id) => (fake.faults.remove(id) ? { status: 204 } : error(apiError('not_found', `No fault rule has id "${id}".`))),
     },
   },
-  { pattern: /^\/__admin\/keys\/([^/]+)$/, methods: { GET: (fake, key) => ok(fake.keys.state(key)) } },
+  { pattern: /^\/__admin\/keys\/([^/]+)$/, methods: { GET: async (fake, key) => ok(await fake.keys.state(key)) } },
   {
     pattern: /^\/__admin\/keys\/([^/]+)\/quota$/,
-    methods: { PUT: (fake, key, body) => ok(fake.keys.setQuota(key, body as never, `PUT /__admin/keys/${key}/quota: body`)) },
+    methods: { PUT: async (fake, key, body) => ok(await fake.keys.setQuota(key, body as never, `PUT /__admin/keys/${key}/quota: body`)) },
     takesBody: ['PUT'],
   },
   {
     pattern: /^\/__admin\/keys\/([^/]+)\/ban$/,
     methods: {
-      POST: (fake, key, body) => ok(fake.keys.ban(key, (body ?? {}) as never, `POST /__admin/keys/${key}/ban: body`)),
-      DELETE: (fake, key) => ok(fake.keys.unban(key)),
+      POST: async (fake, key, body) => ok(await fake.keys.ban(key, (body ?? {}) as never, `POST /__admin/keys/${key}/ban: body`)),
+      DELETE: async (fake, key) => ok(await fake.keys.unban(key)),
     },
     takesBody: ['POST'],
   },
-  { pattern: /^\/__admin\/keys\/([^/]+)\/revoke$/, methods: { POST: (fake, key) => ok(fake.keys.revoke(key)) } },
-  { pattern: /^\/__admin\/keys\/([^/]+)\/restore$/, methods: { POST: (fake, key) => ok(fake.keys.restore(key)) } },
+  { pattern: /^\/__admin\/keys\/([^/]+)\/revoke$/, methods: { POST: async (fake, key) => ok(await fake.keys.revoke(key)) } },
+  { pattern: /^\/__admin\/keys\/([^/]+)\/restore$/, methods: { POST: async (fake, key) => ok(await fake.keys.restore(key)) } },
 ];
 
 /** `POST /__admin/faults`: one rule, or an array added all or none; 201 with what was added. */
@@ -173,7 +175,7 @@ function addFaults(fake: Fake, body: unknown): AdminAnswer {
 }
 
 /** `POST /__admin/clock` ({ advanceSeconds } or { epochSeconds }). */
-function moveClock(fake: Fake, body: unknown): AdminAnswer {
+async function moveClock(fake: Fake, body: unknown): Promise<AdminAnswer> {
   const keys = body && typeof body === 'object' ? Object.keys(body) : [];
   const [field] = keys;
   const value = field === undefined ? undefined : (body as Record<string, unknown>)[field];
@@ -186,5 +188,6 @@ function moveClock(fake: Fake, body: unknown): AdminAnswer {
   }
   if (field === 'advanceSeconds') fake.clock.advance(value);
   else fake.clock.setEpochSeconds(value);
+  await fake.store.setClockOffset(fake.clock.offsetMs);
   return ok({ epochSeconds: Math.floor(fake.clock.now() / 1000) });
 }

@@ -35,12 +35,12 @@ async function startBrowserHost(config: HostStart): Promise<FaultHost> {
   await page.goto(`${pageServer!.url}?config=${encodeURIComponent(JSON.stringify(config))}`);
   await page.locator('#app[data-state="ready"]').waitFor();
 
-  // Runs `fake.keys[name](...args)` in the page; a throw comes back as a refusal.
+  // Runs `fake.keys[name](...args)` in the page; a rejection comes back as a refusal.
   const keyControl = (name: Control, ...args: unknown[]) =>
-    page.evaluate(([control, values]) => {
+    page.evaluate(async ([control, values]) => {
       const { keys } = (window as unknown as PageWindow).petstoreFake;
       try {
-        return (keys[control] as (...a: unknown[]) => unknown).apply(keys, values);
+        return await (keys[control] as (...a: unknown[]) => Promise<unknown>).apply(keys, values);
       } catch (error) {
         return { refused: (error as Error).message };
       }

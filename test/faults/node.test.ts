@@ -12,11 +12,11 @@ function refusalOf(error: unknown): ControlRefusal {
   throw error;
 }
 
-function control<T>(act: () => T): Promise<T | ControlRefusal> {
+async function control<T>(act: () => T | Promise<T>): Promise<T | ControlRefusal> {
   try {
-    return Promise.resolve(act());
+    return await act();
   } catch (error) {
-    return Promise.resolve(refusalOf(error));
+    return refusalOf(error);
   }
 }
 

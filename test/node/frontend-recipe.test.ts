@@ -112,7 +112,7 @@ describe('the fake through msw setupServer', () => {
     const down = await fetch(`${baseUrl}/categories`, { headers: key });
     expect([down.status, down.headers.get('retry-after'), down.headers.get('x-ratelimit-remaining')]).toEqual([503, '1', '59']);
     expect(await down.json()).toMatchObject({ code: 'service_unavailable', status: 503 });
-    fake.keys.revoke('free-test-key');
+    await fake.keys.revoke('free-test-key');
     const revoked = await conforming('listCategories', await fetch(`${baseUrl}/categories`, { headers: key }));
     expect(revoked).toMatchObject({ status: 401, json: { code: 'invalid_api_key', message: 'The API key has been revoked.' } });
   });

@@ -32,9 +32,9 @@ test('renders every state through the fake\'s controls: a 503 once, 2 requests l
   fake.faults.add({ match: { method: 'GET', path: '/categories' }, effect: { status: 503 }, times: 1 });
   await expect(client.listCategories()).rejects.toMatchObject({ status: 503, retryAfter: '1' });
   expect(await client.listCategories()).toHaveLength(3);
-  fake.keys.setQuota('free-test-key', { minuteRemaining: 1 });
+  await fake.keys.setQuota('free-test-key', { minuteRemaining: 1 });
   await client.listCategories();
   await expect(client.listCategories()).rejects.toMatchObject({ status: 429 });
-  fake.keys.revoke('free-test-key');
+  await fake.keys.revoke('free-test-key');
   await expect(client.listCategories()).rejects.toMatchObject({ status: 401 });
 });

@@ -1,0 +1,59 @@
+import type { Access } from './access.js';
+import { apiError, type ApiError } from './errors.js';
+import type { ApiKey } from './plans.js';
+import type { WindowName, WindowState } from './quota.js';
+import type { Category, NewCategory, Order, Pet, SeedData } from './seed.js';
+
+// The store boundary of design.md section 6: every piece of a fake's state that several instances must
+// share. Two implementations: `MemoryStore` (the default, every host) and `RedisStore` (the standalone
+// server with `--store redis://...`). The domain and the handlers see only this interface.
+
+/** Categories, pets and orders, and the category id sequence. */
+export interface RecordStore {
+  createCategory(newCategory: NewCategory): Promise<Category>;
+  /** Every category, ascending id. */
+  listCategories(): Promise<readonly Category[]>;
+  findPet(id: number): Promise<Pet | undefined>;
+  /** Every order, ascending id. */
+  listOrders(): Promise<Order[]>;
+}
+
+/** Quota counters, bans and revocations: admission of a request, and the scenario controls over them. */
+export interface AccessStore {
+  /** Auth, the key's or the address's quota, its ban: one atomic step per request. */
+  check(authorization: string | null, clientAddress: string): Promise<Access>;
+  /** The configured key, or undefined (keys are configuration, the same on every instance). */
+  keyOf(key: string): ApiKey | undefined;
+  windowsOf(apiKey: ApiKey): Promise<WindowState[]>;
+  setRemaining(apiKey: ApiKey, remaining: Partial<Record<WindowName, number>>): Promise<void>;
+  /** The epoch millisecond the key's ban ends, or undefined. */
+  bannedUntil(key: string): Promise<number | undefined>;
+  ban(key: string, seconds?: number): Promise<void>;
+  unban(key: string): Promise<void>;
+  isRevoked(key: string): Promise<boolean>;
+  revoke(key: string): Promise<void>;
+  restore(key: string): Promise<void>;
+}
+
+/** The whole state of one fake, wherever it lives. */
+export interface FakeStore {
+  readonly records: RecordStore;
+  readonly access: AccessStore;
+  /** Persists the fake clock's offset (ms), so every instance reads the same time. */
+  setClockOffset(offsetMs: number): Promise<void>;
+  /** Back to the seed: records, id sequence, counters, bans, revocations, the clock offset. */
+  reset(seed: SeedData): Promise<void>;
+  /** Settles when the state is usable (the seed loaded, or the shared state found). */
+  ready(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The store is out of reach (Redis gone): answered 503 `store_unavailable`, never a wrong answer. */
+export class StoreUnavailableError extends Error {
+  override readonly name = 'StoreUnavailableError';
+}
+
+/** The `Error` of a request the store could not serve. */
+export function storeUnavailable(): ApiError {
+  return apiError('store_unavailable', 'The fake cannot reach its shared store (Redis); nothing was changed. Retry shortly.');
+}

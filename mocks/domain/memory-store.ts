@@ -1,0 +1,73 @@
+import type { Extension } from '@msw/data/extensions';
+import type { SchemaValidators } from '../../spec/schema-registry.js';
+import { AccessControl, type AccessControlOptions } from './access.js';
+import type { AdjustableClock } from './clock.js';
+import type { AccessStore, FakeStore, RecordStore } from './fake-store.js';
+import type { SeedData } from './seed.js';
+import { PetStoreData } from './store.js';
+
+/** Options of {@link MemoryStore}. */
+export interface MemoryStoreOptions {
+  schemas: SchemaValidators;
+  access: AccessControlOptions & { clock: AdjustableClock };
+  seed: SeedData;
+  /** `@msw/data` extensions for every collection (`persist()` in a browser); restores instead of seeding. */
+  extensions?: Extension[];
+  restore?: boolean;
+}
+
+/**
+ * The default store: records in `@msw/data` collections, counters and bans in maps, all in this
+ * process. Every call settles at once; the promises are the boundary's, shared with the Redis store.
+ */
+export class MemoryStore implements FakeStore {
+  readonly records: RecordStore;
+  readonly access: AccessStore & { readonly control: AccessControl };
+  readonly #data: PetStoreData;
+  readonly #clock: AdjustableClock;
+  #loading: Promise<void>;
+
+  constructor(options: MemoryStoreOptions) {
+    this.#data = new PetStoreData(options.schemas, options.extensions ?? []);
+    this.#clock = options.access.clock;
+    const data = this.#data;
+    this.records = {
+      createCategory: (newCategory) => data.createCategory(newCategory),
+      listCategories: async () => data.listCategories(),
+      findPet: async (id) => data.findPet(id),
+      listOrders: async () => data.listOrders(),
+    };
+    const control = new AccessControl(options.access);
+    this.access = {
+      control,
+      check: async (authorization, clientAddress) => control.check(authorization, clientAddress),
+      keyOf: (key) => control.keyOf(key),
+      windowsOf: async (apiKey) => control.windowsOf(apiKey),
+      setRemaining: async (apiKey, remaining) => control.setRemaining(apiKey, remaining),
+      bannedUntil: async (key) => control.bannedUntil(key),
+      ban: async (key, seconds) => control.ban(key, seconds),
+      unban: async (key) => control.unban(key),
+      isRevoked: async (key) => control.isRevoked(key),
+      revoke: async (key) => control.revoke(key),
+      restore: async (key) => control.restore(key),
+    };
+    this.#loading = options.restore ? this.#data.restoreOrLoad(options.seed) : this.#data.load(options.seed);
+  }
+
+  async setClockOffset(offsetMs: number): Promise<void> {
+    this.#clock.setOffsetMs(offsetMs);
+  }
+
+  reset(seed: SeedData): Promise<void> {
+    this.#clock.reset();
+    this.access.control.reset();
+    this.#loading = this.#data.load(seed);
+    return this.#loading;
+  }
+
+  ready(): Promise<void> {
+    return this.#loading;
+  }
+
+  async close(): Promise<void> {}
+}
