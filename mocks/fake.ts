@@ -84,6 +84,8 @@ export interface Fake {
   readonly keys: KeyControls;
   /** Where the state lives; `store.close()` releases a shared store's connection. */
   readonly store: FakeStore;
+  /** Settles when the state is usable: the seed loaded, or a shared store's state found. */
+  ready(): Promise<void>;
   /**
    * Back to the start: records, quota counters, bans, revocations, the clock offset, and the fault rules
    * and latency given in the options. The one reset entry point.
@@ -138,6 +140,7 @@ export function createFake(options: FakeOptions = {}): Fake {
     faults,
     keys: new KeyControls(store.access),
     store,
+    ready: () => store.ready(),
     async handle(request, clientAddress) {
       if (clientAddress !== undefined) setClientAddress(request, clientAddress);
       return getResponse(handlers, request);

@@ -26,7 +26,8 @@ const server = await startFakeServer({
   ...serverOptions,
   ...(!quiet && { log: (line: string) => process.stdout.write(`${new Date().toISOString()} ${line}\n`) }),
 }).catch((error: NodeJS.ErrnoException) => {
-  process.stderr.write(`[petstore-fake] cannot listen on ${serverOptions.host}:${serverOptions.port}: ${error.code ?? error.message}\n`);
+  const store = serverOptions.redis && /Redis/.test(error.message) ? `--store: ${error.message}` : undefined;
+  process.stderr.write(`[petstore-fake] ${store ?? `cannot listen on ${serverOptions.host}:${serverOptions.port}: ${error.code ?? error.message}`}\n`);
   process.exit(2);
 });
 
@@ -37,6 +38,7 @@ process.stdout.write(
       ? `API keys: ${keys.length} from ${args[args.indexOf('--keys') + 1]} (plans: ${[...new Set(keys.map((k) => k.plan))].join(', ')})\n`
       : `API keys (Authorization: Bearer <key>):\n${keys.map((k) => `  ${k.key.padEnd(22)} ${k.plan} (${k.limits.perMinute}/min, ${k.limits.perDay}/day)`).join('\n')}\n`) +
     (serverOptions.faults ? `Fault rules: ${serverOptions.faults.length} from ${args[args.indexOf('--faults') + 1]}\n` : '') +
+    (serverOptions.redis ? `State: Redis at ${serverOptions.redis.url}, keys under "${serverOptions.redis.prefix}" (shared by every instance there)\n` : '') +
     (serverOptions.latency ? `Latency: ${args[args.indexOf('--latency') + 1]} ms on every answer under /v1\n` : '') +
     `Admin (test control): ${server.url}/__admin/reset, /clock, /faults, /keys/{key}[/quota|/ban|/revoke|/restore]\n`,
 );

@@ -3,7 +3,7 @@ import { BanList, type BanPolicy } from './ban.js';
 import { ceilSeconds, type Clock } from './clock.js';
 import { apiError, type ApiError } from './errors.js';
 import { PLAN_LIMITS, type ApiKey } from './plans.js';
-import { QuotaLedger, type WindowName, type WindowState } from './quota.js';
+import { QuotaLedger, type QuotaDecision, type WindowName, type WindowState } from './quota.js';
 
 /** What the `X-RateLimit-*` headers of a response say, and the draft fields' windows when known. */
 export interface RateLimitView {
@@ -57,16 +57,16 @@ export class AccessControl {
     if (!auth.ok) return this.#anonymous(clientAddress, auth.code, auth.message, nowMs);
     const { apiKey } = auth;
     // A revoked key is refused like any key the service does not know, from the sender's address bucket.
-    if (this.#revoked.has(apiKey.key)) return this.#anonymous(clientAddress, 'invalid_api_key', 'The API key has been revoked.', nowMs);
+    if (this.#revoked.has(apiKey.key)) return this.#anonymous(clientAddress, 'invalid_api_key', REVOKED_KEY_MESSAGE, nowMs);
     const bannedUntil = this.#bans.bannedUntil(apiKey.key, nowMs);
     if (bannedUntil !== undefined) return banned(apiKey, bannedUntil, nowMs);
 
     const quota = this.#keyQuota.consume(apiKey.key, apiKey.limits, nowMs);
-    const rateLimit = { ...quota.described, windows: quota.windows };
-    if (quota.admitted) return { granted: true, apiKey, rateLimit };
-    const banEnd = this.#bans.recordRejection(apiKey.key, nowMs);
-    if (banEnd !== undefined) return banned(apiKey, banEnd, nowMs);
-    return { granted: false, apiKey, error: rateLimitError(quota.described, quota.retryAfterSeconds!), rateLimit, retryAfterSeconds: quota.retryAfterSeconds! };
+    if (!quota.admitted) {
+      const banEnd = this.#bans.recordRejection(apiKey.key, nowMs);
+      if (banEnd !== undefined) return banned(apiKey, banEnd, nowMs);
+    }
+    return keyAccess(apiKey, quota);
   }
 
   /** The key's record, or undefined when no such key is configured. */
@@ -120,18 +120,33 @@ export class AccessControl {
   }
 
   #anonymous(clientAddress: string, code: 'missing_api_key' | 'invalid_api_key', message: string, nowMs: number): Access {
-    const quota = this.#anonymousQuota.consume(clientAddress, PLAN_LIMITS.free, nowMs);
-    const rateLimit = { ...quota.described, windows: quota.windows };
-    if (!quota.admitted) return { granted: false, error: rateLimitError(quota.described, quota.retryAfterSeconds!), rateLimit, retryAfterSeconds: quota.retryAfterSeconds! };
-    return { granted: false, error: apiError(code, message), rateLimit, challenge: bearerChallenge(code) };
+    return anonymousAccess(this.#anonymousQuota.consume(clientAddress, PLAN_LIMITS.free, nowMs), code, message);
   }
 }
+
+/** A key's request after its quota decided: admitted, or 429. (The ban is decided before.) */
+export function keyAccess(apiKey: ApiKey, quota: QuotaDecision): Access {
+  const rateLimit = { ...quota.described, windows: quota.windows };
+  if (quota.admitted) return { granted: true, apiKey, rateLimit };
+  return { granted: false, apiKey, error: rateLimitError(quota.described, quota.retryAfterSeconds!), rateLimit, retryAfterSeconds: quota.retryAfterSeconds! };
+}
+
+/** A request without a valid key, counted in its address's bucket: 401, or 429 once the bucket is empty. */
+export function anonymousAccess(quota: QuotaDecision, code: 'missing_api_key' | 'invalid_api_key', message: string): Access {
+  const rateLimit = { ...quota.described, windows: quota.windows };
+  if (!quota.admitted) return { granted: false, error: rateLimitError(quota.described, quota.retryAfterSeconds!), rateLimit, retryAfterSeconds: quota.retryAfterSeconds! };
+  return { granted: false, error: apiError(code, message), rateLimit, challenge: bearerChallenge(code) };
+}
+
+/** The message of a revoked key's 401. */
+export const REVOKED_KEY_MESSAGE = 'The API key has been revoked.';
 
 function rateLimitError(window: WindowState, retryAfterSeconds: number): ApiError {
   return apiError('rate_limit_exceeded', `The per-${window.name} limit of ${window.limit} requests is used up; retry after ${retryAfterSeconds} s.`);
 }
 
-function banned(apiKey: ApiKey, untilMs: number, nowMs: number): Access {
+/** A banned key's 429 `temporarily_banned`, `Retry-After` the seconds left. */
+export function banned(apiKey: ApiKey, untilMs: number, nowMs: number): Access {
   const retryAfterSeconds = Math.max(1, ceilSeconds(untilMs - nowMs));
   const resetEpochSeconds = ceilSeconds(untilMs);
   return {

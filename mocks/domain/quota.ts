@@ -59,16 +59,7 @@ export class QuotaLedger {
     const exhausted = QUOTA_WINDOWS.findLastIndex((window, i) => bucket.counts[i]! >= window.limitOf(limits));
     if (exhausted === -1) QUOTA_WINDOWS.forEach((_, i) => (bucket.counts[i]! += 1));
 
-    const windows = windowStates(bucket, limits);
-    if (exhausted !== -1) {
-      // Windows are ordered shortest first, so the last exhausted one is the one that ends later.
-      const described = { ...windows[exhausted]!, remaining: 0 };
-      const retryAfterSeconds = Math.max(1, ceilSeconds(described.resetEpochSeconds * 1000 - nowMs));
-      return { admitted: false, described, windows, retryAfterSeconds };
-    }
-    // The lower remaining count wins; on a tie, the longer window (later in the list).
-    const described = windows.reduce((best, window) => (window.remaining <= best.remaining ? window : best));
-    return { admitted: true, described, windows };
+    return quotaDecision(windowStates(bucket, limits), exhausted, nowMs);
   }
 
   /** Both windows of a subject now, without counting a request. */
@@ -115,6 +106,27 @@ export class QuotaLedger {
       this.#buckets.delete(subject);
     }
   }
+}
+
+/**
+ * What the windows after a request say: admitted unless `exhausted` (the index of the last window
+ * that was full, or -1), and which window the headers describe. Shared by every store.
+ */
+export function quotaDecision(windows: WindowState[], exhausted: number, nowMs: number): QuotaDecision {
+  if (exhausted !== -1) {
+    // Windows are ordered shortest first, so the last exhausted one is the one that ends later.
+    const described = { ...windows[exhausted]!, remaining: 0 };
+    const retryAfterSeconds = Math.max(1, ceilSeconds(described.resetEpochSeconds * 1000 - nowMs));
+    return { admitted: false, described, windows, retryAfterSeconds };
+  }
+  // The lower remaining count wins; on a tie, the longer window (later in the list).
+  const described = windows.reduce((best, window) => (window.remaining <= best.remaining ? window : best));
+  return { admitted: true, described, windows };
+}
+
+/** The two windows from their starts (epoch seconds) and counts. */
+export function windowsOfCounts(starts: readonly number[], counts: readonly number[], limits: Limits): WindowState[] {
+  return windowStates({ starts: [...starts], counts: [...counts], lastSeenMs: 0 }, limits);
 }
 
 /** Starts a window afresh when the bucket's one has ended. */

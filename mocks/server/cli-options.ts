@@ -34,6 +34,11 @@ function instant(value: string): Date {
   return date;
 }
 
+function redisUrl(value: string): string {
+  if (!/^rediss?:\/\/[^\s]+$/.test(value)) throw new InvalidArgumentError('expected redis://HOST:PORT[/DB] (or rediss:// for TLS).');
+  return value;
+}
+
 function latencyRange(value: string): [number, number] {
   try {
     return parseLatency(value, '--latency');
@@ -56,6 +61,8 @@ export function fakeServerCommand(): Command {
     .option('--pets-sunset <date>', 'when GET /pets/{petId} starts answering 410', instant)
     .option('--faults <file>', 'JSON array of fault rules applied from the start (design.md section 5); reset keeps them')
     .option('--latency <ms>', 'delay every answer under /v1: MS, or MIN-MAX for a uniform range (e.g. 200-1500)', latencyRange)
+    .addOption(new Option('--store <url>', 'keep the state in Redis, shared by every instance: redis://HOST:PORT[/DB]').env('PETSTORE_STORE').argParser(redisUrl))
+    .option('--store-prefix <prefix>', 'start of every Redis key, so several fakes can share one Redis', 'petstore:')
     .option('--admin-token <token>', 'require Authorization: Bearer <token> on /__admin (enables it beyond loopback)')
     .option('--quiet', 'do not log one line per request')
     .exitOverride()
@@ -75,6 +82,8 @@ interface ParsedFlags {
   adminToken?: string;
   faults?: string;
   latency?: [number, number];
+  store?: string;
+  storePrefix: string;
   quiet?: boolean;
 }
 
@@ -98,5 +107,6 @@ export function serverOptionsFromArgs(args: readonly string[]): FakeServerOption
   if (flags.adminToken !== undefined) options.adminToken = flags.adminToken;
   if (flags.faults !== undefined) options.faults = parseFaultRules(readJsonFile(flags.faults), flags.faults);
   if (flags.latency !== undefined) options.latency = flags.latency;
+  if (flags.store !== undefined) options.redis = { url: flags.store, prefix: flags.storePrefix };
   return options;
 }

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { apiError } from '../domain/errors.js';
 import { parseJsonBody } from '../domain/request-body.js';
+import { connectRedisStore, type RedisStoreOptions } from '../domain/redis-store.js';
 import { createFake, type Fake, type FakeOptions } from '../fake.js';
 import type { ApiCall } from '../handlers/api-call.js';
 import { answerAdmin, isLoopbackHost } from './admin.js';
@@ -24,6 +25,11 @@ export interface FakeServerOptions extends Omit<FakeOptions, 'baseUrl'> {
   intercept?: (request: Request, next: (request: Request) => Promise<Response>) => Promise<Response>;
   /** Timeouts and header limits; default {@link DEFAULT_SERVER_LIMITS}. Tests shorten the timeouts. */
   limits?: Partial<ServerLimits>;
+  /**
+   * Keep the state in Redis, shared by every instance with the same URL and prefix (design.md
+   * section 6). Default: in memory. Unreachable at start: `startFakeServer` rejects naming the URL.
+   */
+  redis?: RedisStoreOptions;
 }
 
 /** A listening standalone fake. */
@@ -125,9 +131,16 @@ async function sendResponse(res: ServerResponse, response: Response): Promise<vo
  * @example const server = await startFakeServer({ port: 0 }); await server.close();
  */
 export async function startFakeServer(options: FakeServerOptions = {}): Promise<RunningFakeServer> {
-  const { host = '127.0.0.1', port = 4010, adminToken, log, intercept, limits: limitOptions, ...fakeOptions } = options;
+  const { host = '127.0.0.1', port = 4010, adminToken, log, intercept, limits: limitOptions, redis, ...fakeOptions } = options;
   const limits = { ...DEFAULT_SERVER_LIMITS, ...limitOptions };
-  const fake = createFake({ ...fakeOptions, baseUrl: `${INTERNAL_ORIGIN}${API_PREFIX}` });
+  const store = redis ? await connectRedisStore(redis) : undefined;
+  const fake = createFake({ ...fakeOptions, ...(store && { store }), baseUrl: `${INTERNAL_ORIGIN}${API_PREFIX}` });
+  try {
+    await fake.ready();
+  } catch (error) {
+    await fake.store.close();
+    throw error;
+  }
   const adminAccess = { loopback: isLoopbackHost(host), ...(adminToken !== undefined && { token: adminToken }) };
 
   // The slow path, only for tests that wrap the fake: through fetch objects and msw's handlers.
@@ -245,6 +258,9 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       server.off('error', reject);
       resolve();
     });
+  }).catch(async (error: unknown) => {
+    await fake.store.close();
+    throw error;
   });
   const bound = server.address() as AddressInfo;
   const url = `http://${bound.family === 'IPv6' ? `[${bound.address}]` : bound.address}:${bound.port}`;
@@ -252,10 +268,12 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     url,
     baseUrl: `${url}${API_PREFIX}`,
     fake,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
+    close: async () => {
+      await new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();
-      }),
+      });
+      await fake.store.close();
+    },
   };
 }

@@ -1,0 +1,87 @@
+// Lua run inside Redis: each script is one atomic step, so every instance on the same Redis sees one
+// fake (design.md section 6). Numbers cross the boundary as strings: Redis truncates Lua numbers.
+
+/**
+ * Admission of one request: the clock offset, the revocation, the ban, both quota windows and the
+ * rejection tally that bans, in one step. The same rules as `AccessControl.check`.
+ * KEYS: clock, revoked, ban, rejections, key quota, address quota.
+ * ARGV: system now (ms), key ('' without a valid one), perMinute, perDay, free perMinute, free perDay,
+ * ban threshold, ban length (ms), address bucket lifetime (ms).
+ * Returns { kind, offset, ... }: kind 'banned' + until; or 'key' / 'revoked' / 'anonymous' +
+ * exhausted window (-1 none), minute start, minute count, day start, day count.
+ */
+export const ADMIT = `
+local offset = tonumber(redis.call('GET', KEYS[1]) or '0')
+local now = tonumber(ARGV[1]) + offset
+local function consume(bucket, perMinute, perDay)
+  local mstart = math.floor(now / 60000) * 60
+  local dstart = math.floor(now / 86400000) * 86400
+  local q = redis.call('HMGET', bucket, 'ms', 'mc', 'ds', 'dc')
+  local mc = 0
+  local dc = 0
+  if tonumber(q[1]) == mstart then mc = tonumber(q[2]) end
+  if tonumber(q[3]) == dstart then dc = tonumber(q[4]) end
+  local exhausted = -1
+  if mc >= perMinute then exhausted = 0 end
+  if dc >= perDay then exhausted = 1 end
+  if exhausted == -1 then
+    mc = mc + 1
+    dc = dc + 1
+  end
+  redis.call('HSET', bucket, 'ms', mstart, 'mc', mc, 'ds', dstart, 'dc', dc)
+  return { tostring(exhausted), tostring(mstart), tostring(mc), tostring(dstart), tostring(dc) }
+end
+local function answer(kind, r)
+  return { kind, tostring(offset), r[1], r[2], r[3], r[4], r[5] }
+end
+local key = ARGV[2]
+local kind = 'anonymous'
+if key ~= '' then
+  if redis.call('SISMEMBER', KEYS[2], key) == 1 then
+    kind = 'revoked'
+  else
+    local bannedUntil = tonumber(redis.call('GET', KEYS[3]) or '0')
+    if bannedUntil > now then return { 'banned', tostring(offset), tostring(bannedUntil) } end
+    local r = consume(KEYS[5], tonumber(ARGV[3]), tonumber(ARGV[4]))
+    if r[1] ~= '-1' then
+      local windowStart = math.floor(now / 60000) * 60000
+      local t = redis.call('HMGET', KEYS[4], 'start', 'count')
+      local count = 1
+      if tonumber(t[1]) == windowStart then count = tonumber(t[2]) + 1 end
+      if count > tonumber(ARGV[7]) then
+        redis.call('DEL', KEYS[4])
+        local untilMs = now + tonumber(ARGV[8])
+        redis.call('SET', KEYS[3], tostring(untilMs))
+        return { 'banned', tostring(offset), tostring(untilMs) }
+      end
+      redis.call('HSET', KEYS[4], 'start', windowStart, 'count', count)
+    end
+    return answer('key', r)
+  end
+end
+local r = consume(KEYS[6], tonumber(ARGV[5]), tonumber(ARGV[6]))
+redis.call('PEXPIRE', KEYS[6], ARGV[9])
+return answer(kind, r)
+`;
+
+/**
+ * Loads the seed unless the prefix already holds a fake (a restart keeps everything; two instances
+ * starting together seed once). KEYS: seeded marker, categories, pets, orders, category sequence.
+ * ARGV: triples (collection letter C/P/O, id, JSON), then 'S', the sequence's start.
+ * Returns 1 when it seeded, 0 when the state was already there.
+ */
+export const SEED_IF_EMPTY = `
+if redis.call('SETNX', KEYS[1], '1') == 0 then return 0 end
+local collections = { C = KEYS[2], P = KEYS[3], O = KEYS[4] }
+local i = 1
+while i <= #ARGV do
+  if ARGV[i] == 'S' then
+    redis.call('SET', KEYS[5], ARGV[i + 1])
+    i = i + 2
+  else
+    redis.call('HSET', collections[ARGV[i]], ARGV[i + 1], ARGV[i + 2])
+    i = i + 3
+  end
+end
+return 1
+`;

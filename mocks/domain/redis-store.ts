@@ -1,0 +1,205 @@
+import { Redis, type Result } from 'ioredis';
+import { anonymousAccess, banned, keyAccess, REVOKED_KEY_MESSAGE, type Access } from './access.js';
+import { authenticate } from './auth.js';
+import type { AdjustableClock } from './clock.js';
+import type { AccessStore, FakeStore, RecordStore } from './fake-store.js';
+import { StoreUnavailableError } from './fake-store.js';
+import type { StoreParts } from '../fake.js';
+import { PLAN_LIMITS, type ApiKey } from './plans.js';
+import { quotaDecision, windowsOfCounts, type WindowName, type WindowState } from './quota.js';
+import { ADMIT, SEED_IF_EMPTY } from './redis-scripts.js';
+import type { Category, NewCategory, Order, Pet, SeedData } from './seed.js';
+
+declare module 'ioredis' {
+  interface RedisCommander<Context> {
+    petstoreAdmit(...args: Array<string | number>): Result<string[], Context>;
+    petstoreSeedIfEmpty(...args: Array<string | number>): Result<number, Context>;
+  }
+}
+
+/** Options of {@link connectRedisStore}. */
+export interface RedisStoreOptions {
+  /** `redis://HOST:PORT[/DB]`. */
+  url: string;
+  /** Every key starts with it, so several fakes can share one Redis. Default `petstore:`. */
+  prefix?: string;
+}
+
+// An anonymous address's bucket outlives its day window, then Redis drops it: memory stays bounded.
+const ADDRESS_BUCKET_MS = 2 * 86_400_000;
+
+/**
+ * Connects to Redis and returns the store factory `createFake({ store })` takes. Rejects naming the URL
+ * when Redis cannot be reached, so the server can exit 2 before it listens.
+ * @example const store = await connectRedisStore({ url: 'redis://127.0.0.1:6379' }); startFakeServer({ store });
+ */
+export async function connectRedisStore(options: RedisStoreOptions): Promise<(parts: StoreParts) => RedisStore> {
+  const redis = new Redis(options.url, {
+    lazyConnect: true,
+    // While Redis is gone a request fails at once (503 store_unavailable) instead of queueing; the
+    // client keeps reconnecting in the background and the next request after that is served again.
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    connectTimeout: 2_000,
+    // No retry before the first connection: start-up fails at once, naming the URL (exit 2).
+    retryStrategy: (attempt) => (connected ? Math.min(attempt * 100, 1_000) : null),
+  });
+  let connected = false;
+  let lastError: Error | undefined;
+  // Reported per request as store_unavailable; the client reconnects by itself.
+  redis.on('error', (error: Error) => (lastError = error));
+  try {
+    await redis.connect();
+    await redis.ping();
+    connected = true;
+  } catch (error) {
+    redis.disconnect();
+    throw new Error(`cannot reach Redis at ${options.url} (${(lastError ?? (error as Error)).message})`);
+  }
+  redis.defineCommand('petstoreAdmit', { numberOfKeys: 6, lua: ADMIT });
+  redis.defineCommand('petstoreSeedIfEmpty', { numberOfKeys: 5, lua: SEED_IF_EMPTY });
+  return (parts) => new RedisStore(redis, options.prefix ?? 'petstore:', parts);
+}
+
+/**
+ * The state of the standalone fake in Redis (design.md section 6): records, the category sequence,
+ * quota counters, bans, revocations and the clock offset, every key under one prefix. Admission is
+ * one Lua script per request; ids come from one `INCR` and are never reused.
+ */
+export class RedisStore implements FakeStore {
+  readonly records: RecordStore;
+  readonly access: AccessStore;
+  readonly #redis: Redis;
+  readonly #prefix: string;
+  readonly #clock: AdjustableClock;
+  #loading: Promise<void>;
+
+  constructor(redis: Redis, prefix: string, parts: StoreParts) {
+    this.#redis = redis;
+    this.#prefix = prefix;
+    this.#clock = parts.access.clock;
+    const key = (name: string) => `${prefix}${name}`;
+    const run = <T>(work: () => Promise<T>) => this.#run(work);
+    const keys = new Map(parts.access.keys.map((apiKey) => [apiKey.key, apiKey]));
+    const ban = parts.access.ban;
+
+    this.records = {
+      createCategory: (newCategory: NewCategory) =>
+        run(async () => {
+          const id = await redis.incr(key('category:seq'));
+          // The field order of the memory store's answers: id, name, description.
+          const category: Category = { id, name: newCategory.name, ...(newCategory.description !== undefined && { description: newCategory.description }) };
+          await redis.hset(key('categories'), String(id), JSON.stringify(category));
+          return category;
+        }),
+      listCategories: () => run(async () => byId<Category>(await redis.hvals(key('categories')))),
+      findPet: (id: number) =>
+        run(async () => {
+          const json = await redis.hget(key('pets'), String(id));
+          return json === null ? undefined : (JSON.parse(json) as Pet);
+        }),
+      listOrders: () => run(async () => byId<Order>(await redis.hvals(key('orders')))),
+    };
+
+    const offsetNow = async () => Date.now() + Number((await redis.get(key('clock'))) ?? 0);
+    this.access = {
+      check: (authorization, clientAddress) =>
+        run(async () => {
+          const auth = authenticate(authorization, keys);
+          const apiKey = auth.ok ? auth.apiKey : undefined;
+          const systemNow = Date.now();
+          const [kind, offset, ...rest] = await redis.petstoreAdmit(
+            key('clock'), key('revoked'), key(`ban:${apiKey?.key ?? ''}`), key(`rejections:${apiKey?.key ?? ''}`),
+            key(`quota:key:${apiKey?.key ?? ''}`), key(`quota:address:${clientAddress}`),
+            systemNow, apiKey?.key ?? '', apiKey?.limits.perMinute ?? 0, apiKey?.limits.perDay ?? 0,
+            PLAN_LIMITS.free.perMinute, PLAN_LIMITS.free.perDay, ban.threshold, ban.seconds * 1000, ADDRESS_BUCKET_MS,
+          );
+          // Every instance takes the clock offset the admission read: one clock for all of them.
+          this.#clock.setOffsetMs(Number(offset));
+          const nowMs = systemNow + Number(offset);
+          if (kind === 'banned') return banned(apiKey!, Number(rest[0]), nowMs);
+          const [exhausted, minuteStart, minuteCount, dayStart, dayCount] = rest.map(Number) as [number, number, number, number, number];
+          const limits = kind === 'key' ? apiKey!.limits : PLAN_LIMITS.free;
+          const quota = quotaDecision(windowsOfCounts([minuteStart, dayStart], [minuteCount, dayCount], limits), exhausted, nowMs);
+          if (kind === 'key') return keyAccess(apiKey!, quota);
+          if (kind === 'revoked' || auth.ok) return anonymousAccess(quota, 'invalid_api_key', REVOKED_KEY_MESSAGE);
+          return anonymousAccess(quota, auth.code, auth.message);
+        }) as Promise<Access>,
+      keyOf: (name) => keys.get(name),
+      windowsOf: (apiKey: ApiKey) => run(async () => windowsAt(await redis.hmget(key(`quota:key:${apiKey.key}`), 'ms', 'mc', 'ds', 'dc'), apiKey, await offsetNow())),
+      setRemaining: (apiKey: ApiKey, remaining: Partial<Record<WindowName, number>>) =>
+        run(async () => {
+          const current = windowsAt(await redis.hmget(key(`quota:key:${apiKey.key}`), 'ms', 'mc', 'ds', 'dc'), apiKey, await offsetNow());
+          const [minute, day] = current.map((window) => ({ start: window.resetEpochSeconds - window.seconds, count: window.limit - (remaining[window.name] ?? window.remaining) }));
+          await redis.hset(key(`quota:key:${apiKey.key}`), 'ms', minute!.start, 'mc', minute!.count, 'ds', day!.start, 'dc', day!.count);
+        }),
+      bannedUntil: (name) =>
+        run(async () => {
+          const [until, now] = [Number((await redis.get(key(`ban:${name}`))) ?? 0), await offsetNow()];
+          return until > now ? until : undefined;
+        }),
+      ban: (name, seconds = ban.seconds) => run(async () => void (await redis.set(key(`ban:${name}`), String((await offsetNow()) + seconds * 1000)))),
+      unban: (name) => run(async () => void (await redis.del(key(`ban:${name}`), key(`rejections:${name}`)))),
+      isRevoked: (name) => run(async () => (await redis.sismember(key('revoked'), name)) === 1),
+      revoke: (name) => run(async () => void (await redis.sadd(key('revoked'), name))),
+      restore: (name) => run(async () => void (await redis.srem(key('revoked'), name))),
+    };
+    this.#loading = this.#seedIfEmpty(parts.seed);
+  }
+
+  setClockOffset(offsetMs: number): Promise<void> {
+    return this.#run(async () => void (await this.#redis.set(`${this.#prefix}clock`, String(offsetMs))));
+  }
+
+  /** Deletes every key under this fake's prefix (no other), then seeds again. */
+  reset(seed: SeedData): Promise<void> {
+    this.#loading = this.#run(async () => {
+      const pattern = `${this.#prefix.replace(/[*?[\]\\]/g, '\\$&')}*`;
+      for await (const batch of this.#redis.scanStream({ match: pattern, count: 500 }) as AsyncIterable<string[]>) {
+        if (batch.length > 0) await this.#redis.unlink(...batch);
+      }
+      this.#clock.setOffsetMs(0);
+      await this.#seedIfEmpty(seed);
+    });
+    return this.#loading;
+  }
+
+  ready(): Promise<void> {
+    return this.#loading;
+  }
+
+  async close(): Promise<void> {
+    await this.#redis.quit().catch(() => this.#redis.disconnect());
+  }
+
+  async #seedIfEmpty(seed: SeedData): Promise<void> {
+    const key = (name: string) => `${this.#prefix}${name}`;
+    const records = [
+      ...seed.categories.flatMap((record) => ['C', record.id, JSON.stringify(record)]),
+      ...seed.pets.flatMap((record) => ['P', record.id, JSON.stringify(record)]),
+      ...seed.orders.flatMap((record) => ['O', record.id, JSON.stringify(record)]),
+    ];
+    const sequenceStart = Math.max(0, ...seed.categories.map((category) => category.id));
+    await this.#run(() => this.#redis.petstoreSeedIfEmpty(key('seeded'), key('categories'), key('pets'), key('orders'), key('category:seq'), ...records, 'S', sequenceStart));
+  }
+
+  /** Runs one piece of store work; Redis out of reach becomes {@link StoreUnavailableError}. */
+  async #run<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      throw new StoreUnavailableError(`Redis: ${(error as Error).message}`);
+    }
+  }
+}
+
+function byId<T extends { id: number }>(values: string[]): T[] {
+  return values.map((json) => JSON.parse(json) as T).sort((a, b) => a.id - b.id);
+}
+
+/** A key's windows now from its stored bucket; a window that has ended starts afresh. */
+function windowsAt(stored: Array<string | null>, apiKey: ApiKey, nowMs: number): WindowState[] {
+  const starts = [Math.floor(nowMs / 60_000) * 60, Math.floor(nowMs / 86_400_000) * 86_400];
+  const counts = [Number(stored[0]) === starts[0] ? Number(stored[1]) : 0, Number(stored[2]) === starts[1] ? Number(stored[3]) : 0];
+  return windowsOfCounts(starts, counts, apiKey.limits);
+}
