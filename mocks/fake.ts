@@ -6,7 +6,7 @@ import { DEFAULT_BAN_POLICY, type BanPolicy } from './domain/ban.js';
 import { AdjustableClock, systemClock, type Clock } from './domain/clock.js';
 import { GET_PET_DEPRECATION } from './domain/deprecation.js';
 import type { ApiError } from './domain/errors.js';
-import { FaultRules, parseLatency, type FaultRule } from './domain/faults.js';
+import { parseFaultRules, parseLatency, type ActiveFault, type FaultRule } from './domain/faults.js';
 import { KeyControls } from './domain/key-controls.js';
 import { DEFAULT_KEYS, type ApiKey, type Plan } from './domain/plans.js';
 import { DEFAULT_SEED, type SeedData } from './domain/seed.js';
@@ -56,8 +56,20 @@ export interface FakeOptions {
   store?: (parts: StoreParts) => FakeStore;
 }
 
-/** What a store is built from: the spec's validators, the quota's configuration, the seed. */
-export type StoreParts = Pick<MemoryStoreOptions, 'schemas' | 'access' | 'seed'>;
+/** What a store is built from: the spec's validators, the quota's configuration, the seed, the start-up rules. */
+export type StoreParts = Pick<MemoryStoreOptions, 'schemas' | 'access' | 'seed' | 'faults'>;
+
+/** `fake.faults`: promises, because on a shared store the rules are in Redis. */
+export interface FaultControls {
+  /** Adds a rule; a bad one rejects naming the rule and the field. The handle's `remove()` takes it out. */
+  add(rule: FaultRule, source?: string): Promise<{ id: string; remove(): Promise<boolean> }>;
+  /** false when no rule has this id. */
+  remove(id: string): Promise<boolean>;
+  /** Removes every rule, the start-up ones too (until the next reset). */
+  clear(): Promise<void>;
+  /** The rules in the order they apply, each with `fired`: how often it fired. */
+  list(): Promise<ActiveFault[]>;
+}
 
 /** A running fake: its msw handlers and the controls tests use. */
 export interface Fake {
@@ -79,7 +91,7 @@ export interface Fake {
    * Fault rules: `add(rule)` returns a handle whose `remove()` takes it out; `list()` shows how often each
    * fired; `clear()` removes all. `reset()` keeps only the rules the fake started with.
    */
-  readonly faults: Pick<FaultRules, 'add' | 'remove' | 'clear' | 'list'>;
+  readonly faults: FaultControls;
   /** Scenario state of a key: `setQuota`, `ban`, `unban`, `revoke`, `restore`, `state`, each a promise. `reset()` clears it. */
   readonly keys: KeyControls;
   /** Where the state lives; `store.close()` releases a shared store's connection. */
@@ -107,12 +119,12 @@ export function createFake(options: FakeOptions = {}): Fake {
   const seed = options.seed ?? DEFAULT_SEED;
   const schemas = specValidators();
   const clock = new AdjustableClock(options.clock ?? systemClock);
+  const startFaults = parseFaultRules(options.faults ?? [], 'createFake({ faults })');
   const accessOptions = { keys, clock, ban: { ...DEFAULT_BAN_POLICY, ...options.ban }, anonymousCapacity: options.anonymousCapacity ?? 10_000 };
   const store = options.store
-    ? options.store({ schemas, access: accessOptions, seed })
-    : new MemoryStore({ schemas, access: accessOptions, seed, ...(options.persist && { extensions: [persist()], restore: true }) });
+    ? options.store({ schemas, access: accessOptions, seed, faults: startFaults })
+    : new MemoryStore({ schemas, access: accessOptions, seed, faults: startFaults, ...(options.persist && { extensions: [persist()], restore: true }) });
   const keysByToken = new Map(keys.map((apiKey) => [apiKey.key, apiKey]));
-  const faults = new FaultRules(options.faults ?? [], 'createFake({ faults })');
   const [minLatency, maxLatency] = options.latency === undefined ? [0, 0] : parseLatency(options.latency, 'createFake({ latency })');
 
   const context: FakeContext = {
@@ -126,7 +138,7 @@ export function createFake(options: FakeOptions = {}): Fake {
       ? { ...GET_PET_DEPRECATION, sunsetAtEpochSeconds: Math.floor(options.petsSunset.getTime() / 1000) }
       : GET_PET_DEPRECATION,
     ready: () => store.ready(),
-    faults,
+    faults: store.faults,
     latencyMs: () => minLatency + Math.floor(Math.random() * (maxLatency - minLatency + 1)),
   };
   const operations = createOperations(context);
@@ -137,7 +149,15 @@ export function createFake(options: FakeOptions = {}): Fake {
     handlers,
     baseUrl,
     clock,
-    faults,
+    faults: {
+      async add(rule, source) {
+        const { id } = await store.faults.add(rule, source);
+        return { id, remove: () => store.faults.remove(id) };
+      },
+      remove: (id) => store.faults.remove(id),
+      clear: () => store.faults.clear(),
+      list: () => store.faults.list(),
+    },
     keys: new KeyControls(store.access),
     store,
     ready: () => store.ready(),
@@ -147,10 +167,7 @@ export function createFake(options: FakeOptions = {}): Fake {
     },
     answer: (call) => router.answer(call),
     unmatchedError: (method, path) => router.unmatchedError(method, path),
-    reset() {
-      faults.reset();
-      return store.reset(seed);
-    },
+    reset: () => store.reset(seed),
     planOf(authorization) {
       const auth = authenticate(authorization, keysByToken);
       return auth.ok ? auth.apiKey.plan : undefined;

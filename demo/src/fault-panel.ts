@@ -15,8 +15,8 @@ export const SLOW_NETWORK_MS = 2_000;
 export async function switchFault(fake: Fake, apiKey: string, fault: DemoFault, on: boolean): Promise<void> {
   const rule = RULES[fault];
   if (rule) {
-    fake.faults.remove(rule.id);
-    if (on) fake.faults.add(rule);
+    await fake.faults.remove(rule.id);
+    if (on) await fake.faults.add(rule);
     return;
   }
   if (fault === 'banned') {

@@ -1,5 +1,6 @@
 import type { Access } from './access.js';
 import { apiError, type ApiError } from './errors.js';
+import type { FaultStore } from './faults.js';
 import type { ApiKey } from './plans.js';
 import type { WindowName, WindowState } from './quota.js';
 import type { Category, NewCategory, Order, Pet, SeedData } from './seed.js';
@@ -39,9 +40,10 @@ export interface AccessStore {
 export interface FakeStore {
   readonly records: RecordStore;
   readonly access: AccessStore;
+  readonly faults: FaultStore;
   /** Persists the fake clock's offset (ms), so every instance reads the same time. */
   setClockOffset(offsetMs: number): Promise<void>;
-  /** Back to the seed: records, id sequence, counters, bans, revocations, the clock offset. */
+  /** Back to the seed: records, id sequence, counters, bans, revocations, the clock offset, the start-up fault rules. */
   reset(seed: SeedData): Promise<void>;
   /** Settles when the state is usable (the seed loaded, or the shared state found). */
   ready(): Promise<void>;

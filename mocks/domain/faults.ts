@@ -161,17 +161,37 @@ export function defaultFaultCode(status: number): string {
   return { 500: 'internal_error', 502: 'bad_gateway', 503: 'service_unavailable', 504: 'gateway_timeout' }[status] ?? 'injected_fault';
 }
 
-// mulberry32: a seeded generator small enough to live in the browser bundle; a rule with a seed
-// draws the same sequence on every run, so a flaky run can be replayed.
+/**
+ * The `n`th number (from 0) a rule seeded with `seed` draws, in [0, 1): mulberry32, whose state after
+ * n steps is seed + (n + 1) * its constant. A pure function of (seed, n), so a shared store needs only
+ * a counter to draw, on any instance, what one process would have drawn: a flaky run replays anywhere.
+ */
+export function drawAt(seed: number, n: number): number {
+  let t = ((seed >>> 0) + Math.imul(n + 1, 0x6d2b79f5)) >>> 0;
+  t = Math.imul(t ^ (t >>> 15), t | 1);
+  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+  return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+}
+
 function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
+  let drawn = 0;
+  return () => drawAt(seed, drawn++);
+}
+
+const pathMatchers = new Map<string, (path: string) => boolean>();
+
+/** Whether a rule of this stage applies to a request: method, key and path pattern. */
+export function matchesSubject(rule: FaultRule, subject: FaultSubject, stage: 'beforeAuth' | 'afterAuth'): boolean {
+  if ((rule.beforeAuth === true) !== (stage === 'beforeAuth')) return false;
+  if (rule.match?.method && rule.match.method.toUpperCase() !== subject.method.toUpperCase()) return false;
+  if (rule.match?.key !== undefined && rule.match.key !== subject.key) return false;
+  const pattern = rule.match?.path ?? '*';
+  let matches = pathMatchers.get(pattern);
+  if (!matches) {
+    matches = pathMatcher(pattern);
+    if (pathMatchers.size < 1_000) pathMatchers.set(pattern, matches);
+  }
+  return matches(subject.path);
 }
 
 function pathMatcher(pattern: string | undefined): (path: string) => boolean {
@@ -187,7 +207,6 @@ function pathMatcher(pattern: string | undefined): (path: string) => boolean {
 
 interface HeldRule {
   rule: ActiveFault;
-  matchesPath: (path: string) => boolean;
   /** Draws the probability and a delay range; seeded by the rule's `seed` when it has one. */
   random: () => number;
 }
@@ -232,7 +251,26 @@ export function outcomeOf(id: string, effect: FaultEffect, random: () => number)
 }
 
 /**
- * The active rules, in the order added. `fake.faults` in code. Rules given at start come back on
+ * Where a fake's fault rules live (design.md section 6): {@link FaultRules} in memory, or Redis for
+ * instances that share one state. `fake.faults` is this.
+ */
+export interface FaultStore {
+  /** Adds a rule (a bad one rejects with a {@link ConfigError} naming the field); resolves to it as held. */
+  add(rule: FaultRule, source?: string): Promise<ActiveFault>;
+  /** false when no rule has this id. */
+  remove(id: string): Promise<boolean>;
+  /** Removes every rule, the start-up ones too (until the next reset). */
+  clear(): Promise<void>;
+  /** The rules in the order they apply, each with how often it fired. */
+  list(): Promise<ActiveFault[]>;
+  /** The first rule of this stage that matches and fires, counting the firing. */
+  take(subject: FaultSubject, stage: 'beforeAuth' | 'afterAuth'): Promise<FiredFault | undefined>;
+  /** Back to the start-up rules, none fired, each seed at its start. */
+  reset(): Promise<void>;
+}
+
+/**
+ * The active rules in memory, in the order added (the default {@link FaultStore}). Rules given at start come back on
  * {@link FaultRules.reset}; everything added later goes.
  * @example const rule = fake.faults.add({ match: { path: '/categories' }, effect: { status: 503 } }); rule.remove();
  */
@@ -255,7 +293,6 @@ export class FaultRules {
     this.#nextId += 1;
     this.#held.push({
       rule: { ...rule, id, fired: 0 },
-      matchesPath: pathMatcher(rule.match?.path),
       random: seededRandom(rule.seed ?? Math.floor(Math.random() * 2 ** 32)),
     });
     return { id, remove: () => this.remove(id) };
@@ -292,10 +329,7 @@ export class FaultRules {
   take(subject: FaultSubject, stage: 'beforeAuth' | 'afterAuth'): FiredFault | undefined {
     for (const held of this.#held) {
       const { rule } = held;
-      if ((rule.beforeAuth === true) !== (stage === 'beforeAuth')) continue;
-      if (rule.match?.method && rule.match.method.toUpperCase() !== subject.method.toUpperCase()) continue;
-      if (rule.match?.key !== undefined && rule.match.key !== subject.key) continue;
-      if (!held.matchesPath(subject.path)) continue;
+      if (!matchesSubject(rule, subject, stage)) continue;
       if (rule.probability !== undefined && held.random() >= rule.probability) continue;
       rule.fired += 1;
       if (rule.times !== undefined && rule.fired >= rule.times) this.remove(rule.id);

@@ -3,6 +3,7 @@ import type { SchemaValidators } from '../../spec/schema-registry.js';
 import { AccessControl, type AccessControlOptions } from './access.js';
 import type { AdjustableClock } from './clock.js';
 import type { AccessStore, FakeStore, RecordStore } from './fake-store.js';
+import { FaultRules, type FaultRule, type FaultStore } from './faults.js';
 import type { SeedData } from './seed.js';
 import { PetStoreData } from './store.js';
 
@@ -11,6 +12,8 @@ export interface MemoryStoreOptions {
   schemas: SchemaValidators;
   access: AccessControlOptions & { clock: AdjustableClock };
   seed: SeedData;
+  /** Fault rules from the start, already validated. */
+  faults: readonly FaultRule[];
   /** `@msw/data` extensions for every collection (`persist()` in a browser); restores instead of seeding. */
   extensions?: Extension[];
   restore?: boolean;
@@ -23,6 +26,7 @@ export interface MemoryStoreOptions {
 export class MemoryStore implements FakeStore {
   readonly records: RecordStore;
   readonly access: AccessStore & { readonly control: AccessControl };
+  readonly faults: FaultStore;
   readonly #data: PetStoreData;
   readonly #clock: AdjustableClock;
   #loading: Promise<void>;
@@ -51,6 +55,18 @@ export class MemoryStore implements FakeStore {
       revoke: async (key) => control.revoke(key),
       restore: async (key) => control.restore(key),
     };
+    const rules = new FaultRules(options.faults, 'createFake({ faults })');
+    this.faults = {
+      add: async (rule, source) => {
+        const { id } = rules.add(rule, source);
+        return rules.list().find((held) => held.id === id)!;
+      },
+      remove: async (id) => rules.remove(id),
+      clear: async () => rules.clear(),
+      list: async () => rules.list(),
+      take: async (subject, stage) => rules.take(subject, stage),
+      reset: async () => rules.reset(),
+    };
     this.#loading = options.restore ? this.#data.restoreOrLoad(options.seed) : this.#data.load(options.seed);
   }
 
@@ -61,6 +77,7 @@ export class MemoryStore implements FakeStore {
   reset(seed: SeedData): Promise<void> {
     this.#clock.reset();
     this.access.control.reset();
+    void this.faults.reset();
     this.#loading = this.#data.load(seed);
     return this.#loading;
   }

@@ -65,6 +65,23 @@ return answer(kind, r)
 `;
 
 /**
+ * Counts one firing of a fault rule, unless it is gone or used up: a rule read by several requests at
+ * once still fires exactly `times` times. The last firing removes it.
+ * KEYS: rules, order, fired, draws. ARGV: id, times ('' for always). Returns the firing's number, or -1.
+ */
+export const FIRE_FAULT = `
+if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then return -1 end
+local fired = redis.call('HINCRBY', KEYS[3], ARGV[1], 1)
+if ARGV[2] ~= '' and fired >= tonumber(ARGV[2]) then
+  redis.call('HDEL', KEYS[1], ARGV[1])
+  redis.call('LREM', KEYS[2], 0, ARGV[1])
+  redis.call('HDEL', KEYS[3], ARGV[1])
+  redis.call('HDEL', KEYS[4], ARGV[1])
+end
+return fired
+`;
+
+/**
  * Loads the seed unless the prefix already holds a fake (a restart keeps everything; two instances
  * starting together seed once). KEYS: seeded marker, categories, pets, orders, category sequence.
  * ARGV: triples (collection letter C/P/O, id, JSON), then 'S', the sequence's start.

@@ -7,13 +7,15 @@ import { StoreUnavailableError } from './fake-store.js';
 import type { StoreParts } from '../fake.js';
 import { PLAN_LIMITS, type ApiKey } from './plans.js';
 import { quotaDecision, windowsOfCounts, type WindowName, type WindowState } from './quota.js';
-import { ADMIT, SEED_IF_EMPTY } from './redis-scripts.js';
+import { RedisFaultStore } from './redis-faults.js';
+import { ADMIT, FIRE_FAULT, SEED_IF_EMPTY } from './redis-scripts.js';
 import type { Category, NewCategory, Order, Pet, SeedData } from './seed.js';
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {
     petstoreAdmit(...args: Array<string | number>): Result<string[], Context>;
     petstoreSeedIfEmpty(...args: Array<string | number>): Result<number, Context>;
+    petstoreFireFault(...args: Array<string | number>): Result<number, Context>;
   }
 }
 
@@ -58,6 +60,7 @@ export async function connectRedisStore(options: RedisStoreOptions): Promise<(pa
   }
   redis.defineCommand('petstoreAdmit', { numberOfKeys: 6, lua: ADMIT });
   redis.defineCommand('petstoreSeedIfEmpty', { numberOfKeys: 5, lua: SEED_IF_EMPTY });
+  redis.defineCommand('petstoreFireFault', { numberOfKeys: 4, lua: FIRE_FAULT });
   return (parts) => new RedisStore(redis, options.prefix ?? 'petstore:', parts);
 }
 
@@ -69,6 +72,7 @@ export async function connectRedisStore(options: RedisStoreOptions): Promise<(pa
 export class RedisStore implements FakeStore {
   readonly records: RecordStore;
   readonly access: AccessStore;
+  readonly faults: RedisFaultStore;
   readonly #redis: Redis;
   readonly #prefix: string;
   readonly #clock: AdjustableClock;
@@ -144,6 +148,7 @@ export class RedisStore implements FakeStore {
       revoke: (name) => run(async () => void (await redis.sadd(key('revoked'), name))),
       restore: (name) => run(async () => void (await redis.srem(key('revoked'), name))),
     };
+    this.faults = new RedisFaultStore(redis, prefix, parts.faults);
     this.#loading = this.#seedIfEmpty(parts.seed);
   }
 
@@ -172,6 +177,7 @@ export class RedisStore implements FakeStore {
     await this.#redis.quit().catch(() => this.#redis.disconnect());
   }
 
+  /** Seeds a fresh prefix, with this instance's start-up fault rules; a prefix in use is kept as it is. */
   async #seedIfEmpty(seed: SeedData): Promise<void> {
     const key = (name: string) => `${this.#prefix}${name}`;
     const records = [
@@ -180,7 +186,8 @@ export class RedisStore implements FakeStore {
       ...seed.orders.flatMap((record) => ['O', record.id, JSON.stringify(record)]),
     ];
     const sequenceStart = Math.max(0, ...seed.categories.map((category) => category.id));
-    await this.#run(() => this.#redis.petstoreSeedIfEmpty(key('seeded'), key('categories'), key('pets'), key('orders'), key('category:seq'), ...records, 'S', sequenceStart));
+    const seeded = await this.#run(() => this.#redis.petstoreSeedIfEmpty(key('seeded'), key('categories'), key('pets'), key('orders'), key('category:seq'), ...records, 'S', sequenceStart));
+    if (seeded === 1) await this.#run(() => this.faults.reset());
   }
 
   /** Runs one piece of store work; Redis out of reach becomes {@link StoreUnavailableError}. */

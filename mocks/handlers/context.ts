@@ -1,6 +1,6 @@
 import type { AdjustableClock } from '../domain/clock.js';
 import type { DeprecationPolicy } from '../domain/deprecation.js';
-import type { FaultRules } from '../domain/faults.js';
+import type { FaultStore } from '../domain/faults.js';
 import type { AccessStore, RecordStore } from '../domain/fake-store.js';
 import type { SchemaValidators } from '../../spec/schema-registry.js';
 
@@ -15,7 +15,7 @@ export interface FakeContext {
   clock: AdjustableClock;
   petsDeprecation: DeprecationPolicy;
   /** Test control: the fault rules (design.md section 5). */
-  faults: FaultRules;
+  faults: FaultStore;
   /** Test control: the delay before this answer, drawn from the latency range (0 without one). */
   latencyMs(): number;
   /** Settles when the seed is loaded; resolvers wait for it after a reset. */

@@ -39,7 +39,7 @@ export function guarded(
     await context.ready();
     await pause(context.latencyMs());
     const subject: FaultSubject = { method: call.method, path: call.path, key: bearerToken(call.header('authorization')) };
-    const early = context.faults.take(subject, 'beforeAuth');
+    const early = await context.faults.take(subject, 'beforeAuth');
     if (early) {
       const answer = await deliver(early.outcome, {});
       if (answer) return answer;
@@ -59,7 +59,7 @@ export function guarded(
     if (preferred.applied.length > 0) headers['Preference-Applied'] = preferred.applied.join(', ');
     const outcomes = [...preferred.outcomes];
     if (!outcomes.some(endsTheRequest)) {
-      const fired = context.faults.take(subject, 'afterAuth');
+      const fired = await context.faults.take(subject, 'afterAuth');
       if (fired) outcomes.push(fired.outcome);
     }
     for (const outcome of outcomes) {

@@ -124,20 +124,20 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
   {
     pattern: /^\/__admin\/faults$/,
     methods: {
-      GET: (fake) => ok(fake.faults.list()),
+      GET: async (fake) => ok(await fake.faults.list()),
       POST: (fake, _, body) => addFaults(fake, body),
-      DELETE: (fake) => (fake.faults.clear(), { status: 204 }),
+      DELETE: async (fake) => (await fake.faults.clear(), { status: 204 }),
     },
     takesBody: ['POST'],
   },
   {
     pattern: /^\/__admin\/faults\/([^/]+)$/,
     methods: {
-      GET: (fake, id) => {
-        const rule = fake.faults.list().find((held) => held.id === id);
+      GET: async (fake, id) => {
+        const rule = (await fake.faults.list()).find((held) => held.id === id);
         return rule ? ok(rule) : error(apiError('not_found', `No fault rule has id "${id}".`));
       },
-      DELETE: (fake, id) => (fake.faults.remove(id) ? { status: 204 } : error(apiError('not_found', `No fault rule has id "${id}".`))),
+      DELETE: async (fake, id) => ((await fake.faults.remove(id)) ? { status: 204 } : error(apiError('not_found', `No fault rule has id "${id}".`))),
     },
   },
   { pattern: /^\/__admin\/keys\/([^/]+)$/, methods: { GET: async (fake, key) => ok(await fake.keys.state(key)) } },
@@ -159,18 +159,18 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
 ];
 
 /** `POST /__admin/faults`: one rule, or an array added all or none; 201 with what was added. */
-function addFaults(fake: Fake, body: unknown): AdminAnswer {
+async function addFaults(fake: Fake, body: unknown): Promise<AdminAnswer> {
   if (body === undefined) return error(apiError('invalid_request', 'body: send a fault rule { match?, effect, times?, probability?, seed?, beforeAuth? } or an array of them as JSON.'));
   const source = 'POST /__admin/faults: body';
   const rules = Array.isArray(body) ? parseFaultRules(body, source) : [body as FaultRule];
   const added: string[] = [];
   try {
-    for (const rule of rules) added.push(fake.faults.add(rule, source).id);
+    for (const rule of rules) added.push((await fake.faults.add(rule, source)).id);
   } catch (failure) {
-    for (const id of added) fake.faults.remove(id);
+    for (const id of added) await fake.faults.remove(id);
     throw failure;
   }
-  const listed = fake.faults.list().filter((rule) => added.includes(rule.id));
+  const listed = (await fake.faults.list()).filter((rule) => added.includes(rule.id));
   return { status: 201, body: Array.isArray(body) ? listed : listed[0], headers: { Location: `/__admin/faults/${encodeURIComponent(added[0]!)}` } };
 }
 

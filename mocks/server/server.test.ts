@@ -185,7 +185,7 @@ describe('the intercept hook (for deliberately broken fakes)', () => {
       expect(response.headers.get('x-ratelimit-remaining')).toBeNull();
       await expect(conforming('listCategories', response)).rejects.toThrow('Missing header X-RateLimit-Remaining');
       // The slow path through msw's handlers delivers faults too: a network error drops the connection.
-      broken.fake.faults.add({ effect: { network: 'error' }, times: 1 });
+      await broken.fake.faults.add({ effect: { network: 'error' }, times: 1 });
       await expect(fetch(`${broken.baseUrl}/categories`, { headers: key })).rejects.toThrow('fetch failed');
     } finally {
       await broken.close();

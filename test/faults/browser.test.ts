@@ -59,9 +59,9 @@ async function startBrowserHost(config: HostStart): Promise<FaultHost> {
         }
       }, { method, path, key, headers, body }),
     addFault: (rule) =>
-      page.evaluate((added) => {
+      page.evaluate(async (added) => {
         try {
-          return { id: (window as unknown as PageWindow).petstoreFake.faults.add(added).id };
+          return { id: (await (window as unknown as PageWindow).petstoreFake.faults.add(added)).id };
         } catch (error) {
           return { refused: (error as Error).message };
         }

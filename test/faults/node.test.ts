@@ -25,7 +25,7 @@ async function startNodeHost(config: HostStart): Promise<FaultHost> {
   server.listen({ onUnhandledRequest: 'error' });
   return {
     send: (method, path, options) => sendWithFetch(`${baseUrl}${path}`, method, options),
-    addFault: (rule) => control(() => ({ id: fake.faults.add(rule).id })),
+    addFault: (rule) => control(async () => ({ id: (await fake.faults.add(rule)).id })),
     removeFault: async (id) => fake.faults.remove(id),
     listFaults: async () => fake.faults.list(),
     keys: {

@@ -107,7 +107,7 @@ describe('the fake through msw setupServer', () => {
   });
 
   it('puts the fake in a state with its own controls: a 503 once, a revoked key', async () => {
-    fake.faults.add({ match: { method: 'GET', path: '/categories' }, effect: { status: 503 }, times: 1 });
+    await fake.faults.add({ match: { method: 'GET', path: '/categories' }, effect: { status: 503 }, times: 1 });
     // Not through `conforming`: the spec documents no 503 here; injecting one is the point.
     const down = await fetch(`${baseUrl}/categories`, { headers: key });
     expect([down.status, down.headers.get('retry-after'), down.headers.get('x-ratelimit-remaining')]).toEqual([503, '1', '59']);

@@ -29,7 +29,7 @@ test('sees a 429 with Retry-After once the free plan has used its 60 requests of
 });
 
 test('renders every state through the fake\'s controls: a 503 once, 2 requests left, a revoked key', async () => {
-  fake.faults.add({ match: { method: 'GET', path: '/categories' }, effect: { status: 503 }, times: 1 });
+  await fake.faults.add({ match: { method: 'GET', path: '/categories' }, effect: { status: 503 }, times: 1 });
   await expect(client.listCategories()).rejects.toMatchObject({ status: 503, retryAfter: '1' });
   expect(await client.listCategories()).toHaveLength(3);
   await fake.keys.setQuota('free-test-key', { minuteRemaining: 1 });
