@@ -26,29 +26,34 @@ export interface LoadOptions {
 export const POST_BODY = JSON.stringify({ name: 'hamster', description: 'Small and quick' });
 
 /**
- * Loads one server with autocannon after a short warm-up (so the JIT has compiled the hot path).
+ * Loads one server, or several side by side sharing the connections (the same total load), with
+ * autocannon after a short warm-up (so the JIT has compiled the hot path). Several: requests add up,
+ * latency is the worst instance's, CPU is all instances' per answered request.
  * @example await loadServer(fake, 'GET', { connections: 20, durationSeconds: 10, key })
  */
-export async function loadServer(server: ServerProcess, scenario: Scenario, options: LoadOptions): Promise<LoadResult> {
-  const request = {
+export async function loadServer(target: ServerProcess | ServerProcess[], scenario: Scenario, options: LoadOptions): Promise<LoadResult> {
+  const servers = Array.isArray(target) ? target : [target];
+  const request = (server: ServerProcess) => ({
     url: `${server.baseUrl}/categories`,
     method: scenario,
     headers: { authorization: `Bearer ${options.key}`, 'content-type': 'application/json' },
     ...(scenario === 'POST' && { body: POST_BODY }),
-  };
-  await autocannon({ ...request, connections: options.connections, duration: 2 });
-  const cpuBefore = server.cpuMicros();
-  const result = await autocannon({ ...request, connections: options.connections, duration: options.durationSeconds });
-  const answered = result['2xx'] + result.non2xx;
-  const succeeded = result.statusCodeStats?.[scenario === 'GET' ? '200' : '201']?.count ?? 0;
+  });
+  const connections = Math.max(1, Math.floor(options.connections / servers.length));
+  await Promise.all(servers.map((server) => autocannon({ ...request(server), connections, duration: 2 })));
+  const cpuBefore = servers.reduce((sum, server) => sum + server.cpuMicros(), 0);
+  const results = await Promise.all(servers.map((server) => autocannon({ ...request(server), connections, duration: options.durationSeconds })));
+  const cpu = servers.reduce((sum, server) => sum + server.cpuMicros(), 0) - cpuBefore;
+  const answered = results.reduce((sum, result) => sum + result['2xx'] + result.non2xx, 0);
+  const succeeded = results.reduce((sum, result) => sum + (result.statusCodeStats?.[scenario === 'GET' ? '200' : '201']?.count ?? 0), 0);
   return {
-    requestsPerSecond: Math.round(answered / (result.duration || options.durationSeconds)),
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
+    requestsPerSecond: Math.round(answered / (Math.max(...results.map((result) => result.duration)) || options.durationSeconds)),
+    p50Ms: Math.max(...results.map((result) => result.latency.p50)),
+    p99Ms: Math.max(...results.map((result) => result.latency.p99)),
     requests: answered,
     unexpected: answered - succeeded,
-    errors: result.errors + result.timeouts,
-    serverCpuMicrosPerRequest: answered > 0 ? Math.round((server.cpuMicros() - cpuBefore) / answered) : 0,
+    errors: results.reduce((sum, result) => sum + result.errors + result.timeouts, 0),
+    serverCpuMicrosPerRequest: answered > 0 ? Math.round(cpu / answered) : 0,
   };
 }
 

@@ -7,6 +7,8 @@ export interface BenchResults {
   settings: { connections: number; durationSeconds: number; startupRuns: number };
   startup: { fakeMs: number; fakeFromSourcesMs: number; prismMs: number; bundleBuildMs: number; runsMs: Record<'fake' | 'fakeFromSources' | 'prism', number[]> };
   load: Record<'fake' | 'prism' | 'floor', Record<Scenario, LoadResult>>;
+  /** The standalone fake with its state in Redis: one instance, and two on one Redis under the same total load. */
+  redis?: Record<'oneInstance' | 'twoInstances', Record<Scenario, LoadResult>>;
   inProcess: Record<'get' | 'post', { requestsPerSecond: number; unexpected: number }>;
   /** Fresh process to first answer in Node tests: the built package's setupFake beside a bare msw setupServer. */
   firstAnswer: { fakeMs: number; bareMswMs: number; extraMs: number; runsMs: Record<'fake' | 'bareMsw', number[]> };
@@ -39,6 +41,23 @@ export function printReport(results: BenchResults, print: (line: string) => void
     for (const scenario of ['GET', 'POST'] as const) {
       const r = load[name][scenario];
       print(`| ${name} | ${scenario} /categories | ${r.requestsPerSecond} | ${r.p50Ms} | ${r.p99Ms} | ${r.serverCpuMicrosPerRequest} | ${r.unexpected} | ${r.errors} |`);
+    }
+  }
+  if (results.redis) {
+    const rows = [['fake, Redis store', results.redis.oneInstance], ['2 fakes, one Redis', results.redis.twoInstances]] as const;
+    for (const [name, result] of rows) {
+      for (const scenario of ['GET', 'POST'] as const) {
+        const r = result[scenario];
+        print(`| ${name} | ${scenario} /categories | ${r.requestsPerSecond} | ${r.p50Ms} | ${r.p99Ms} | ${r.serverCpuMicrosPerRequest} | ${r.unexpected} | ${r.errors} |`);
+      }
+    }
+    for (const scenario of ['GET', 'POST'] as const) {
+      const memory = load.fake[scenario];
+      const { oneInstance, twoInstances } = results.redis;
+      print(
+        `${scenario} on Redis: ${(100 * ratio(oneInstance[scenario].requestsPerSecond, memory.requestsPerSecond)).toFixed(0)}% of the in-memory fake's req/s, ` +
+          `+${oneInstance[scenario].p50Ms - memory.p50Ms} ms p50; two instances ${ratio(twoInstances[scenario].requestsPerSecond, oneInstance[scenario].requestsPerSecond).toFixed(2)}x one`,
+      );
     }
   }
   for (const scenario of ['GET', 'POST'] as const) {

@@ -15,6 +15,7 @@ import { buildBundles, FAKE_SERVER_BIN } from '../scripts/build/bundles.js';
 import type { ContractReport } from '../contracts/report/suite-report.js';
 import { printReport, type BenchResults, type ContractRun } from './report.js';
 import { startServerProcess, type ServerCommand, type ServerProcess } from './server-process.js';
+import { redisIsInstalled, startRedis } from '../test/redis/redis-server.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const KEY = 'bench-enterprise-key';
@@ -32,9 +33,10 @@ const options = new Command('npm run bench --')
   .option('--connections <n>', 'concurrent autocannon connections', positiveInteger, 20)
   .option('--startup-runs <n>', 'start-up measurements per server (the median is reported)', positiveInteger, 5)
   .option('--no-contract', 'skip timing the contract suite')
+  .option('--no-redis', 'skip the fake on Redis (needs /usr/bin/redis-server)')
   .option('--out <file>', 'where the JSON results go', join(ROOT, 'bench/results/latest.json'))
   .parse()
-  .opts<{ duration: number; connections: number; startupRuns: number; contract: boolean; out: string }>();
+  .opts<{ duration: number; connections: number; startupRuns: number; contract: boolean; redis: boolean; out: string }>();
 
 // An enterprise key whose limits no run reaches: every answer is a 2xx, none a 429.
 const keysFile = join(mkdtempSync(join(tmpdir(), 'petstore-bench-')), 'keys.json');
@@ -90,13 +92,14 @@ async function startupMs(command: () => Promise<ServerCommand>): Promise<number[
   return times;
 }
 
-async function loadAll(server: ServerProcess): Promise<Record<Scenario, LoadResult>> {
+async function loadAll(target: ServerProcess | ServerProcess[]): Promise<Record<Scenario, LoadResult>> {
   // GET first: the POSTs add categories, and the list would grow under the GET load.
   const load = { connections: options.connections, durationSeconds: options.duration, key: KEY };
-  const get = await loadServer(server, 'GET', load);
-  process.stderr.write(`  ${server.name} GET ${get.requestsPerSecond} req/s\n`);
-  const post = await loadServer(server, 'POST', load);
-  process.stderr.write(`  ${server.name} POST ${post.requestsPerSecond} req/s\n`);
+  const name = Array.isArray(target) ? target.map((server) => server.name).join(' + ') : target.name;
+  const get = await loadServer(target, 'GET', load);
+  process.stderr.write(`  ${name} GET ${get.requestsPerSecond} req/s\n`);
+  const post = await loadServer(target, 'POST', load);
+  process.stderr.write(`  ${name} POST ${post.requestsPerSecond} req/s\n`);
   return { GET: get, POST: post };
 }
 
@@ -153,6 +156,25 @@ const load = {
   floor: await withServer(floorCommand, loadAll),
 };
 
+// The same load on the standalone fake with its state in Redis (design.md section 6): one instance, then
+// two on one Redis sharing the connections. Redis here keeps no files: the cost measured is the round trips.
+let redis: BenchResults['redis'];
+if (options.redis && redisIsInstalled()) {
+  const server = await startRedis({ durable: false });
+  try {
+    const onRedis = (prefix: string) => async () => {
+      const command = await fakeCommand();
+      return { ...command, name: `fake (${prefix})`, args: [...command.args, '--store', server.url, '--store-prefix', `${prefix}:`] };
+    };
+    process.stderr.write('load on Redis: one instance, then two on one Redis\n');
+    const oneInstance = await withServer(onRedis('one'), loadAll);
+    const twoInstances = await withServer(onRedis('two'), (a) => withServer(onRedis('two'), (b) => loadAll([a, b])));
+    redis = { oneInstance, twoInstances };
+  } finally {
+    await server.stop();
+  }
+}
+
 process.stderr.write('memory: 2 x 100,000 requests on a fresh fake\n');
 const memory = await withServer(fakeCommand, async (fake) => {
   const rssAtStartBytes = fake.rssBytes();
@@ -189,6 +211,7 @@ const results: BenchResults = {
     runsMs: startup,
   },
   load,
+  ...(redis && { redis }),
   inProcess,
   firstAnswer,
   memory,

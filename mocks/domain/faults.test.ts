@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { ConfigError } from './config-error.js';
-import { defaultFaultCode, FaultRules, outcomeOf, parseFaultRule, type FaultRule } from './faults.js';
+import { defaultFaultCode, drawAt, FaultRules, outcomeOf, parseFaultRule, type FaultRule } from './faults.js';
 
 const get = (path: string, key?: string) => ({ method: 'GET', path, ...(key && { key }) });
 
@@ -84,6 +84,14 @@ describe('FaultRules', () => {
     rules.add({ id: 'slow', effect: { delayMs: 10 } });
     expect(() => rules.add({ id: 'slow', effect: { delayMs: 20 } })).toThrow('rule "slow".id: another rule already has this id');
     expect(() => rules.add({ id: 'bad', effect: { delayMs: 10 }, probability: 2 })).toThrow('fake.faults.add: rule "bad".probability');
+  });
+
+  it('draws the nth number of a seed as a pure function, which a shared store replays with a counter', () => {
+    const rules = new FaultRules();
+    rules.add({ effect: { delayMs: [0, 100_000] }, seed: 99 });
+    const sequential = Array.from({ length: 20 }, () => (rules.take(get('/x'), 'afterAuth')!.outcome as { delayMs: number }).delayMs);
+    expect(sequential).toEqual(Array.from({ length: 20 }, (_, n) => Math.floor(drawAt(99, n) * 100_001)));
+    expect(drawAt(99, 0)).not.toBe(drawAt(100, 0));
   });
 
   it('draws a delay range from the seed too, within its bounds', () => {

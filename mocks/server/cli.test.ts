@@ -54,6 +54,7 @@ describe('npm start flags', () => {
     [['--faults', file('faults-twice.json', '[{"id":"a","effect":{"status":500}},{"id":"a","effect":{"status":502}}]')], /faults-twice\.json: \[1\] \(rule "a"\)\.id: another rule already has this id/],
     [['--latency', '900-100'], /--latency.*must be milliseconds, MS or MIN-MAX/],
     [['--latency', 'slow'], /--latency.*must be milliseconds/],
+    [['--store', 'localhost:6379'], /--store.*expected redis:\/\/HOST:PORT\[\/DB\]/],
   ])('refuses %j with a message naming the file and entry', (args, message) => {
     expect(() => serverOptionsFromArgs(args)).toThrow(message);
   });
@@ -74,6 +75,12 @@ describe('npm start as a process', () => {
     const run = runScript(['--keys', file('bad-plan.json', '[{"key":"k","plan":"free"},{"key":"j","plan":"platinum"}]')]);
     expect(await run.exited).toBe(2);
     expect(run.output().stderr).toContain('bad-plan.json: [1].plan: unknown plan "platinum"');
+  }, 30_000);
+
+  it('stops start-up with exit 2 naming the URL when Redis cannot be reached', async () => {
+    const run = runScript(['--port', '0', '--store', 'redis://127.0.0.1:1']);
+    expect(await run.exited).toBe(2);
+    expect(run.output().stderr).toContain('--store: cannot reach Redis at redis://127.0.0.1:1 (connect ECONNREFUSED');
   }, 30_000);
 
   it('stops start-up with exit 2 naming the file, the rule and the field on a bad faults file', async () => {

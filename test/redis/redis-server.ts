@@ -31,16 +31,18 @@ async function freePort(): Promise<number> {
 }
 
 /**
- * Starts `redis-server` for a test; `stop()` it in teardown. Every write is fsynced
- * (`appendfsync always`), so "stopped mid-run, nothing lost" is a property of the fake, not of luck.
+ * Starts `redis-server` for a test; `stop()` it in teardown. By default every write is fsynced
+ * (`appendfsync always`), so "stopped mid-run, nothing lost" is a property of the fake, not of luck;
+ * `durable: false` keeps nothing on disk (the benchmark measures round trips, not the disk).
  * @example const redis = await startRedis(); ...; await redis.stop();
  */
-export async function startRedis(): Promise<RedisProcess> {
+export async function startRedis(options: { durable?: boolean } = {}): Promise<RedisProcess> {
+  const durability = options.durable === false ? ['--appendonly', 'no'] : ['--appendonly', 'yes', '--appendfsync', 'always'];
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'petstore-redis-'));
   let child: ChildProcess | undefined;
   const start = async () => {
-    const started = spawn(REDIS_SERVER_PATH, ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'yes', '--appendfsync', 'always', '--protected-mode', 'yes'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const started = spawn(REDIS_SERVER_PATH, ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', ...durability, '--protected-mode', 'yes'], { stdio: ['ignore', 'pipe', 'pipe'] });
     child = started;
     await new Promise<void>((resolve, reject) => {
       let output = '';
