@@ -23,17 +23,38 @@ export class RedisFaultStore implements FaultStore {
     this.#redis = redis;
     this.#key = (name) => `${prefix}faults:${name}`;
     this.#initial = initial;
-    // Redis out of reach becomes StoreUnavailableError (503); a bad rule stays a ConfigError (400).
-    for (const method of ['add', 'remove', 'clear', 'reset', 'list', 'take'] as const) {
-      const work = this[method].bind(this) as (...args: unknown[]) => Promise<unknown>;
-      (this as Record<string, unknown>)[method] = (...args: unknown[]) =>
-        work(...args).catch((error: unknown) => {
-          throw isConfigError(error) ? error : new StoreUnavailableError(`Redis: ${(error as Error).message}`);
-        });
-    }
   }
 
-  async add(input: FaultRule, source = 'fake.faults.add'): Promise<ActiveFault> {
+  add(input: FaultRule, source = 'fake.faults.add'): Promise<ActiveFault> {
+    return reachable(() => this.#add(input, source));
+  }
+
+  remove(id: string): Promise<boolean> {
+    return reachable(() => this.#remove(id));
+  }
+
+  clear(): Promise<void> {
+    return reachable(async () => void (await this.#redis.del(this.#key('rules'), this.#key('order'), this.#key('fired'), this.#key('draws'))));
+  }
+
+  /** The store was wiped (reset): this instance's start-up rules come back. */
+  reset(): Promise<void> {
+    return reachable(async () => {
+      await this.clear();
+      await this.#redis.del(this.#key('seq'));
+      for (const [i, rule] of this.#initial.entries()) await this.#add(rule, `faults[${i}]`);
+    });
+  }
+
+  list(): Promise<ActiveFault[]> {
+    return reachable(async () => (await this.#held()).map(({ stored, fired }) => ({ ...stored.rule, fired })));
+  }
+
+  take(subject: FaultSubject, stage: 'beforeAuth' | 'afterAuth'): Promise<FiredFault | undefined> {
+    return reachable(() => this.#take(subject, stage));
+  }
+
+  async #add(input: FaultRule, source: string): Promise<ActiveFault> {
     const next = await this.#redis.incr(this.#key('seq'));
     const rule = parseFaultRule(input, source, typeof input?.id === 'string' ? '' : `rule ${next}`);
     const id = rule.id ?? `fault-${next}`;
@@ -43,27 +64,12 @@ export class RedisFaultStore implements FaultStore {
     return { ...structuredClone(stored.rule), fired: 0 };
   }
 
-  async remove(id: string): Promise<boolean> {
+  async #remove(id: string): Promise<boolean> {
     const [[, removed] = []] = (await this.#redis.multi().hdel(this.#key('rules'), id).lrem(this.#key('order'), 0, id).hdel(this.#key('fired'), id).hdel(this.#key('draws'), id).exec()) ?? [];
     return removed === 1;
   }
 
-  async clear(): Promise<void> {
-    await this.#redis.del(this.#key('rules'), this.#key('order'), this.#key('fired'), this.#key('draws'));
-  }
-
-  /** The store was wiped (reset): this instance's start-up rules come back. */
-  async reset(): Promise<void> {
-    await this.clear();
-    await this.#redis.del(this.#key('seq'));
-    for (const [i, rule] of this.#initial.entries()) await this.add(rule, `faults[${i}]`);
-  }
-
-  async list(): Promise<ActiveFault[]> {
-    return (await this.#held()).map(({ stored, fired }) => ({ ...stored.rule, fired }));
-  }
-
-  async take(subject: FaultSubject, stage: 'beforeAuth' | 'afterAuth'): Promise<FiredFault | undefined> {
+  async #take(subject: FaultSubject, stage: 'beforeAuth' | 'afterAuth'): Promise<FiredFault | undefined> {
     for (const { stored } of await this.#held()) {
       const { rule } = stored;
       if (!matchesSubject(rule, subject, stage)) continue;
@@ -84,5 +90,14 @@ export class RedisFaultStore implements FaultStore {
       [unknown, Record<string, string>],
     ];
     return order.filter((id) => rules[id] !== undefined).map((id) => ({ stored: JSON.parse(rules[id]!) as StoredRule, fired: Number(fired[id] ?? 0) }));
+  }
+}
+
+/** Runs store work; Redis out of reach becomes {@link StoreUnavailableError} (503), a bad rule stays a ConfigError (400). */
+export async function reachable<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw isConfigError(error) ? error : new StoreUnavailableError(`Redis: ${(error as Error).message}`);
   }
 }

@@ -3,11 +3,10 @@ import { anonymousAccess, banned, keyAccess, REVOKED_KEY_MESSAGE, type Access } 
 import { authenticate } from './auth.js';
 import type { AdjustableClock } from './clock.js';
 import type { AccessStore, FakeStore, RecordStore } from './fake-store.js';
-import { StoreUnavailableError } from './fake-store.js';
 import type { StoreParts } from '../fake.js';
 import { PLAN_LIMITS, type ApiKey } from './plans.js';
 import { quotaDecision, windowsOfCounts, type WindowName, type WindowState } from './quota.js';
-import { RedisFaultStore } from './redis-faults.js';
+import { reachable, RedisFaultStore } from './redis-faults.js';
 import { ADMIT, FIRE_FAULT, SEED_IF_EMPTY } from './redis-scripts.js';
 import type { Category, NewCategory, Order, Pet, SeedData } from './seed.js';
 
@@ -85,32 +84,31 @@ export class RedisStore implements FakeStore {
     this.#prefix = prefix;
     this.#clock = parts.access.clock;
     const key = (name: string) => `${prefix}${name}`;
-    const run = <T>(work: () => Promise<T>) => this.#run(work);
     const keys = new Map(parts.access.keys.map((apiKey) => [apiKey.key, apiKey]));
     const ban = parts.access.ban;
 
     this.records = {
       createCategory: (newCategory: NewCategory) =>
-        run(async () => {
+        reachable(async () => {
           const id = await redis.incr(key('category:seq'));
           // The field order of the memory store's answers: id, name, description.
           const category: Category = { id, name: newCategory.name, ...(newCategory.description !== undefined && { description: newCategory.description }) };
           await redis.hset(key('categories'), String(id), JSON.stringify(category));
           return category;
         }),
-      listCategories: () => run(async () => byId<Category>(await redis.hvals(key('categories')))),
+      listCategories: () => reachable(async () => byId<Category>(await redis.hvals(key('categories')))),
       findPet: (id: number) =>
-        run(async () => {
+        reachable(async () => {
           const json = await redis.hget(key('pets'), String(id));
           return json === null ? undefined : (JSON.parse(json) as Pet);
         }),
-      listOrders: () => run(async () => byId<Order>(await redis.hvals(key('orders')))),
+      listOrders: () => reachable(async () => byId<Order>(await redis.hvals(key('orders')))),
     };
 
     const offsetNow = async () => Date.now() + Number((await redis.get(key('clock'))) ?? 0);
     this.access = {
       check: (authorization, clientAddress) =>
-        run(async () => {
+        reachable(async () => {
           const auth = authenticate(authorization, keys);
           const apiKey = auth.ok ? auth.apiKey : undefined;
           const systemNow = Date.now();
@@ -132,35 +130,35 @@ export class RedisStore implements FakeStore {
           return anonymousAccess(quota, auth.code, auth.message);
         }) as Promise<Access>,
       keyOf: (name) => keys.get(name),
-      windowsOf: (apiKey: ApiKey) => run(async () => windowsAt(await redis.hmget(key(`quota:key:${apiKey.key}`), 'ms', 'mc', 'ds', 'dc'), apiKey, await offsetNow())),
+      windowsOf: (apiKey: ApiKey) => reachable(async () => windowsAt(await redis.hmget(key(`quota:key:${apiKey.key}`), 'ms', 'mc', 'ds', 'dc'), apiKey, await offsetNow())),
       setRemaining: (apiKey: ApiKey, remaining: Partial<Record<WindowName, number>>) =>
-        run(async () => {
+        reachable(async () => {
           const current = windowsAt(await redis.hmget(key(`quota:key:${apiKey.key}`), 'ms', 'mc', 'ds', 'dc'), apiKey, await offsetNow());
           const [minute, day] = current.map((window) => ({ start: window.resetEpochSeconds - window.seconds, count: window.limit - (remaining[window.name] ?? window.remaining) }));
           await redis.hset(key(`quota:key:${apiKey.key}`), 'ms', minute!.start, 'mc', minute!.count, 'ds', day!.start, 'dc', day!.count);
         }),
       bannedUntil: (name) =>
-        run(async () => {
+        reachable(async () => {
           const [until, now] = [Number((await redis.get(key(`ban:${name}`))) ?? 0), await offsetNow()];
           return until > now ? until : undefined;
         }),
-      ban: (name, seconds = ban.seconds) => run(async () => void (await redis.set(key(`ban:${name}`), String((await offsetNow()) + seconds * 1000)))),
-      unban: (name) => run(async () => void (await redis.del(key(`ban:${name}`), key(`rejections:${name}`)))),
-      isRevoked: (name) => run(async () => (await redis.sismember(key('revoked'), name)) === 1),
-      revoke: (name) => run(async () => void (await redis.sadd(key('revoked'), name))),
-      restore: (name) => run(async () => void (await redis.srem(key('revoked'), name))),
+      ban: (name, seconds = ban.seconds) => reachable(async () => void (await redis.set(key(`ban:${name}`), String((await offsetNow()) + seconds * 1000)))),
+      unban: (name) => reachable(async () => void (await redis.del(key(`ban:${name}`), key(`rejections:${name}`)))),
+      isRevoked: (name) => reachable(async () => (await redis.sismember(key('revoked'), name)) === 1),
+      revoke: (name) => reachable(async () => void (await redis.sadd(key('revoked'), name))),
+      restore: (name) => reachable(async () => void (await redis.srem(key('revoked'), name))),
     };
     this.faults = new RedisFaultStore(redis, prefix, parts.faults);
     this.#loading = this.#seedIfEmpty(parts.seed);
   }
 
   setClockOffset(offsetMs: number): Promise<void> {
-    return this.#run(async () => void (await this.#redis.set(`${this.#prefix}clock`, String(offsetMs))));
+    return reachable(async () => void (await this.#redis.set(`${this.#prefix}clock`, String(offsetMs))));
   }
 
   /** Deletes every key under this fake's prefix (no other), then seeds again. */
   reset(seed: SeedData): Promise<void> {
-    this.#loading = this.#run(async () => {
+    this.#loading = reachable(async () => {
       const pattern = `${this.#prefix.replace(/[*?[\]\\]/g, '\\$&')}*`;
       for await (const batch of this.#redis.scanStream({ match: pattern, count: 500 }) as AsyncIterable<string[]>) {
         if (batch.length > 0) await this.#redis.unlink(...batch);
@@ -188,17 +186,8 @@ export class RedisStore implements FakeStore {
       ...seed.orders.flatMap((record) => ['O', record.id, JSON.stringify(record)]),
     ];
     const sequenceStart = Math.max(0, ...seed.categories.map((category) => category.id));
-    const seeded = await this.#run(() => this.#redis.petstoreSeedIfEmpty(key('seeded'), key('categories'), key('pets'), key('orders'), key('category:seq'), ...records, 'S', sequenceStart));
-    if (seeded === 1) await this.#run(() => this.faults.reset());
-  }
-
-  /** Runs one piece of store work; Redis out of reach becomes {@link StoreUnavailableError}. */
-  async #run<T>(work: () => Promise<T>): Promise<T> {
-    try {
-      return await work();
-    } catch (error) {
-      throw new StoreUnavailableError(`Redis: ${(error as Error).message}`);
-    }
+    const seeded = await reachable(() => this.#redis.petstoreSeedIfEmpty(key('seeded'), key('categories'), key('pets'), key('orders'), key('category:seq'), ...records, 'S', sequenceStart));
+    if (seeded === 1) await reachable(() => this.faults.reset());
   }
 }
 
