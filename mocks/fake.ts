@@ -1,4 +1,3 @@
-import { persist } from '@msw/data/extensions/persist';
 import { getResponse, type RequestHandler } from 'msw';
 import { specValidators } from '../spec/spec-artifacts.js';
 import { authenticate } from './domain/auth.js';
@@ -10,8 +9,8 @@ import { parseFaultRules, parseLatency, type ActiveFault, type FaultRule } from 
 import { KeyControls } from './domain/key-controls.js';
 import { DEFAULT_KEYS, type ApiKey, type Plan } from './domain/plans.js';
 import { DEFAULT_SEED, type SeedData } from './domain/seed.js';
-import type { FakeStore } from './domain/fake-store.js';
-import { MemoryStore, type MemoryStoreOptions } from './domain/memory-store.js';
+import type { FakeStore, StoreParts } from './domain/fake-store.js';
+import { MemoryStore } from './domain/memory-store.js';
 import type { Answer, ApiCall } from './handlers/api-call.js';
 import { setClientAddress, type FakeContext } from './handlers/context.js';
 import { createHandlers, createOperations } from './handlers/index.js';
@@ -56,8 +55,7 @@ export interface FakeOptions {
   store?: (parts: StoreParts) => FakeStore;
 }
 
-/** What a store is built from: the spec's validators, the quota's configuration, the seed, the start-up rules. */
-export type StoreParts = Pick<MemoryStoreOptions, 'schemas' | 'access' | 'seed' | 'faults'>;
+export type { StoreParts } from './domain/fake-store.js';
 
 /** `fake.faults`: promises, because on a shared store the rules are in Redis. */
 export interface FaultControls {
@@ -123,7 +121,7 @@ export function createFake(options: FakeOptions = {}): Fake {
   const accessOptions = { keys, clock, ban: { ...DEFAULT_BAN_POLICY, ...options.ban }, anonymousCapacity: options.anonymousCapacity ?? 10_000 };
   const store = options.store
     ? options.store({ schemas, access: accessOptions, seed, faults: startFaults })
-    : new MemoryStore({ schemas, access: accessOptions, seed, faults: startFaults, ...(options.persist && { extensions: [persist()], restore: true }) });
+    : new MemoryStore({ schemas, access: accessOptions, seed, faults: startFaults, persist: options.persist === true });
   const keysByToken = new Map(keys.map((apiKey) => [apiKey.key, apiKey]));
   const [minLatency, maxLatency] = options.latency === undefined ? [0, 0] : parseLatency(options.latency, 'createFake({ latency })');
 

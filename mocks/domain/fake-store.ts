@@ -1,6 +1,8 @@
-import type { Access } from './access.js';
+import type { SchemaValidators } from '../../spec/schema-registry.js';
+import type { Access, AccessControlOptions } from './access.js';
+import type { AdjustableClock } from './clock.js';
 import { apiError, type ApiError } from './errors.js';
-import type { FaultStore } from './faults.js';
+import type { FaultRule, FaultStore } from './faults.js';
 import type { ApiKey } from './plans.js';
 import type { WindowName, WindowState } from './quota.js';
 import type { Category, NewCategory, Order, Pet, SeedData } from './seed.js';
@@ -34,6 +36,15 @@ export interface AccessStore {
   isRevoked(key: string): Promise<boolean>;
   revoke(key: string): Promise<void>;
   restore(key: string): Promise<void>;
+}
+
+/** What a store is built from: the spec's validators, the quota's configuration, the seed, the start-up rules. */
+export interface StoreParts {
+  schemas: SchemaValidators;
+  access: AccessControlOptions & { clock: AdjustableClock };
+  seed: SeedData;
+  /** Fault rules from the start, already validated. */
+  faults: readonly FaultRule[];
 }
 
 /** The whole state of one fake, wherever it lives. */

@@ -1,22 +1,15 @@
-import type { Extension } from '@msw/data/extensions';
-import type { SchemaValidators } from '../../spec/schema-registry.js';
-import { AccessControl, type AccessControlOptions } from './access.js';
+import { persist as persistExtension } from '@msw/data/extensions/persist';
+import { AccessControl } from './access.js';
 import type { AdjustableClock } from './clock.js';
-import type { AccessStore, FakeStore, RecordStore } from './fake-store.js';
-import { FaultRules, type FaultRule, type FaultStore } from './faults.js';
+import type { AccessStore, FakeStore, RecordStore, StoreParts } from './fake-store.js';
+import { FaultRules, type FaultStore } from './faults.js';
 import type { SeedData } from './seed.js';
 import { PetStoreData } from './store.js';
 
 /** Options of {@link MemoryStore}. */
-export interface MemoryStoreOptions {
-  schemas: SchemaValidators;
-  access: AccessControlOptions & { clock: AdjustableClock };
-  seed: SeedData;
-  /** Fault rules from the start, already validated. */
-  faults: readonly FaultRule[];
-  /** `@msw/data` extensions for every collection (`persist()` in a browser); restores instead of seeding. */
-  extensions?: Extension[];
-  restore?: boolean;
+export interface MemoryStoreOptions extends StoreParts {
+  /** In a browser: keep the records in localStorage (`@msw/data`'s `persist()`); restores instead of seeding. */
+  persist?: boolean;
 }
 
 /**
@@ -32,7 +25,7 @@ export class MemoryStore implements FakeStore {
   #loading: Promise<void>;
 
   constructor(options: MemoryStoreOptions) {
-    this.#data = new PetStoreData(options.schemas, options.extensions ?? []);
+    this.#data = new PetStoreData(options.schemas, options.persist ? [persistExtension()] : []);
     this.#clock = options.access.clock;
     const data = this.#data;
     this.records = {
@@ -67,7 +60,7 @@ export class MemoryStore implements FakeStore {
       take: async (subject, stage) => rules.take(subject, stage),
       reset: async () => rules.reset(),
     };
-    this.#loading = options.restore ? this.#data.restoreOrLoad(options.seed) : this.#data.load(options.seed);
+    this.#loading = options.persist ? this.#data.restoreOrLoad(options.seed) : this.#data.load(options.seed);
   }
 
   async setClockOffset(offsetMs: number): Promise<void> {
