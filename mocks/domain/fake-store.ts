@@ -54,6 +54,8 @@ export interface FakeStore {
   readonly faults: FaultStore;
   /** Persists the fake clock's offset (ms), so every instance reads the same time. */
   setClockOffset(offsetMs: number): Promise<void>;
+  /** Takes the shared offset into this instance's clock (another instance may have moved it). */
+  syncClock(): Promise<void>;
   /** Back to the seed: records, id sequence, counters, bans, revocations, the clock offset, the start-up fault rules. */
   reset(seed: SeedData): Promise<void>;
   /** Settles when the state is usable (the seed loaded, or the shared state found). */

@@ -67,6 +67,8 @@ export class MemoryStore implements FakeStore {
     this.#clock.setOffsetMs(offsetMs);
   }
 
+  async syncClock(): Promise<void> {}
+
   reset(seed: SeedData): Promise<void> {
     this.#clock.reset();
     this.access.control.reset();

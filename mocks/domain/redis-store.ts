@@ -104,13 +104,15 @@ export class RedisStore implements FakeStore {
       listOrders: () => reachable(async () => byId<Order>(await redis.hvals(key('orders')))),
     };
 
-    const offsetNow = async () => Date.now() + Number((await redis.get(key('clock'))) ?? 0);
+    // The base clock (the system's, unless the options gave another) plus the shared offset.
+    const baseNow = () => this.#clock.now() - this.#clock.offsetMs;
+    const offsetNow = async () => baseNow() + Number((await redis.get(key('clock'))) ?? 0);
     this.access = {
       check: (authorization, clientAddress) =>
         reachable(async () => {
           const auth = authenticate(authorization, keys);
           const apiKey = auth.ok ? auth.apiKey : undefined;
-          const systemNow = Date.now();
+          const systemNow = baseNow();
           const [kind, offset, ...rest] = await redis.petstoreAdmit(
             key('clock'), key('revoked'), key(`ban:${apiKey?.key ?? ''}`), key(`rejections:${apiKey?.key ?? ''}`),
             key(`quota:key:${apiKey?.key ?? ''}`), key(`quota:address:${clientAddress}`),
@@ -155,9 +157,13 @@ export class RedisStore implements FakeStore {
     return reachable(async () => void (await this.#redis.set(`${this.#prefix}clock`, String(offsetMs))));
   }
 
+  syncClock(): Promise<void> {
+    return reachable(async () => this.#clock.setOffsetMs(Number((await this.#redis.get(`${this.#prefix}clock`)) ?? 0)));
+  }
+
   /** Deletes every key under this fake's prefix (no other), then seeds again. */
   reset(seed: SeedData): Promise<void> {
-    this.#loading = reachable(async () => {
+    const resetting = reachable(async () => {
       const pattern = `${this.#prefix.replace(/[*?[\]\\]/g, '\\$&')}*`;
       for await (const batch of this.#redis.scanStream({ match: pattern, count: 500 }) as AsyncIterable<string[]>) {
         if (batch.length > 0) await this.#redis.unlink(...batch);
@@ -165,7 +171,9 @@ export class RedisStore implements FakeStore {
       this.#clock.setOffsetMs(0);
       await this.#seedIfEmpty(seed);
     });
-    return this.#loading;
+    // A reset Redis cut short answers 503 to its caller; later requests must not wait on it forever.
+    this.#loading = resetting.catch(() => undefined);
+    return resetting;
   }
 
   ready(): Promise<void> {

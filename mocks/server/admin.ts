@@ -176,6 +176,7 @@ async function addFaults(fake: Fake, body: unknown): Promise<AdminAnswer> {
 
 /** `POST /__admin/clock` ({ advanceSeconds } or { epochSeconds }). */
 async function moveClock(fake: Fake, body: unknown): Promise<AdminAnswer> {
+  await fake.store.syncClock();
   const keys = body && typeof body === 'object' ? Object.keys(body) : [];
   const [field] = keys;
   const value = field === undefined ? undefined : (body as Record<string, unknown>)[field];

@@ -101,6 +101,8 @@ describeWithRedis(`two standalone fakes on one Redis${installed ? '' : ` (skippe
     }
     const write = await fetch(`${b.baseUrl}/categories`, { method: 'POST', headers: { ...free, 'content-type': 'application/json' }, body: '{"name":"lost?"}' });
     expect(write.status).toBe(503);
+    const reset = await fetch(`${a.url}/__admin/reset`, { method: 'POST' });
+    expect([reset.status, ((await reset.json()) as { code: string }).code]).toEqual([503, 'store_unavailable']);
     await redis.start();
     // The clients reconnect by themselves (backoff up to 1 s).
     let back: Response | undefined;
@@ -110,7 +112,20 @@ describeWithRedis(`two standalone fakes on one Redis${installed ? '' : ` (skippe
     }
     expect(back?.status).toBe(200);
     expect(((await back!.json()) as Array<{ name: string }>).map((category) => category.name)).toEqual(['dog', 'cat', 'rabbit', 'ferret']);
-    expect((await fetch(`${a.baseUrl}/categories`, { headers: free })).status).toBe(200);
+    expect((await fetch(`${a.baseUrl}/categories`, { headers: free })).status).toBe(200); // not stuck behind the failed reset
+  }, SLOW);
+
+  it('moves one clock for both: an advance through one instance adds to what the other set', async () => {
+    const [a, b] = await pair();
+    const advance = async (server: RunningFakeServer, seconds: number) =>
+      ((await (await fetch(`${server.url}/__admin/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advanceSeconds: seconds }) })).json()) as { epochSeconds: number }).epochSeconds;
+    const afterA = await advance(a, 3_600);
+    const afterB = await advance(b, 60);
+    expect(afterB - afterA).toBeGreaterThanOrEqual(60);
+    expect(afterB - afterA).toBeLessThan(70);
+    const reset = Number((await fetch(`${a.baseUrl}/categories`, { headers: free })).headers.get('x-ratelimit-reset'));
+    expect(reset - afterB).toBeGreaterThan(0);
+    expect(reset - afterB).toBeLessThanOrEqual(60);
   }, SLOW);
 
   it('resets both instances through one, and leaves a fake on another prefix untouched', async () => {
