@@ -103,7 +103,7 @@ export interface Fake {
   reset(): Promise<void>;
   /** The plan of the key in an `Authorization` header, for logs that must not show the key. */
   planOf(authorization: string | null): Plan | undefined;
-  /** How many quota subjects are tracked (keys, anonymous addresses). */
+  /** How many quota subjects the in-memory store tracks (keys, anonymous addresses); a shared store reports 0 (Redis expires its own). */
   trackedSubjects(): { keys: number; anonymous: number };
 }
 
@@ -128,15 +128,12 @@ export function createFake(options: FakeOptions = {}): Fake {
   const context: FakeContext = {
     baseUrl,
     basePath: new URL(baseUrl, 'http://base.invalid').pathname.replace(/\/$/, ''),
-    access: store.access,
-    records: store.records,
+    store,
     schemas,
     clock,
     petsDeprecation: options.petsSunset
       ? { ...GET_PET_DEPRECATION, sunsetAtEpochSeconds: Math.floor(options.petsSunset.getTime() / 1000) }
       : GET_PET_DEPRECATION,
-    ready: () => store.ready(),
-    faults: store.faults,
     latencyMs: () => minLatency + Math.floor(Math.random() * (maxLatency - minLatency + 1)),
   };
   const operations = createOperations(context);

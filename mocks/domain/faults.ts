@@ -194,8 +194,8 @@ export function matchesSubject(rule: FaultRule, subject: FaultSubject, stage: 'b
   return matches(subject.path);
 }
 
-function pathMatcher(pattern: string | undefined): (path: string) => boolean {
-  if (pattern === undefined || pattern === '*') return () => true;
+function pathMatcher(pattern: string): (path: string) => boolean {
+  if (pattern === '*') return () => true;
   const source = pattern
     .replace(/\/$/, '')
     .split('/')

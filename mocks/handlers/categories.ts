@@ -11,7 +11,7 @@ import type { Operation } from './operation.js';
 export function categoryOperations(context: FakeContext): Operation[] {
   const validateNewCategory = context.schemas.validator('NewCategory');
 
-  const listCategories = guarded(context, async () => jsonAnswer(await context.records.listCategories()));
+  const listCategories = guarded(context, async () => jsonAnswer(await context.store.records.listCategories()));
 
   const createCategory = guarded(context, async ({ call }) => {
     const wrongMediaType = checkJsonContentType(call.header('content-type'));
@@ -21,7 +21,7 @@ export function categoryOperations(context: FakeContext): Operation[] {
     if (!validateNewCategory(body.value)) {
       return errorAnswer(apiError('invalid_request', describeSchemaErrors(validateNewCategory.errors, 'body')));
     }
-    return jsonAnswer(await context.records.createCategory(body.value as NewCategory), 201);
+    return jsonAnswer(await context.store.records.createCategory(body.value as NewCategory), 201);
   });
 
   return [

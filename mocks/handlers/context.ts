@@ -1,7 +1,6 @@
 import type { AdjustableClock } from '../domain/clock.js';
 import type { DeprecationPolicy } from '../domain/deprecation.js';
-import type { FaultStore } from '../domain/faults.js';
-import type { AccessStore, RecordStore } from '../domain/fake-store.js';
+import type { FakeStore } from '../domain/fake-store.js';
 import type { SchemaValidators } from '../../spec/schema-registry.js';
 
 /** What every resolver reads: the domain objects of one fake. */
@@ -9,17 +8,13 @@ export interface FakeContext {
   baseUrl: string;
   /** The path of `baseUrl` without a trailing slash (`/v1`): what operations' paths are relative to. */
   basePath: string;
-  access: AccessStore;
-  records: RecordStore;
+  /** The fake's state: records, access, fault rules; `store.ready()` settles once the seed is loaded. */
+  store: FakeStore;
   schemas: SchemaValidators;
   clock: AdjustableClock;
   petsDeprecation: DeprecationPolicy;
-  /** Test control: the fault rules (design.md section 5). */
-  faults: FaultStore;
   /** Test control: the delay before this answer, drawn from the latency range (0 without one). */
   latencyMs(): number;
-  /** Settles when the seed is loaded; resolvers wait for it after a reset. */
-  ready(): Promise<void>;
 }
 
 // `Fake.handle(request, address)` records the peer here; msw hands resolvers the very same

@@ -36,16 +36,17 @@ export function guarded(
   options: GuardOptions = {},
 ): Resolver {
   const answer = async (call: ApiCall): Promise<Answer> => {
-    await context.ready();
+    const { store } = context;
+    await store.ready();
     await pause(context.latencyMs());
     const subject: FaultSubject = { method: call.method, path: call.path, key: bearerToken(call.header('authorization')) };
-    const early = await context.faults.take(subject, 'beforeAuth');
+    const early = await store.faults.take(subject, 'beforeAuth');
     if (early) {
       const answer = await deliver(early.outcome, {});
       if (answer) return answer;
     }
 
-    const access = await context.access.check(call.header('authorization'), call.clientAddress);
+    const access = await store.access.check(call.header('authorization'), call.clientAddress);
     const headers = { ...rateLimitHeaders(access.rateLimit, context.clock.now()), ...options.headers };
     if (!access.granted) {
       if (access.challenge) headers['WWW-Authenticate'] = access.challenge;
@@ -59,7 +60,7 @@ export function guarded(
     if (preferred.applied.length > 0) headers['Preference-Applied'] = preferred.applied.join(', ');
     const outcomes = [...preferred.outcomes];
     if (!outcomes.some(endsTheRequest)) {
-      const fired = await context.faults.take(subject, 'afterAuth');
+      const fired = await store.faults.take(subject, 'afterAuth');
       if (fired) outcomes.push(fired.outcome);
     }
     for (const outcome of outcomes) {

@@ -5,6 +5,6 @@ import type { Operation } from './operation.js';
 
 /** `listOrders`. */
 export function orderOperations(context: FakeContext): Operation[] {
-  const listOrders = guarded(context, async () => jsonAnswer(await context.records.listOrders()));
+  const listOrders = guarded(context, async () => jsonAnswer(await context.store.records.listOrders()));
   return [{ operationId: 'listOrders', method: 'GET', path: '/store/orders', resolve: listOrders }];
 }

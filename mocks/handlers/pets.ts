@@ -26,7 +26,7 @@ export function petOperations(context: FakeContext): Operation[] {
         return errorAnswer(apiError('invalid_request', `path: petId must be a positive 64-bit integer, got ${got}.`));
       }
       const id = Number(raw);
-      const pet = Number.isSafeInteger(id) ? await context.records.findPet(id) : undefined;
+      const pet = Number.isSafeInteger(id) ? await context.store.records.findPet(id) : undefined;
       return pet ? jsonAnswer(pet) : errorAnswer(apiError('not_found', `No pet has id ${raw}.`));
     },
     { headers: deprecationHeaders(policy) },
