@@ -1,7 +1,6 @@
-import { apiPath, rebuiltRequest, withHeaders, withJson, type BrokenVariant } from './variant.js';
+import { apiPath, onSpecPath, rebuiltRequest, withHeaders, withJson, type BrokenVariant } from './variant.js';
 
 const KNOWN_KEYS = ['free-test-key', 'pro-test-key', 'business-test-key', 'enterprise-test-key'].map((key) => `Bearer ${key}`);
-const KNOWN_PATH = /^\/(categories|store\/orders|pets\/[^/]+)$/;
 
 /** Variants that break authentication or the shape of errors. */
 export const AUTH_AND_ERROR_VARIANTS: BrokenVariant[] = [
@@ -46,7 +45,7 @@ export const AUTH_AND_ERROR_VARIANTS: BrokenVariant[] = [
     caughtBy: ['unknown_path_not_found'],
     intercept: async (request, next) => {
       const response = await next(request);
-      if (response.status !== 404 || KNOWN_PATH.test(apiPath(request))) return response;
+      if (response.status !== 404 || onSpecPath(request)) return response;
       const headers = new Headers(response.headers);
       headers.set('content-type', 'text/html');
       headers.delete('content-length');
@@ -68,7 +67,7 @@ export const AUTH_AND_ERROR_VARIANTS: BrokenVariant[] = [
     caughtBy: ['rate_limit_headers_on_every_response'],
     intercept: async (request, next) => {
       const response = await next(request);
-      if (response.status !== 404 || KNOWN_PATH.test(apiPath(request))) return response;
+      if (response.status !== 404 || onSpecPath(request)) return response;
       return withHeaders(response, (headers) => ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'].forEach((name) => headers.delete(name)));
     },
   },

@@ -1,7 +1,6 @@
-import { apiPath, jsonOf, rebuiltRequest, type BrokenVariant } from './variant.js';
+import { apiPath, onSpecPath, jsonOf, rebuiltRequest, type BrokenVariant } from './variant.js';
 
 const KNOWN_KEYS = ['free-test-key', 'pro-test-key', 'business-test-key', 'enterprise-test-key'];
-const KNOWN_PATH = /^\/(categories|store\/orders|pets\/[^/]+)\/?$/i;
 const isCreate = (request: Request) => request.method === 'POST' && apiPath(request) === '/categories';
 const hasValidKey = (request: Request) => KNOWN_KEYS.some((key) => request.headers.get('authorization') === `Bearer ${key}`);
 const tokenOf = (request: Request) => /^Bearer +(\S+)/i.exec(request.headers.get('authorization') ?? '')?.[1];
@@ -82,11 +81,21 @@ export const PROTOCOL_VARIANTS: BrokenVariant[] = [
     },
   },
   {
+    name: 'lenient-path-matching',
+    breaks: 'paths are matched like a lenient router: any letter case, a trailing slash, empty segments and encoded slashes reach the operation',
+    caughtBy: ['near_miss_paths_not_found'],
+    intercept: async (request, next) => {
+      const path = apiPath(request);
+      const lenient = path.replace(/%2F/gi, '/').replace(/\/{2,}/g, '/').replace(/(.)\/$/, '$1').toLowerCase();
+      return next(lenient === path ? request : await rebuiltRequest(request, { path: lenient }));
+    },
+  },
+  {
     name: 'not-found-before-auth',
     breaks: 'an unknown path is answered 404 before the key is checked',
     caughtBy: ['evaluation_order_reads', 'evaluation_order_writes'],
     intercept: async (request, next) => {
-      if (hasValidKey(request) || KNOWN_PATH.test(apiPath(request))) return next(request);
+      if (hasValidKey(request) || onSpecPath(request)) return next(request);
       return next(await withAuthorization(request, 'Bearer enterprise-test-key'));
     },
   },

@@ -18,6 +18,11 @@ export function apiPath(request: Request): string {
   return new URL(request.url).pathname.replace(/^\/v1/, '');
 }
 
+/** Whether the request is on one of the spec's paths, exactly as written (`/pets/{petId}` any one segment). */
+export function onSpecPath(request: Request): boolean {
+  return /^\/(categories|store\/orders|pets\/[^/]+)$/.test(apiPath(request));
+}
+
 /** A copy of the request with other headers (`null` removes one), another body or another path under /v1 (a Request's own are read-only). */
 export async function rebuiltRequest(request: Request, changes: { headers?: Record<string, string | null>; body?: string; path?: string }): Promise<Request> {
   const headers = new Headers(request.headers);

@@ -1,3 +1,5 @@
+import { operationModels, pathOf } from '../generate/operation-model.js';
+import { nearMissesOf } from '../protocol/distinctions.js';
 import { headerOf } from '../transport/exchange.js';
 import type { Check } from './check.js';
 import { expectErrorBody, expectStatus, expectThat, integerHeader } from './expectations.js';
@@ -32,6 +34,26 @@ export const unknownPathNotFound: Check = {
       const exchange = await send({ method: 'GET', path });
       expectStatus(exchange, [404], `GET ${path}`);
       expectErrorBody(exchange, 'not_found', `GET ${path}`);
+    }
+  },
+};
+
+/** Every near miss of a spec path (letter case, trailing slash, empty segment, encoded slash, extra segment) is an unknown path. */
+export const nearMissPathsNotFound: Check = {
+  name: 'near_miss_paths_not_found',
+  verifies: 'a path only names an operation as the spec writes it: each near miss of every spec path (another letter case, a trailing slash, an empty segment, an encoded slash, an extra segment) answers 404 not_found with the rate-limit headers',
+  needs: ['uniformErrors'],
+  async run({ send }) {
+    // GET only: a target that wrongly routed a near miss must not be made to write anything.
+    const paths = [...new Set(operationModels().map((model) => pathOf(model)))];
+    for (const path of paths) {
+      for (const { distinction, path: nearMiss } of nearMissesOf(path)) {
+        const exchange = await send({ method: 'GET', path: nearMiss });
+        const what = `GET ${nearMiss}, a near miss of ${path} (${distinction.name}: ${distinction.rule}, ${distinction.basis})`;
+        expectStatus(exchange, [404], what);
+        expectErrorBody(exchange, 'not_found', what);
+        integerHeader(exchange, 'X-RateLimit-Remaining', what);
+      }
     }
   },
 };

@@ -3,7 +3,7 @@ import { invalidBodyNotStored, invalidBodyRejected, malformedJsonRejected, paylo
 import type { Check } from './check.js';
 import { createCategoryConforms, getPetConforms, listCategoriesConforms, listOrdersConforms } from './conformance-checks.js';
 import { deprecationHeaders, sunsetAnswersGone } from './deprecation-checks.js';
-import { errorBodyConformance, methodNotAllowed, rateLimitHeadersOnEveryResponse, unknownPathNotFound } from './error-checks.js';
+import { errorBodyConformance, methodNotAllowed, nearMissPathsNotFound, rateLimitHeadersOnEveryResponse, unknownPathNotFound } from './error-checks.js';
 import { banAfterRepeatedRejections, quotaWindowRollsOver, rateLimitExceededAnswer } from './quota-checks.js';
 import { rateLimitRemainingDecreases, rateLimitResetInWindow } from './rate-limit-checks.js';
 import { categoryIdsUnique } from './state-checks.js';
@@ -38,6 +38,7 @@ export const CHECKS: readonly Check[] = [
   equivalentWritesAnsweredAlike,
   categoryIdsUnique,
   unknownPathNotFound,
+  nearMissPathsNotFound,
   methodNotAllowed,
   evaluationOrderReads,
   evaluationOrderWrites,

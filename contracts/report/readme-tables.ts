@@ -1,6 +1,7 @@
 import { BROKEN_VARIANTS } from '../broken-variants/index.js';
 import { FAULTS } from '../checks/evaluation-order-checks.js';
 import { CHECKS } from '../checks/registry.js';
+import { DISTINCTIONS } from '../protocol/distinctions.js';
 import { EQUIVALENCES } from '../protocol/equivalences.js';
 
 // The README's tables are these, generated from the code; readme-tables.test.ts fails when they drift.
@@ -24,6 +25,15 @@ export function equivalenceTableMarkdown(): string {
     '| Equivalence | Basis | Must be treated alike |',
     '|---|---|---|',
     ...EQUIVALENCES.map(({ name, basis, rule }) => `| \`${name}\` | ${basis} | ${cell(rule)} |`),
+  ].join('\n');
+}
+
+/** The other side: near misses of a spec path that are other resources, so a target must answer them 404. */
+export function distinctionTableMarkdown(): string {
+  return [
+    '| Distinction | Basis | Not the same resource |',
+    '|---|---|---|',
+    ...DISTINCTIONS.map(({ name, basis, rule }) => `| \`${name}\` | ${basis} | ${cell(rule)} |`),
   ].join('\n');
 }
 

@@ -201,7 +201,8 @@ function pathMatcher(pattern: string): (path: string) => boolean {
     .split('/')
     .map((segment) => (/^\{.+\}$/.test(segment) ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
     .join('/');
-  const regexp = new RegExp(`^${source}/?$`, 'i');
+  // As exact as routing: a rule for /categories does not fire on /Categories or /categories/ (unknown paths).
+  const regexp = new RegExp(`^${source}$`);
   return (path) => regexp.test(path);
 }
 

@@ -7,6 +7,7 @@ import { preferredFaults } from '../domain/prefer.js';
 import { errorAnswer, type Answer, type ApiCall } from './api-call.js';
 import type { FakeContext } from './context.js';
 import { rateLimitHeaders } from './responses.js';
+import { normalizedPath } from './route-pattern.js';
 
 /** What a resolver behind the guards receives. */
 export interface GuardedArgs {
@@ -39,7 +40,7 @@ export function guarded(
     const { store } = context;
     await store.ready();
     await pause(context.latencyMs());
-    const subject: FaultSubject = { method: call.method, path: call.path, key: bearerToken(call.header('authorization')) };
+    const subject: FaultSubject = { method: call.method, path: normalizedPath(call.path), key: bearerToken(call.header('authorization')) };
     const early = await store.faults.take(subject, 'beforeAuth');
     if (early) {
       const answer = await deliver(early.outcome, {});

@@ -2,6 +2,7 @@ import { apiError, type ApiError } from '../domain/errors.js';
 import { errorAnswer, type Answer, type ApiCall } from './api-call.js';
 import type { FakeContext } from './context.js';
 import { guarded, type Resolver } from './guarded.js';
+import { normalizedPath } from './route-pattern.js';
 
 /** One operation of the interface: where it answers and the resolver that answers. */
 export interface Operation {
@@ -9,7 +10,7 @@ export interface Operation {
   method: 'GET' | 'POST';
   /**
    * RegExp source of the path below the base URL, without capturing groups (see route-pattern.ts).
-   * Matched like msw matches string paths: case-insensitive, optional trailing slash.
+   * Matched exactly, after percent-encoded unreserved characters are decoded.
    */
   path: string;
   resolve: Resolver;
@@ -37,7 +38,7 @@ export class OperationRouter {
     for (const path of new Set(operations.map((operation) => operation.path))) {
       const here = operations.filter((operation) => operation.path === path);
       this.#routes.push({
-        pattern: new RegExp(`^${path}/?$`, 'i'),
+        pattern: new RegExp(`^${path}$`),
         resolvers: new Map(here.map((operation) => [operation.method, operation.resolve])),
         allow: here.map((operation) => operation.method).join(', '),
       });
@@ -50,9 +51,14 @@ export class OperationRouter {
 
   /** Answers one call: its operation's resolver, or the guarded 404/405. */
   answer(call: ApiCall): Promise<Answer> {
-    const route = this.#routes.find(({ pattern }) => pattern.test(call.path));
+    const route = this.#routeOf(call.path);
     const resolve = route?.resolvers.get(call.method.toUpperCase()) ?? this.#unmatched;
     return resolve(call);
+  }
+
+  #routeOf(path: string): Route | undefined {
+    const normalized = normalizedPath(path);
+    return this.#routes.find(({ pattern }) => pattern.test(normalized));
   }
 
   /**
@@ -61,7 +67,7 @@ export class OperationRouter {
    */
   unmatchedError(method: string, path: string): { error: ApiError; headers: Record<string, string> } {
     const where = `${this.#basePath}${path}`;
-    const route = this.#routes.find(({ pattern }) => pattern.test(path));
+    const route = this.#routeOf(path);
     if (!route) return { error: apiError('not_found', `No operation at ${method} ${where}.`), headers: {} };
     return {
       error: apiError('method_not_allowed', `${method} is not allowed on ${where}; use ${route.allow}.`),

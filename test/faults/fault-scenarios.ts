@@ -226,6 +226,19 @@ export function describeFaultControls(hostName: string, start: (config: HostStar
       expect((await host.listFaults()).map((rule) => rule.id)).toEqual(['orders-down']);
     }, SLOW);
 
+    it('answers only the spec\'s paths: another letter case, a trailing or empty segment, an encoded slash are unknown (404 after auth and quota)', async () => {
+      for (const path of ['/Categories', '/PETS/1', '/store/Orders', '/categories/', '/pets/1/', '/store//orders', '//categories', '/store%2Forders', '/pets%2F1']) {
+        const before = remaining(await host.send('GET', '/store/orders', { key: 'pro-test-key' }));
+        const sent = answered(await host.send('GET', path, { key: 'pro-test-key' }));
+        expect({ path, status: sent.status, body: JSON.parse(sent.text) }).toEqual({ path, status: 404, body: { code: 'not_found', message: expect.stringContaining(path), status: 404 } });
+        expect({ path, remaining: remaining(sent) }).toEqual({ path, remaining: before - 1 });
+        expect({ path, status: answered(await host.send('GET', path, { key: null })).status }).toEqual({ path, status: 401 });
+      }
+      // What RFC 3986 makes the same resource still is: percent-encoded unreserved characters.
+      const encoded = answered(await host.send('GET', '/categori%65s'));
+      expect([encoded.status, JSON.parse(encoded.text)]).toEqual([200, json(await host.send('GET', '/categories'))]);
+    }, SLOW);
+
     it('reset drops added rules and scenario state and keeps the rules the fake started with', async () => {
       await host.addFault({ id: 'added', effect: { status: 503 } });
       await host.keys.revoke('free-test-key');
