@@ -1,0 +1,46 @@
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { sendRequest } from './send-request.js';
+
+let server: Server | undefined;
+afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
+
+/** A server on a random loopback port answering 200 `{"n":<count>}`, with `onRequest` deciding first. */
+async function listening(configure: (server: Server) => void, onRequest: (socketRequests: number) => 'answer' | 'destroy' = () => 'answer'): Promise<string> {
+  let count = 0;
+  const perSocket = new WeakMap<object, number>();
+  server = createServer((request, response) => {
+    const seen = (perSocket.get(request.socket) ?? 0) + 1;
+    perSocket.set(request.socket, seen);
+    if (onRequest(seen) === 'destroy') return void request.socket.destroy();
+    count += 1;
+    response.setHeader('content-type', 'application/json');
+    response.end(JSON.stringify({ n: count }));
+  });
+  configure(server);
+  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+}
+
+describe('sendRequest over pooled connections', () => {
+  it('sends again on a new connection when the server closed the pooled one as the request went out', async () => {
+    // Every connection dies on its second request, as when a keep-alive timeout and a request cross.
+    const baseUrl = await listening(() => undefined, (seen) => (seen > 1 ? 'destroy' : 'answer'));
+    const answers = [];
+    for (let index = 0; index < 3; index += 1) answers.push(await sendRequest(baseUrl, 'k', { method: 'GET', path: '/categories' }));
+    expect(answers.map(({ status, json }) => [status, json])).toEqual([[200, { n: 1 }], [200, { n: 2 }], [200, { n: 3 }]]);
+  });
+
+  it('survives a server whose keep-alive timeout is shorter than the pause between requests', async () => {
+    const baseUrl = await listening((created) => (created.keepAliveTimeout = 50));
+    expect((await sendRequest(baseUrl, 'k', { method: 'GET', path: '/categories' })).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    expect((await sendRequest(baseUrl, 'k', { method: 'POST', path: '/categories', json: { name: 'x' } })).json).toEqual({ n: 2 });
+  });
+
+  it('still fails when the server never answers at all', async () => {
+    const baseUrl = await listening(() => undefined, () => 'destroy');
+    await expect(sendRequest(baseUrl, 'k', { method: 'GET', path: '/categories' })).rejects.toThrow(/socket hang up|ECONNRESET/);
+  });
+});
