@@ -2,6 +2,7 @@ import { AUTH_AND_ERROR_VARIANTS } from './auth-and-error-variants.js';
 import { BODY_AND_STATE_VARIANTS } from './body-and-state-variants.js';
 import { RATE_LIMIT_AND_DEPRECATION_VARIANTS } from './rate-limit-and-deprecation-variants.js';
 import { INPUT_HANDLING_VARIANTS } from './input-handling-variants.js';
+import { PROMISE_MODEL_VARIANTS } from './promise-model-variants.js';
 import { PROTOCOL_VARIANTS } from './protocol-variants.js';
 import { RATE_LIMIT_PROMISE_VARIANTS } from './rate-limit-promise-variants.js';
 import type { BrokenVariant } from './variant.js';
@@ -14,6 +15,7 @@ export const BROKEN_VARIANTS: readonly BrokenVariant[] = [
   ...INPUT_HANDLING_VARIANTS,
   ...PROTOCOL_VARIANTS,
   ...RATE_LIMIT_PROMISE_VARIANTS,
+  ...PROMISE_MODEL_VARIANTS,
 ];
 
 export type { BrokenVariant, Intercept } from './variant.js';

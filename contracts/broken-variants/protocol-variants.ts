@@ -1,9 +1,8 @@
-import { apiPath, onSpecPath, jsonOf, rebuiltRequest, type BrokenVariant } from './variant.js';
+import { apiPath, onSpecPath, tokenOf, jsonOf, rebuiltRequest, type BrokenVariant } from './variant.js';
 
 const KNOWN_KEYS = ['free-test-key', 'pro-test-key', 'business-test-key', 'enterprise-test-key'];
 const isCreate = (request: Request) => request.method === 'POST' && apiPath(request) === '/categories';
 const hasValidKey = (request: Request) => KNOWN_KEYS.some((key) => request.headers.get('authorization') === `Bearer ${key}`);
-const tokenOf = (request: Request) => /^Bearer +(\S+)/i.exec(request.headers.get('authorization') ?? '')?.[1];
 
 const withAuthorization = (request: Request, authorization: string | null) => rebuiltRequest(request, { headers: { Authorization: authorization } });
 

@@ -18,6 +18,11 @@ export function apiPath(request: Request): string {
   return new URL(request.url).pathname.replace(/^\/v1/, '');
 }
 
+/** The bearer token the request carries, if any. */
+export function tokenOf(request: Request): string | undefined {
+  return /^Bearer +(\S+)/i.exec(request.headers.get('authorization') ?? '')?.[1];
+}
+
 /** Whether the request is on one of the spec's paths, exactly as written (`/pets/{petId}` any one segment). */
 export function onSpecPath(request: Request): boolean {
   return /^\/(categories|store\/orders|pets\/[^/]+)$/.test(apiPath(request));

@@ -1,3 +1,4 @@
+import type { BrokenPromise } from '../model/broken-promise.js';
 import type { SpecValidators } from '../spec/spec-validators.js';
 import type { ContractRequest, Exchange } from '../transport/exchange.js';
 
@@ -33,6 +34,14 @@ export interface TargetClock {
   advanceSeconds(seconds: number): Promise<number>;
 }
 
+/** Test control of the fake, for checks that set a scenario up (only the fake has it). */
+export interface FakeScenario {
+  /** Back to the seed: records, counters, bans and clock (and the run's model with it). */
+  reset(): Promise<void>;
+  /** Sets what the key has left in its current minute window. */
+  setMinuteRemaining(remaining: number): Promise<void>;
+}
+
 /** What a check gets: one way to send requests, the compiled spec, and what is known of the key. */
 export interface CheckContext {
   send(request: ContractRequest): Promise<Exchange>;
@@ -51,6 +60,14 @@ export interface CheckContext {
   clock?: TargetClock;
   /** A note for the person watching (e.g. a wait for Retry-After). */
   note(message: string): void;
+  /** What the target supports or permits (a check may do more where it can, e.g. writes). */
+  capabilities: readonly Capability[];
+  /** The most requests a check may have in flight at once (`--max-concurrency`). */
+  maxConcurrency: number;
+  /** Takes the promises this check's exchanges broke so far, for a check that reports them itself (after shrinking). */
+  takeBrokenPromises(): BrokenPromise[];
+  /** Present on the fake only. */
+  scenario?: FakeScenario;
 }
 
 /** A named check with one signature: it resolves when the target conforms and throws a CheckFailure otherwise. */
@@ -74,6 +91,8 @@ export class CheckFailure extends Error {
     readonly title: string,
     readonly lines: readonly string[],
     readonly exchange?: Exchange,
+    /** Every request of a failing sequence, in the order sent (reports print each as `curl`). */
+    readonly sequence?: ReadonlyArray<{ label: string; exchange: Exchange }>,
   ) {
     super([title, ...lines].join('\n'));
   }

@@ -11,6 +11,8 @@ import { equivalentReadsAnsweredAlike, equivalentWritesAnsweredAlike } from './e
 import { evaluationOrderReads, evaluationOrderWrites } from './evaluation-order-checks.js';
 import { invalidParametersRejected, unknownQueryIgnored, validParametersAccepted } from './generated-read-checks.js';
 import { rateLimitPromisesKept } from './rate-limit-promise-checks.js';
+import { concurrentClientsSerialisable } from './concurrent-clients-check.js';
+import { everyOutcomeCharged } from './outcome-charge-checks.js';
 
 /**
  * Every check, in the order they run. Checks that exhaust the key's quota come last, so that on a live
@@ -45,10 +47,12 @@ export const CHECKS: readonly Check[] = [
   rateLimitHeadersOnEveryResponse,
   rateLimitRemainingDecreases,
   rateLimitResetInWindow,
+  everyOutcomeCharged,
   deprecationHeaders,
   sunsetAnswersGone,
   rateLimitExceededAnswer,
   rateLimitPromisesKept,
+  concurrentClientsSerialisable,
   quotaWindowRollsOver,
   banAfterRepeatedRejections,
 ];

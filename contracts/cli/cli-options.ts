@@ -14,6 +14,7 @@ export interface ContractCliOptions {
   seed?: number;
   runs?: number;
   maxRequests?: number;
+  maxConcurrency?: number;
   minCoverage?: number;
 }
 
@@ -58,6 +59,7 @@ function program(write: (text: string) => void): Command {
     .option('--seed <n>', 'seed of the generated cases (printed on every run); the same seed replays the same cases', wholeNumber('--seed', 0, 2 ** 31 - 1))
     .option('--runs <n>', 'generated cases per property, beyond the fixed boundaries (default 100; 20 on a URL target)', wholeNumber('--runs', 0, 100_000))
     .option('--max-requests <n>', 'the most requests sent to each target; checks past it are skipped, and the run says how many it sent', wholeNumber('--max-requests', 1, 10_000_000))
+    .option('--max-concurrency <n>', 'the most requests in flight at once when the suite acts as several clients (default 4)', wholeNumber('--max-concurrency', 1, 64))
     .option('--min-coverage <percent>', 'fail (exit 1) when a target\'s operation x status x header coverage is below this', percent)
     .addHelpText('after', '\nExit: 0 every applicable check passed; 1 a check failed; 2 bad usage, or the target is unreachable.')
     .exitOverride()

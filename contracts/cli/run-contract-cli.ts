@@ -102,7 +102,7 @@ export async function runContractCli(argv: readonly string[], io: CliIo): Promis
   try {
     for (const [index, target] of targets.entries()) {
       if (index > 0) io.out('');
-      const settings = suiteSettings({ live: target.descriptor.paced, seed, ...(options.runs !== undefined && { runs: options.runs }), ...(options.maxRequests !== undefined && { maxRequests: options.maxRequests }) });
+      const settings = suiteSettings({ live: target.descriptor.paced, seed, ...(options.runs !== undefined && { runs: options.runs }), ...(options.maxRequests !== undefined && { maxRequests: options.maxRequests }), ...(options.maxConcurrency !== undefined && { maxConcurrency: options.maxConcurrency }) });
       reports.push(await runAgainst(target, settings, io));
     }
   } finally {

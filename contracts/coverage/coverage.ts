@@ -21,7 +21,7 @@ export interface Coverage {
 
 function templatePattern(path: string): RegExp {
   const source = path.split(/\{[^}]+\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^/]+');
-  return new RegExp(`^${source}/?$`);
+  return new RegExp(`^${source}$`);
 }
 
 let patterns: Array<{ operation: DocumentedOperation; pattern: RegExp }> | undefined;

@@ -1,6 +1,7 @@
 import { BROKEN_VARIANTS } from '../broken-variants/index.js';
 import { FAULTS } from '../checks/evaluation-order-checks.js';
 import { CHECKS } from '../checks/registry.js';
+import { PROMISES, PROMISE_NAMES } from '../model/promise-rules.js';
 import { DISTINCTIONS } from '../protocol/distinctions.js';
 import { EQUIVALENCES } from '../protocol/equivalences.js';
 
@@ -34,6 +35,15 @@ export function distinctionTableMarkdown(): string {
     '| Distinction | Basis | Not the same resource |',
     '|---|---|---|',
     ...DISTINCTIONS.map(({ name, basis, rule }) => `| \`${name}\` | ${basis} | ${cell(rule)} |`),
+  ].join('\n');
+}
+
+/** The promises the run's one model holds every exchange to, and what a target must support for each. */
+export function promiseTableMarkdown(): string {
+  return [
+    '| Promise | Held over every exchange of the run | Needs |',
+    '|---|---|---|',
+    ...PROMISE_NAMES.map((name) => `| \`${name}\` | ${cell(PROMISES[name].promise)} | ${PROMISES[name].needs.length > 0 ? PROMISES[name].needs.join(', ') : '—'} |`),
   ].join('\n');
 }
 

@@ -1,10 +1,10 @@
 import { CheckNotApplicable, isCheckFailure, type Check, type CheckContext } from '../checks/check.js';
 import { specValidators } from '../spec/spec-validators.js';
-import { fakeClock, resetFake } from '../targets/fake-admin.js';
+import { PROMISES } from '../model/promise-rules.js';
 import { skipReason, type TargetDescriptor } from '../targets/target.js';
 import { curlCommand } from '../transport/curl-command.js';
 import type { CheckResult } from './check-result.js';
-import { suiteSettings, TargetSession, type SuiteSettings } from './target-session.js';
+import { suiteSettings, TargetSession, type CheckTally, type SuiteSettings } from './target-session.js';
 
 /** Options of {@link runCheck}. */
 export interface RunCheckOptions {
@@ -28,8 +28,11 @@ export function sessionOf(descriptor: TargetDescriptor, settings?: SuiteSettings
   return session;
 }
 
-function contextFor(descriptor: TargetDescriptor, session: TargetSession, note: (message: string) => void): CheckContext {
+function contextFor(descriptor: TargetDescriptor, session: TargetSession, note: (message: string) => void, tally: CheckTally): CheckContext {
   return {
+    capabilities: descriptor.capabilities,
+    maxConcurrency: session.settings.maxConcurrency,
+    takeBrokenPromises: () => tally.broken.splice(0),
     send: session.send,
     spec: specValidators(),
     seed: session.settings.seed,
@@ -41,7 +44,8 @@ function contextFor(descriptor: TargetDescriptor, session: TargetSession, note: 
       await session.waiter.wait(seconds);
     },
     ...(descriptor.plan && { plan: descriptor.plan }),
-    ...(descriptor.adminUrl && descriptor.capabilities.includes('clock') && { clock: fakeClock(descriptor.adminUrl) }),
+    ...(session.clock && { clock: session.clock }),
+    ...(descriptor.adminUrl && { scenario: { reset: () => session.resetTarget(), setMinuteRemaining: (remaining: number) => session.setMinuteRemaining(remaining) } }),
   };
 }
 
@@ -63,17 +67,28 @@ export async function runCheck(check: Check, descriptor: TargetDescriptor, optio
   const tally = session.begin(note);
   const started = performance.now();
   const finished = () => ({ durationMs: Math.round(performance.now() - started), requests: tally.requests, observed: [...tally.observed].sort() });
+  // A promise broken by any exchange of the check fails it first: it is what went wrong earliest.
+  const brokenPromise = () => {
+    const [first] = tally.broken;
+    if (!first) return undefined;
+    const also = tally.broken.length > 1 ? [`(and ${tally.broken.length - 1} more: ${[...new Set(tally.broken.slice(1).map(({ promise }) => promise))].join(', ')})`] : [];
+    const failure = { title: `Broken promise ${first.promise}: ${first.title}`, lines: [...first.lines, `Promise: ${PROMISES[first.promise].promise}`, ...also], curl: curlCommand(first.exchange.request, descriptor.apiKey) };
+    return { ...base, outcome: 'failed' as const, failure, ...finished() };
+  };
   try {
-    if (descriptor.adminUrl) await resetFake(descriptor.adminUrl);
-    await check.run(contextFor(descriptor, session, note));
-    return { ...base, outcome: 'passed', ...finished() };
+    await session.resetTarget();
+    await check.run(contextFor(descriptor, session, note, tally));
+    return brokenPromise() ?? { ...base, outcome: 'passed', ...finished() };
   } catch (error) {
+    const broken = brokenPromise();
+    if (broken) return broken;
     if (error instanceof Error && (error.name === 'CheckNotApplicable' || error.name === 'RequestBudgetExhausted' || error instanceof CheckNotApplicable)) {
       return { ...base, outcome: 'skipped', reason: error.message, ...finished() };
     }
     if (isCheckFailure(error)) {
       const curl = error.exchange && curlCommand(error.exchange.request, descriptor.apiKey);
-      return { ...base, outcome: 'failed', failure: { title: error.title, lines: [...error.lines], ...(curl && { curl }) }, ...finished() };
+      const sequence = (error.sequence ?? []).map(({ label, exchange }) => `  ${curlCommand(exchange.request, descriptor.apiKey)}  # ${label}`);
+      return { ...base, outcome: 'failed', failure: { title: error.title, lines: [...error.lines, ...sequence], ...(curl && { curl }) }, ...finished() };
     }
     // Not a verdict on the target's answers (e.g. the connection dropped): still a failure, said plainly.
     const message = error instanceof Error ? error.message : String(error);

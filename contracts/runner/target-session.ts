@@ -1,6 +1,9 @@
-import { RequestBudgetExhausted, type CheckContext } from '../checks/check.js';
+import { RequestBudgetExhausted, type CheckContext, type TargetClock } from '../checks/check.js';
+import { serverEpochSeconds } from '../checks/rate-limit-checks.js';
 import { operationOfRequest } from '../coverage/coverage.js';
-import { fakeClock } from '../targets/fake-admin.js';
+import type { BrokenPromise } from '../model/broken-promise.js';
+import { PromiseModel } from '../model/promise-model.js';
+import { fakeClock, resetFake } from '../targets/fake-admin.js';
 import type { TargetDescriptor } from '../targets/target.js';
 import type { ContractRequest, Exchange } from '../transport/exchange.js';
 import { pacedSender, realTimeWaiter, type Waiter } from '../transport/paced-sender.js';
@@ -16,7 +19,12 @@ export interface SuiteSettings {
   runs: number;
   /** The most requests sent to one target; past it, checks stop and are reported skipped. */
   maxRequests?: number;
+  /** The most requests in flight at once, for checks that act as several clients. */
+  maxConcurrency: number;
 }
+
+/** Requests in flight at once when `--max-concurrency` is not given: a few clients, well inside a free key's minute. */
+export const DEFAULT_MAX_CONCURRENCY = 4;
 
 /** Generated cases per property when `--runs` is not given: fewer against a live target's quota. */
 export const DEFAULT_RUNS = { local: 100, live: 20 } as const;
@@ -26,14 +34,14 @@ export function suiteSettings(options: Partial<SuiteSettings> & { live: boolean 
   return {
     seed: options.seed ?? Math.floor(Math.random() * 2 ** 31),
     runs: options.runs ?? (options.live ? DEFAULT_RUNS.live : DEFAULT_RUNS.local),
+    maxConcurrency: options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY,
     ...(options.maxRequests !== undefined && { maxRequests: options.maxRequests }),
   };
 }
 
-function waiterFor(descriptor: TargetDescriptor): Waiter {
-  if (!descriptor.adminUrl || !descriptor.capabilities.includes('clock')) return realTimeWaiter;
+function waiterFor(clock: TargetClock | undefined): Waiter {
+  if (!clock) return realTimeWaiter;
   // The fake's time is its clock: waiting is moving it, at no cost, however long the window.
-  const clock = fakeClock(descriptor.adminUrl);
   return {
     now: () => clock.advanceSeconds(0),
     wait: async (seconds) => {
@@ -44,10 +52,11 @@ function waiterFor(descriptor: TargetDescriptor): Waiter {
   };
 }
 
-/** What one check did to the target: requests sent and coverage items exercised. */
+/** What one check did to the target: requests sent, coverage items exercised, promises its exchanges broke. */
 export interface CheckTally {
   requests: number;
   observed: Set<string>;
+  broken: BrokenPromise[];
 }
 
 /**
@@ -59,15 +68,23 @@ export class TargetSession {
   readonly #descriptor: TargetDescriptor;
   readonly #settings: SuiteSettings;
   readonly waiter: Waiter;
+  /** The one model of the spec's promises for this target, fed by every exchange of every check. */
+  readonly model: PromiseModel;
+  /** The fake's clock (only targets with the `clock` capability); moving it keeps {@link targetNow} true. */
+  readonly clock: TargetClock | undefined;
   readonly #paced: Send;
   #sent = 0;
-  #tally: CheckTally = { requests: 0, observed: new Set() };
+  /** The fake's clock minus this machine's, in seconds, as its last move answered. */
+  #clockOffset = 0;
+  #tally: CheckTally = { requests: 0, observed: new Set(), broken: [] };
   #note: (message: string) => void = () => undefined;
 
   constructor(descriptor: TargetDescriptor, settings: SuiteSettings) {
     this.#descriptor = descriptor;
     this.#settings = settings;
-    this.waiter = waiterFor(descriptor);
+    this.model = new PromiseModel({ baseUrl: descriptor.baseUrl, capabilities: descriptor.capabilities, ...(descriptor.plan && { plan: descriptor.plan }) });
+    this.clock = descriptor.adminUrl && descriptor.capabilities.includes('clock') ? this.#trackedClock(fakeClock(descriptor.adminUrl)) : undefined;
+    this.waiter = waiterFor(this.clock);
     this.#paced = pacedSender((request) => this.#sendCounted(request), (message) => this.#note(message), this.waiter);
   }
 
@@ -83,8 +100,41 @@ export class TargetSession {
   /** Starts the tally of a check; its notes go to `note` from now on. */
   begin(note: (message: string) => void): CheckTally {
     this.#note = note;
-    this.#tally = { requests: 0, observed: new Set() };
+    this.#tally = { requests: 0, observed: new Set(), broken: [] };
     return this.#tally;
+  }
+
+  /** Back to the fake's seed (records, counters, clock), and the model with it; nothing on other targets. */
+  /** Sets what the session's key has left in its minute window (the fake's `/__admin/keys`); the model forgets what it believed. */
+  async setMinuteRemaining(remaining: number): Promise<void> {
+    const { adminUrl, apiKey } = this.#descriptor;
+    if (!adminUrl) throw new Error('only the fake has scenario controls');
+    const response = await fetch(`${adminUrl}/__admin/keys/${encodeURIComponent(apiKey)}/quota`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ minuteRemaining: remaining }) });
+    if (!response.ok) throw new Error(`PUT /__admin/keys/.../quota answered ${response.status}: ${await response.text()}`);
+    this.model.reset();
+  }
+
+  async resetTarget(): Promise<void> {
+    if (!this.#descriptor.adminUrl) return;
+    await resetFake(this.#descriptor.adminUrl);
+    this.#clockOffset = 0;
+    this.model.reset();
+  }
+
+  /** The target's now in epoch seconds when an answer came: the fake's clock, else the answer's Date. */
+  targetNow(exchange: Exchange): number {
+    return this.clock ? Date.now() / 1000 + this.#clockOffset : serverEpochSeconds(exchange);
+  }
+
+  #trackedClock(clock: TargetClock): TargetClock {
+    const moved = (epochSeconds: number) => {
+      this.#clockOffset = epochSeconds - Date.now() / 1000;
+      return epochSeconds;
+    };
+    return {
+      setEpochSeconds: async (epochSeconds) => moved(await clock.setEpochSeconds(epochSeconds)),
+      advanceSeconds: async (seconds) => moved(await clock.advanceSeconds(seconds)),
+    };
   }
 
   /** The sender checks use: paced, counted, observed for coverage. */
@@ -97,7 +147,16 @@ export class TargetSession {
     }
     this.#sent += 1;
     this.#tally.requests += 1;
-    const exchange = await sendRequest(this.#descriptor.baseUrl, this.#descriptor.apiKey, request);
+    const tally = this.#tally;
+    const ticket = this.model.sending();
+    let exchange: Exchange;
+    try {
+      exchange = await sendRequest(this.#descriptor.baseUrl, this.#descriptor.apiKey, request);
+    } catch (error) {
+      tally.broken.push(...this.model.abandoned(ticket));
+      throw error;
+    }
+    tally.broken.push(...this.model.answered(ticket, exchange, this.targetNow(exchange)));
     for (const item of observedItems(exchange, this.#descriptor.baseUrl)) this.#tally.observed.add(item);
     return exchange;
   }

@@ -1,0 +1,100 @@
+import type { Capability, PlanLimits } from '../checks/check.js';
+import { operationOfRequest } from '../coverage/coverage.js';
+import type { Exchange } from '../transport/exchange.js';
+import type { BrokenPromise, Observation } from './broken-promise.js';
+import { declaredHeaderBreaks } from './declared-headers.js';
+import { PROMISES } from './promise-rules.js';
+import { QuotaLedger } from './quota-ledger.js';
+import { RecordLedger } from './record-ledger.js';
+
+/** What the model knows of the target it watches. */
+export interface PromiseModelOptions {
+  /** The base address requests are relative to; only exchanges under it are judged. */
+  baseUrl: string;
+  /** What the target supports: a promise whose needs it lacks is not judged (Prism keeps no state). */
+  capabilities: readonly Capability[];
+  /** The key's plan, when known: its windows' limits are then the plan's. */
+  plan?: PlanLimits;
+}
+
+/** A request on its way: a ticket from {@link PromiseModel.sending}, handed back with its answer. */
+export type Ticket = number;
+
+/**
+ * One model of what the spec promises across exchanges, fed by every exchange of a run (whichever check
+ * sent it, retries and waits included) or of the watching proxy: per key, its windows and what they
+ * announced; per collection, the records created and their order; per operation, what the spec declares.
+ * Requests in flight together are judged together, as a burst, once the last of them is answered: the
+ * outcome must be one some serial order explains.
+ * @example const ticket = model.sending(); const broken = model.answered(ticket, exchange, nowSeconds);
+ */
+export class PromiseModel {
+  readonly #options: PromiseModelOptions;
+  readonly #quota: QuotaLedger;
+  readonly #records = new RecordLedger();
+  #clock = 0;
+  #inFlight = new Set<Ticket>();
+  #burst: Observation[] = [];
+
+  constructor(options: PromiseModelOptions) {
+    this.#options = options;
+    this.#quota = new QuotaLedger(options.plan);
+  }
+
+  /** Whether the target can be held to a promise (it has what the promise needs). */
+  judges(promise: keyof typeof PROMISES): boolean {
+    return PROMISES[promise].needs.every((capability) => (this.#options.capabilities as readonly string[]).includes(capability));
+  }
+
+  /** The target forgot its state (the fake's reset): records and counters start over. */
+  reset(): void {
+    this.#quota.reset();
+    this.#records.reset();
+  }
+
+  /** Records the run created, for the report (so a team can find them on staging). */
+  created(): Array<Record<string, unknown>> {
+    return this.#records.created();
+  }
+
+  /** A request is about to be sent. */
+  sending(): Ticket {
+    const ticket = ++this.#clock;
+    this.#inFlight.add(ticket);
+    return ticket;
+  }
+
+  /** The request got no answer (the connection failed): it is forgotten. */
+  abandoned(ticket: Ticket): BrokenPromise[] {
+    this.#inFlight.delete(ticket);
+    return this.#inFlight.size === 0 ? this.#close() : [];
+  }
+
+  /**
+   * The answer came, at the target's `now` (epoch seconds). Returns what it (or the burst it closes)
+   * breaks; answers in a burst are judged when the last one comes.
+   */
+  answered(ticket: Ticket, exchange: Exchange, now: number): BrokenPromise[] {
+    this.#inFlight.delete(ticket);
+    // A ticket is the order of sending: the same counter as `answered`, so the two compare.
+    this.#burst.push({ exchange, sent: ticket, answered: ++this.#clock, now });
+    return this.#inFlight.size === 0 ? this.#close() : [];
+  }
+
+  #close(): BrokenPromise[] {
+    const burst = this.#burst.sort((a, b) => a.answered - b.answered);
+    this.#burst = [];
+    const stateful = this.judges('stored_as_sent');
+    const broken: BrokenPromise[] = [];
+    for (const observation of burst) {
+      const { request } = observation.exchange;
+      const operation = operationOfRequest(request.method, request.url, this.#options.baseUrl);
+      if (!operation) continue;
+      broken.push(...declaredHeaderBreaks(operation, observation.exchange, this.judges('deprecation_headers_as_declared')));
+      broken.push(...this.#records.judge(operation, observation, stateful));
+    }
+    const underBase = burst.filter(({ exchange }) => exchange.request.url.startsWith(this.#options.baseUrl));
+    if (this.judges('charged_once_per_admitted_request')) broken.push(...this.#quota.judge(underBase));
+    return broken.filter(({ promise }) => this.judges(promise));
+  }
+}

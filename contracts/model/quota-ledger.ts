@@ -1,0 +1,222 @@
+import type { PlanLimits } from '../checks/check.js';
+import { errorCodeOf, headerOf, type Exchange } from '../transport/exchange.js';
+import type { BrokenPromise, Observation } from './broken-promise.js';
+
+const MINUTE = 60;
+const DAY = 86_400;
+// A target's now is known to a second at best (the Date header), and its Reset is rounded up.
+const SLACK_SECONDS = 2;
+
+type WindowKind = 'minute' | 'day';
+
+/** What one answer announced about its window. */
+interface Announcement {
+  limit: number;
+  remaining: number;
+  reset: number;
+}
+
+/** What the model believes of one bucket: the last announced state of its window, and each kind's limit. */
+interface BucketState {
+  window?: Announcement & { kind: WindowKind };
+  /** A ban's end (epoch s): until then every answer is a 429 and nothing is judged against the window. */
+  bannedUntil?: number;
+  limits: Partial<Record<WindowKind, number>>;
+}
+
+const wholeNumber = (value: string | undefined) => (value !== undefined && /^\d+$/.test(value.trim()) ? Number(value.trim()) : undefined);
+
+function announcementOf(exchange: Exchange): Announcement | undefined {
+  const [limit, remaining, reset] = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'].map((name) => wholeNumber(headerOf(exchange, name)));
+  return limit === undefined || remaining === undefined || reset === undefined ? undefined : { limit, remaining, reset };
+}
+
+/** The bearer token of a request however it is spelt, `''` for none, undefined when the field is there but unreadable. */
+function tokenOf(exchange: Exchange): string | undefined {
+  const field = Object.entries(exchange.request.headers).find(([name]) => name.toLowerCase() === 'authorization')?.[1];
+  if (field === undefined || field.trim() === '') return '';
+  return /^\s*bearer +(\S+)\s*$/i.exec(field)?.[1];
+}
+
+
+const isRateLimited = (exchange: Exchange) => exchange.status === 429 && errorCodeOf(exchange) !== 'temporarily_banned';
+const isBanned = (exchange: Exchange) => exchange.status === 429 && errorCodeOf(exchange) === 'temporarily_banned';
+
+/** The window an answer's Reset describes, when it is a fixed UTC one no further away than it lasts. */
+function windowKindOf(reset: number, now: number): WindowKind | undefined {
+  const left = reset - now;
+  if (left < -SLACK_SECONDS) return undefined;
+  if (reset % MINUTE === 0 && left <= MINUTE + SLACK_SECONDS) return 'minute';
+  if (reset % DAY === 0 && left <= DAY + SLACK_SECONDS) return 'day';
+  return undefined;
+}
+
+/**
+ * The quota half of the model: per bucket, the window its answers announced. Judges a burst of answers
+ * (one, for a client that waits for each answer) against what the bucket's last answer promised.
+ */
+export class QuotaLedger {
+  readonly #buckets = new Map<string, BucketState>();
+  readonly #plan: PlanLimits | undefined;
+  /** Tokens seen answered: a key the target knows (true) or one it refused with 401 (false). */
+  readonly #known = new Map<string, boolean>();
+
+  constructor(plan: PlanLimits | undefined) {
+    this.#plan = plan;
+  }
+
+  /** The target forgot its counters (the fake's reset). */
+  reset(): void {
+    this.#buckets.clear();
+  }
+
+  /**
+   * Which bucket an answer counts in: the key's, or the address's anonymous one (every 401, and every
+   * request with no key or a key the target refused); undefined when it cannot be told (a 429 for a
+   * token never seen answered, or an unreadable Authorization).
+   */
+  #bucketOf(exchange: Exchange): string | undefined {
+    const token = tokenOf(exchange);
+    if (token === '') return 'anonymous';
+    if (token === undefined) return exchange.status === 401 ? 'anonymous' : undefined;
+    if (exchange.status !== 429) this.#known.set(token, exchange.status !== 401);
+    const valid = this.#known.get(token);
+    return valid === undefined ? undefined : valid ? `key ${token}` : 'anonymous';
+  }
+
+  /** Judges the answers of one burst (requests in flight together) and moves the buckets on. */
+  judge(burst: readonly Observation[]): BrokenPromise[] {
+    const broken: BrokenPromise[] = [];
+    const byBucket = new Map<string, Observation[]>();
+    for (const observation of burst) {
+      const bucket = this.#bucketOf(observation.exchange);
+      // An answer that cannot be placed in a bucket leaves every key's count unknown: start over.
+      if (bucket === undefined) {
+        for (const name of [...this.#buckets.keys()]) if (name !== 'anonymous') this.#buckets.delete(name);
+        continue;
+      }
+      byBucket.set(bucket, [...(byBucket.get(bucket) ?? []), observation]);
+    }
+    for (const [bucket, observations] of byBucket) {
+      const state = this.#buckets.get(bucket) ?? { limits: {} };
+      broken.push(...this.#judgeBucket(bucket, state, observations));
+      this.#buckets.set(bucket, state);
+    }
+    return broken;
+  }
+
+  #judgeBucket(bucket: string, state: BucketState, observations: Observation[]): BrokenPromise[] {
+    const broken: BrokenPromise[] = [];
+    const announced: Array<Observation & { announcement: Announcement; kind: WindowKind }> = [];
+    for (const observation of observations) {
+      const { exchange, now } = observation;
+      const announcement = announcementOf(exchange);
+      if (!announcement) continue;
+      if (isBanned(exchange)) {
+        state.bannedUntil = announcement.reset;
+        delete state.window;
+        continue;
+      }
+      if (state.bannedUntil !== undefined && now < state.bannedUntil) continue;
+      delete state.bannedUntil;
+      const shape = this.#shapeOf(bucket, state, observation, announcement);
+      broken.push(...shape.broken);
+      if (shape.kind) announced.push({ ...observation, announcement, kind: shape.kind });
+    }
+    const previous = state.window;
+    const inPrevious = previous ? announced.filter(({ announcement, kind, now }) => kind === previous.kind && announcement.reset === previous.reset && now < previous.reset + SLACK_SECONDS) : [];
+    if (previous && inPrevious.length > 0) broken.push(...this.#judgeAgainst(previous, inPrevious));
+    // The bucket's window now: the latest one announced, at its lowest count.
+    const latest = announced.reduce<(typeof announced)[number] | undefined>((last, each) => (!last || each.announcement.reset > last.announcement.reset ? each : last), undefined);
+    if (latest) {
+      const same = announced.filter(({ announcement, kind }) => kind === latest.kind && announcement.reset === latest.announcement.reset);
+      const lowest = Math.min(...same.map(({ announcement, exchange }) => (isRateLimited(exchange) ? 0 : announcement.remaining)));
+      state.window = { ...latest.announcement, remaining: lowest, kind: latest.kind };
+    }
+    return broken;
+  }
+
+  /** What one answer must say of its own window, whatever came before. */
+  #shapeOf(bucket: string, state: BucketState, { exchange, now }: Observation, { limit, remaining, reset }: Announcement): { kind?: WindowKind; broken: BrokenPromise[] } {
+    const broken: BrokenPromise[] = [];
+    const fail = (title: string, lines: string[]) => broken.push({ promise: 'fixed_utc_windows', title, lines, exchange });
+    const planned = (which: WindowKind) => (bucket === 'anonymous' || !this.#plan ? undefined : which === 'minute' ? this.#plan.perMinute : this.#plan.perDay);
+    let kind = windowKindOf(reset, now);
+    // In the last minute of a UTC day both windows end together: the limit tells which one is described.
+    if (kind === 'minute' && reset % DAY === 0 && limit !== (planned('minute') ?? state.limits.minute ?? limit)) kind = 'day';
+    if (!kind) {
+      fail('X-RateLimit-Reset is not the end of a fixed UTC minute or day', [
+        `Received: X-RateLimit-Reset ${reset} (${new Date(reset * 1000).toISOString()}), ${Math.round(reset - now)} s from now / Expected: a multiple of 60 at most 60 s away, or of 86400 at most a day away`,
+      ]);
+      return { broken };
+    }
+    const seen = state.limits[kind];
+    const plannedLimit = planned(kind);
+    if (plannedLimit !== undefined && limit !== plannedLimit) fail(`X-RateLimit-Limit is not the plan's ${kind} limit`, [`Received: ${limit} / Expected: ${plannedLimit}`]);
+    else if (seen !== undefined && limit !== seen) fail(`X-RateLimit-Limit of the ${kind} window changed`, [`Received: ${limit} / Expected: ${seen}, as earlier answers said`]);
+    state.limits[kind] = limit;
+    if (remaining > limit) fail('X-RateLimit-Remaining is above X-RateLimit-Limit', [`Received: Remaining ${remaining}, Limit ${limit}`]);
+    if (isRateLimited(exchange)) {
+      if (remaining !== 0) fail('X-RateLimit-Remaining is not 0 on a 429', [`Received: ${remaining} / Expected: 0`]);
+      const retryAfter = wholeNumber(headerOf(exchange, 'retry-after'));
+      if (retryAfter === undefined || retryAfter < 1 || retryAfter > reset - now + SLACK_SECONDS) {
+        fail('Retry-After is not the time left in the window', [`Received: Retry-After ${headerOf(exchange, 'retry-after') ?? '(none)'} / Expected: whole seconds from 1 to ${Math.ceil(reset - now)} (until X-RateLimit-Reset)`]);
+      }
+    }
+    return { kind, broken };
+  }
+
+  /** Answers in the window the bucket's last answer described, judged against what it announced. */
+  #judgeAgainst(previous: Announcement, answers: Array<Observation & { announcement: Announcement }>): BrokenPromise[] {
+    const broken: BrokenPromise[] = [];
+    const involved = answers.map(({ exchange }) => exchange);
+    const admitted = answers.filter(({ exchange }) => !isRateLimited(exchange));
+    const rejected = answers.filter(({ exchange }) => isRateLimited(exchange));
+    const places = admitted.map(({ announcement }) => announcement.remaining).sort((a, b) => b - a);
+    const expected = Array.from({ length: Math.min(admitted.length, previous.remaining) }, (_, index) => previous.remaining - 1 - index);
+    const concurrently = answers.length > 1 ? ` (${answers.length} requests at once, ${admitted.length} admitted)` : '';
+    if (admitted.length > previous.remaining) {
+      broken.push({ promise: 'no_admission_past_the_limit', title: 'Admitted beyond what the window announced', lines: [
+        `Received: ${admitted.length} admitted (${admitted.map(({ exchange }) => exchange.status).join(', ')}) / Expected: at most ${previous.remaining}, as X-RateLimit-Remaining: ${previous.remaining} announced${concurrently}`,
+      ], exchange: admitted[admitted.length - 1]!.exchange, involved });
+    } else if (new Set(places).size < places.length) {
+      const twice = places.find((place, index) => places.indexOf(place) !== index);
+      broken.push({ promise: 'one_place_per_answer', title: 'Two answers claim the same place in the window', lines: [
+        `Received: X-RateLimit-Remaining ${places.join(', ')} / Expected: ${expected.join(', ')}: one place each, after Remaining ${previous.remaining}${concurrently}`,
+      ], exchange: admitted.find(({ announcement }) => announcement.remaining === twice)!.exchange, involved });
+    } else if (places.join() !== expected.join()) {
+      const first = admitted.find(({ announcement }, index) => announcement.remaining !== expected[index]) ?? admitted[0]!;
+      broken.push({ promise: 'charged_once_per_admitted_request', title: answers.length > 1 ? 'Concurrent admitted requests were not charged one each' : `X-RateLimit-Remaining did not fall by exactly one for an admitted ${first.exchange.status}`, lines: [
+        `Received: X-RateLimit-Remaining ${places.join(', ')} after ${previous.remaining} / Expected: ${expected.join(', ')} (every admitted request costs one, whatever its outcome${concurrently})`,
+      ], exchange: first.exchange, involved });
+    }
+    if (rejected.length > 0 && admitted.length < previous.remaining) {
+      broken.push({ promise: 'no_surprise_rate_limit', title: 'A 429 though the window announced requests left', lines: [
+        `Received: 429 ${errorCodeOf(rejected[0]!.exchange) ?? ''} / Expected: admitted, as X-RateLimit-Remaining: ${previous.remaining} promised${admitted.length > 0 ? ` (${admitted.length} admitted with it)` : ''}${concurrently}`,
+      ], exchange: rejected[0]!.exchange, involved });
+    }
+    broken.push(...this.#realTimeOrder(answers, involved));
+    return broken;
+  }
+
+  /** An answer that came back before another was sent must have claimed an earlier place (or the window ran out first). */
+  #realTimeOrder(answers: Array<Observation & { announcement: Announcement }>, involved: Exchange[]): BrokenPromise[] {
+    if (answers.length < 2) return [];
+    for (const earlier of answers) {
+      for (const later of answers) {
+        if (earlier.answered >= later.sent || isRateLimited(later.exchange)) continue;
+        if (isRateLimited(earlier.exchange)) {
+          return [{ promise: 'no_admission_past_the_limit', title: 'Admitted after a 429 in the same window', lines: [
+            `Received: ${later.exchange.status} sent after a 429 had come back / Expected: 429 until X-RateLimit-Reset ${later.announcement.reset}`,
+          ], exchange: later.exchange, involved }];
+        }
+        if (later.announcement.remaining >= earlier.announcement.remaining) {
+          return [{ promise: 'one_place_per_answer', title: 'A later request claimed an earlier place in the window', lines: [
+            `Received: Remaining ${later.announcement.remaining} for a request sent after an answer with Remaining ${earlier.announcement.remaining} / Expected: below ${earlier.announcement.remaining} (no serial order explains it)`,
+          ], exchange: later.exchange, involved }];
+        }
+      }
+    }
+    return [];
+  }
+}

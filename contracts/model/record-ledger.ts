@@ -1,0 +1,119 @@
+import { isDeepStrictEqual } from 'node:util';
+import { snippet } from '../conformance/response-conformance.js';
+import { operationModels, type OperationModel } from '../generate/operation-model.js';
+import { resolveSchema } from '../spec/spec-document.js';
+import type { DocumentedOperation } from '../spec/spec-document.js';
+import type { Exchange } from '../transport/exchange.js';
+import type { BrokenPromise, Observation } from './broken-promise.js';
+
+type Record = { [field: string]: unknown };
+
+interface Created {
+  record: Record;
+  /** When its answer came (see {@link Observation}): only lists sent after it must include it. */
+  answered: number;
+  exchange: Exchange;
+}
+
+const isRecord = (value: unknown): value is Record => typeof value === 'object' && value !== null && !Array.isArray(value);
+const idOf = (record: Record) => (typeof record.id === 'number' || typeof record.id === 'string' ? String(record.id) : undefined);
+
+function bodySent(exchange: Exchange): unknown {
+  const { body } = exchange.request;
+  if (body === undefined) return undefined;
+  try {
+    return JSON.parse(typeof body === 'string' ? body : new TextDecoder().decode(body)) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The records half of the model: per collection of the spec (a list operation, and the write that adds
+ * to it), what the run created, and what every list must therefore say.
+ */
+export class RecordLedger {
+  readonly #writes: OperationModel[];
+  readonly #created = new Map<string, Map<string, Created>>();
+
+  constructor() {
+    this.#writes = operationModels().filter((model) => !model.safe && model.listedBy);
+  }
+
+  /** The target forgot its records (the fake's reset). */
+  reset(): void {
+    this.#created.clear();
+  }
+
+  /** What the run has created in each collection (by the list operation's id), for reports. */
+  created(): Record[] {
+    return [...this.#created.values()].flatMap((records) => [...records.values()].map(({ record }) => record));
+  }
+
+  /** Judges one answered exchange of a known operation, in the order the answers came. */
+  judge(operation: DocumentedOperation, { exchange, sent, answered }: Observation, stateful: boolean): BrokenPromise[] {
+    const write = this.#writes.find((model) => model.operation.operationId === operation.operationId);
+    if (write && exchange.status === write.successStatus && isRecord(exchange.json)) return this.#judgeCreated(write, exchange, answered, stateful);
+    if (operation.method === 'GET' && exchange.status === 200 && Array.isArray(exchange.json)) return this.#judgeList(operation, exchange, sent, stateful);
+    return [];
+  }
+
+  #judgeCreated(write: OperationModel, exchange: Exchange, answered: number, stateful: boolean): BrokenPromise[] {
+    if (!stateful) return [];
+    const record = exchange.json as Record;
+    const broken: BrokenPromise[] = [];
+    const sentBody = bodySent(exchange);
+    const fields = Object.keys(resolveSchema(write.bodySchema ?? {}).properties ?? {});
+    if (isRecord(sentBody)) {
+      const asSent = Object.fromEntries(fields.filter((field) => field in sentBody).map((field) => [field, sentBody[field]]));
+      const asAnswered = Object.fromEntries(fields.filter((field) => field in record).map((field) => [field, record[field]]));
+      if (!isDeepStrictEqual(asAnswered, asSent)) {
+        broken.push({ promise: 'stored_as_sent', title: 'The created record is not what was sent', lines: [`Received: ${snippet(JSON.stringify(asAnswered), 200)} / Expected: ${snippet(JSON.stringify(asSent), 200)} (the fields sent, exactly; none added)`], exchange });
+      }
+    }
+    const collection = this.#collection(write.listedBy!.operationId);
+    const id = idOf(record);
+    const earlier = id === undefined ? undefined : collection.get(id);
+    if (earlier) {
+      broken.push({ promise: 'ids_unique', title: 'Two created records were answered with the same id', lines: [
+        `Received: id ${id} for ${snippet(JSON.stringify(record), 120)} / Expected: an id no other record has; ${snippet(JSON.stringify(earlier.record), 120)} was created with it`,
+      ], exchange, involved: [earlier.exchange, exchange] });
+    } else if (id !== undefined) {
+      collection.set(id, { record, answered, exchange });
+    }
+    return broken;
+  }
+
+  #judgeList(list: DocumentedOperation, exchange: Exchange, sent: number, stateful: boolean): BrokenPromise[] {
+    const records = (exchange.json as unknown[]).filter(isRecord);
+    const ids = records.map(idOf);
+    const broken: BrokenPromise[] = [];
+    const numeric = ids.map((id) => Number(id));
+    const outOfOrder = numeric.findIndex((id, index) => index > 0 && !(id > numeric[index - 1]!));
+    if (outOfOrder > 0) {
+      const duplicate = numeric[outOfOrder] === numeric[outOfOrder - 1];
+      broken.push({ promise: duplicate ? 'ids_unique' : 'listed_in_ascending_id_order', title: duplicate ? 'A list has two records with the same id' : 'A list is not in ascending id order', lines: [
+        `Received: ids ${ids.slice(Math.max(0, outOfOrder - 3), outOfOrder + 3).join(', ')}${ids.length > 6 ? ' …' : ''} / Expected: every id greater than the one before (${list.operationId})`,
+      ], exchange });
+    }
+    if (!stateful) return broken;
+    const byId = new Map(records.map((record) => [idOf(record), record]));
+    for (const [id, created] of this.#created.get(list.operationId) ?? []) {
+      if (created.answered > sent) continue;
+      const listed = byId.get(id);
+      if (!listed || !isDeepStrictEqual(listed, created.record)) {
+        broken.push({ promise: 'stored_as_sent', title: listed ? 'A created record is listed otherwise than it was answered' : 'A created record is missing from the list', lines: [
+          `Received: ${listed ? snippet(JSON.stringify(listed), 160) : `no record with id ${id} among ${records.length}`} / Expected: ${snippet(JSON.stringify(created.record), 160)}, as its create answered`,
+        ], exchange, involved: [created.exchange, exchange] });
+        break;
+      }
+    }
+    return broken;
+  }
+
+  #collection(listOperationId: string): Map<string, Created> {
+    let collection = this.#created.get(listOperationId);
+    if (!collection) this.#created.set(listOperationId, (collection = new Map()));
+    return collection;
+  }
+}
