@@ -126,6 +126,13 @@ export class QuotaLedger {
     const previous = state.window;
     const inPrevious = previous ? announced.filter(({ announcement, kind, now }) => kind === previous.kind && announcement.reset === previous.reset && now < previous.reset + SLACK_SECONDS) : [];
     if (previous && inPrevious.length > 0) broken.push(...this.#judgeAgainst(previous, inPrevious));
+    // A window the bucket had not announced before (a fresh one): its answers must still claim one place each.
+    const fresh = new Map<string, typeof announced>();
+    for (const answer of announced.filter((each) => !inPrevious.includes(each))) {
+      const window = `${answer.kind} ${answer.announcement.reset}`;
+      fresh.set(window, [...(fresh.get(window) ?? []), answer]);
+    }
+    for (const answers of fresh.values()) broken.push(...this.#onePlaceEach(answers));
     // The bucket's window now: the latest one announced, at its lowest count.
     const latest = announced.reduce<(typeof announced)[number] | undefined>((last, each) => (!last || each.announcement.reset > last.announcement.reset ? each : last), undefined);
     if (latest) {
@@ -197,6 +204,21 @@ export class QuotaLedger {
     }
     broken.push(...this.#realTimeOrder(answers, involved));
     return broken;
+  }
+
+  /** Answers of one window with no announcement before them: distinct places, in an order some serial run explains. */
+  #onePlaceEach(answers: Array<Observation & { announcement: Announcement }>): BrokenPromise[] {
+    if (answers.length < 2) return [];
+    const involved = answers.map(({ exchange }) => exchange);
+    const admitted = answers.filter(({ exchange }) => !isRateLimited(exchange));
+    const places = admitted.map(({ announcement }) => announcement.remaining);
+    const twice = places.find((place, index) => places.indexOf(place) !== index);
+    if (twice !== undefined) {
+      return [{ promise: 'one_place_per_answer', title: 'Two answers claim the same place in the window', lines: [
+        `Received: X-RateLimit-Remaining ${places.join(', ')} for ${admitted.length} requests admitted at once / Expected: one place each`,
+      ], exchange: admitted.find(({ announcement }) => announcement.remaining === twice)!.exchange, involved }];
+    }
+    return this.#realTimeOrder(answers, involved);
   }
 
   /** An answer that came back before another was sent must have claimed an earlier place (or the window ran out first). */

@@ -1,0 +1,84 @@
+import { describe, expect, it } from '@jest/globals';
+import type { Capability } from '../checks/check.js';
+import type { Exchange } from '../transport/exchange.js';
+import { PromiseModel } from './promise-model.js';
+
+const BASE = 'http://service.test/v1';
+const NOW = 1_800_000_005; // 5 s into a UTC minute
+const RESET = 1_800_000_060;
+const STATEFUL: Capability[] = ['stateful', 'deprecationHeaders'];
+
+function exchange(method: string, path: string, status: number, { remaining = 59, reset = RESET, json, body, headers = {} }: { remaining?: number; reset?: number; json?: unknown; body?: string; headers?: Record<string, string> } = {}): Exchange {
+  return {
+    request: { method, url: `${BASE}${path}`, headers: { Authorization: 'Bearer k' }, ...(body !== undefined && { body }) },
+    status,
+    headers: { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': String(remaining), 'x-ratelimit-reset': String(reset), ...headers },
+    text: JSON.stringify(json ?? null),
+    json,
+  };
+}
+
+const rateLimited = (remaining = 0) => exchange('GET', '/categories', 429, { remaining, json: { code: 'rate_limit_exceeded', message: 'm', status: 429 }, headers: { 'retry-after': '55' } });
+
+/** Feeds answers one at a time (each answered before the next is sent) and returns the promises broken. */
+function oneByOne(model: PromiseModel, answers: Exchange[]): string[] {
+  return answers.flatMap((answer) => model.answered(model.sending(), answer, NOW).map(({ promise }) => promise));
+}
+
+/** Feeds answers as one burst: all sent before any is answered. */
+function together(model: PromiseModel, answers: Exchange[]): string[] {
+  const tickets = answers.map(() => model.sending());
+  return answers.flatMap((answer, index) => model.answered(tickets[index]!, answer, NOW).map(({ promise }) => promise));
+}
+
+const model = (capabilities: Capability[] = STATEFUL) => new PromiseModel({ baseUrl: BASE, capabilities, plan: { perMinute: 60, perDay: 1000 } });
+
+describe('the model of the spec\'s promises', () => {
+  it('holds answers one by one to what the last one announced: one charge each, whatever the status', () => {
+    expect(oneByOne(model(), [exchange('GET', '/categories', 200, { remaining: 59, json: [] }), exchange('GET', '/nowhere', 404, { remaining: 58 }), exchange('PATCH', '/categories', 405, { remaining: 57 })])).toEqual([]);
+    expect(oneByOne(model(), [exchange('GET', '/categories', 200, { remaining: 59, json: [] }), exchange('PATCH', '/categories', 405, { remaining: 59 })])).toEqual(['charged_once_per_admitted_request']);
+  });
+
+  it('reports a 429 while requests were announced, and an admission after 0', () => {
+    expect(oneByOne(model(), [exchange('GET', '/categories', 200, { remaining: 5, json: [] }), rateLimited()])).toEqual(['no_surprise_rate_limit']);
+    expect(oneByOne(model(), [exchange('GET', '/categories', 200, { remaining: 0, json: [] }), rateLimited(), exchange('GET', '/categories', 200, { remaining: 0, json: [] })])).toEqual(['no_admission_past_the_limit']);
+  });
+
+  it('judges a burst as a set: distinct places, exactly as many admitted as announced', () => {
+    const first = exchange('GET', '/categories', 200, { remaining: 2, json: [] });
+    const places = (...remaining: number[]) => remaining.map((left) => exchange('GET', '/categories', 200, { remaining: left, json: [] }));
+    const fair = model();
+    oneByOne(fair, [first]);
+    expect(together(fair, [...places(0, 1), rateLimited()])).toEqual([]);
+    const doubled = model();
+    oneByOne(doubled, [first]);
+    expect(together(doubled, places(1, 1))).toEqual(['one_place_per_answer']);
+    const overAdmitted = model();
+    oneByOne(overAdmitted, [first]);
+    expect(together(overAdmitted, places(1, 0, 0))).toEqual(['no_admission_past_the_limit']);
+  });
+
+  it('wants fixed UTC windows: Reset at the end of a minute or a day, the plan\'s limit', () => {
+    expect(oneByOne(model(), [exchange('GET', '/categories', 200, { reset: RESET - 1, json: [] })])).toEqual(['fixed_utc_windows']);
+    expect(oneByOne(model(), [exchange('GET', '/categories', 200, { reset: RESET + 60, json: [] })])).toEqual(['fixed_utc_windows']);
+  });
+
+  it('keeps records: ids unique, listed as created and in ascending id order', () => {
+    const body = '{"name":"a"}';
+    const created = exchange('POST', '/categories', 201, { remaining: 59, body, json: { id: 4, name: 'a' } });
+    const again = exchange('POST', '/categories', 201, { remaining: 58, body, json: { id: 4, name: 'a' } });
+    expect(oneByOne(model(), [created, again])).toEqual(['ids_unique']);
+    expect(oneByOne(model(), [exchange('POST', '/categories', 201, { remaining: 59, body, json: { id: 4, name: 'a', description: '' } })])).toEqual(['stored_as_sent']);
+    expect(oneByOne(model(), [created, exchange('GET', '/categories', 200, { remaining: 58, json: [{ id: 1, name: 'dog' }] })])).toEqual(['stored_as_sent']);
+    expect(oneByOne(model([]), [exchange('GET', '/categories', 200, { json: [{ id: 2, name: 'b' }, { id: 1, name: 'a' }] })])).toEqual(['listed_in_ascending_id_order']);
+  });
+
+  it('allows a deprecation only where the spec declares one, and the declared one there', () => {
+    expect(oneByOne(model([]), [exchange('GET', '/store/orders', 200, { json: [], headers: { deprecation: '@1782864000' } })])).toEqual(['deprecation_only_where_declared']);
+    expect(oneByOne(model(), [exchange('GET', '/pets/1', 404, { json: { code: 'not_found', message: 'm', status: 404 } })])).toEqual(['deprecation_headers_as_declared']);
+  });
+
+  it('judges nothing a target cannot support: Prism keeps no state', () => {
+    expect(oneByOne(model([]), [exchange('GET', '/categories', 200, { remaining: 59, json: [] }), exchange('GET', '/categories', 200, { remaining: 59, json: [] })])).toEqual([]);
+  });
+});
