@@ -32,11 +32,11 @@ export const PROMISES = {
   },
   stored_as_sent: {
     needs: ['stateful'],
-    promise: 'a created record is answered with exactly the fields sent, and every later list includes it exactly as answered (not paginated)',
+    promise: 'a created record is answered with exactly the fields sent, and every later list the spec declares complete (`x-paginated: false`: "Not paginated") includes it exactly as answered',
   },
   listed_in_ascending_id_order: {
     needs: [],
-    promise: 'a list answers every record in ascending id order',
+    promise: 'a list answers its records in the order its spec response declares (`x-order-by: id`: "in ascending id order")',
   },
   deprecation_only_where_declared: {
     needs: [],

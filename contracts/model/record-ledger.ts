@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { snippet } from '../conformance/response-conformance.js';
 import { operationModels, type OperationModel } from '../generate/operation-model.js';
 import { resolveSchema } from '../spec/spec-document.js';
-import type { DocumentedOperation } from '../spec/spec-document.js';
+import type { DocumentedOperation, DocumentedResponse } from '../spec/spec-document.js';
 import type { Exchange } from '../transport/exchange.js';
 import type { BrokenPromise, Observation } from './broken-promise.js';
 
@@ -54,7 +54,8 @@ export class RecordLedger {
   judge(operation: DocumentedOperation, { exchange, sent, answered }: Observation, stateful: boolean): BrokenPromise[] {
     const write = this.#writes.find((model) => model.operation.operationId === operation.operationId);
     if (write && exchange.status === write.successStatus && isRecord(exchange.json)) return this.#judgeCreated(write, exchange, answered, stateful);
-    if (operation.method === 'GET' && exchange.status === 200 && Array.isArray(exchange.json)) return this.#judgeList(operation, exchange, sent, stateful);
+    const documented = operation.responses[String(exchange.status)];
+    if (documented && Array.isArray(exchange.json) && (documented.orderedBy || documented.complete)) return this.#judgeList(operation, documented, exchange, sent, stateful);
     return [];
   }
 
@@ -84,19 +85,22 @@ export class RecordLedger {
     return broken;
   }
 
-  #judgeList(list: DocumentedOperation, exchange: Exchange, sent: number, stateful: boolean): BrokenPromise[] {
+  /** A list answer, held to what its documented response declares: `x-order-by` (ascending) and `x-paginated: false` (every record). */
+  #judgeList(list: DocumentedOperation, documented: DocumentedResponse, exchange: Exchange, sent: number, stateful: boolean): BrokenPromise[] {
     const records = (exchange.json as unknown[]).filter(isRecord);
-    const ids = records.map(idOf);
     const broken: BrokenPromise[] = [];
-    const numeric = ids.map((id) => Number(id));
-    const outOfOrder = numeric.findIndex((id, index) => index > 0 && !(id > numeric[index - 1]!));
-    if (outOfOrder > 0) {
-      const duplicate = numeric[outOfOrder] === numeric[outOfOrder - 1];
-      broken.push({ promise: duplicate ? 'ids_unique' : 'listed_in_ascending_id_order', title: duplicate ? 'A list has two records with the same id' : 'A list is not in ascending id order', lines: [
-        `Received: ids ${ids.slice(Math.max(0, outOfOrder - 3), outOfOrder + 3).join(', ')}${ids.length > 6 ? ' …' : ''} / Expected: every id greater than the one before (${list.operationId})`,
-      ], exchange });
+    const field = documented.orderedBy;
+    if (field) {
+      const keys = records.map((record) => record[field]);
+      const outOfOrder = keys.findIndex((key, index) => index > 0 && !((key as number) > (keys[index - 1] as number)));
+      if (outOfOrder > 0) {
+        const duplicate = keys[outOfOrder] === keys[outOfOrder - 1];
+        broken.push({ promise: duplicate ? 'ids_unique' : 'listed_in_ascending_id_order', title: duplicate ? `A list has two records with the same ${field}` : `A list is not in ascending ${field} order`, lines: [
+          `Received: ${field} ${keys.slice(Math.max(0, outOfOrder - 3), outOfOrder + 3).join(', ')}${keys.length > 6 ? ' …' : ''} / Expected: each greater than the one before (${list.operationId} ${documented.status}: x-order-by: ${field})`,
+        ], exchange });
+      }
     }
-    if (!stateful) return broken;
+    if (!stateful || !documented.complete) return broken;
     const byId = new Map(records.map((record) => [idOf(record), record]));
     for (const [id, created] of this.#created.get(list.operationId) ?? []) {
       if (created.answered > sent) continue;

@@ -3,6 +3,7 @@ import { FAULTS } from '../checks/evaluation-order-checks.js';
 import { CHECKS } from '../checks/registry.js';
 import { PROMISES, PROMISE_NAMES } from '../model/promise-rules.js';
 import { DISTINCTIONS } from '../protocol/distinctions.js';
+import { SENTENCE_TABLE } from '../spec/sentence-table.js';
 import { EQUIVALENCES } from '../protocol/equivalences.js';
 
 // The README's tables are these, generated from the code; readme-tables.test.ts fails when they drift.
@@ -44,6 +45,16 @@ export function promiseTableMarkdown(): string {
     '| Promise | Held over every exchange of the run | Needs |',
     '|---|---|---|',
     ...PROMISE_NAMES.map((name) => `| \`${name}\` | ${cell(PROMISES[name].promise)} | ${PROMISES[name].needs.length > 0 ? PROMISES[name].needs.join(', ') : '—'} |`),
+  ].join('\n');
+}
+
+/** Every sentence of the spec's prose and what verifies it, or why it is not checked. */
+export function sentenceTableMarkdown(): string {
+  const names = (list: readonly string[] = []) => (list.length > 0 ? list.map((name) => `\`${name}\``).join(', ') : '—');
+  return [
+    '| Sentence of `spec/openapi.yaml` | Verified by | Not checked, where and why |',
+    '|---|---|---|',
+    ...SENTENCE_TABLE.map(({ sentence, verifiedBy, notCheckable }) => `| ${cell(sentence)} | ${names(verifiedBy)} | ${notCheckable ? cell(notCheckable) : '—'} |`),
   ].join('\n');
 }
 

@@ -19,6 +19,10 @@ export interface DocumentedResponse {
   headers: DocumentedHeader[];
   /** Media type (e.g. `application/json`) to its body schema. */
   content: Record<string, JsonSchema>;
+  /** `x-order-by`: the field a list answer is sorted on, ascending ("in ascending id order"). */
+  orderedBy?: string;
+  /** `x-paginated: false`: a list answer holds every record ("Not paginated"). */
+  complete?: boolean;
 }
 
 /** A parameter of an operation (path, query or header), `$ref` resolved. */
@@ -83,7 +87,13 @@ function documentedResponse(root: Node, status: string, raw: Node): DocumentedRe
       (entry.schema ?? {}) as JsonSchema,
     ]),
   );
-  return { status, headers, content };
+  return {
+    status,
+    headers,
+    content,
+    ...(typeof response['x-order-by'] === 'string' && { orderedBy: response['x-order-by'] }),
+    ...(response['x-paginated'] === false && { complete: true }),
+  };
 }
 
 function documentedParameters(root: Node, raw: unknown[]): DocumentedParameter[] {
