@@ -1,16 +1,24 @@
 /** Every named check, in run order, and lookup by name. */
 export { CHECKS, checkNamed } from './checks/registry.js';
 /** The check signature, capabilities and the typed verdicts a check can throw. */
-export { CAPABILITIES, CheckFailure, CheckNotApplicable, RequestBudgetExhausted, isCheckFailure, type Capability, type Check, type CheckContext, type PlanLimits, type TargetClock } from './checks/check.js';
+export { CAPABILITIES, CheckFailure, CheckNotApplicable, RequestBudgetExhausted, isCheckFailure, type Capability, type Check, type CheckContext, type FakeScenario, type PlanLimits, type TargetClock } from './checks/check.js';
 /** The protocol equivalences and the order-of-evaluation faults the checks hold targets to. */
 export { EQUIVALENCES, type Equivalence, type Spelling } from './protocol/equivalences.js';
+export { DISTINCTIONS, nearMissesOf, type Distinction } from './protocol/distinctions.js';
+/** The one model of the spec's promises across exchanges (the suite's and the proxy's), and its promises. */
+export { PromiseModel, type PromiseModelOptions, type Ticket } from './model/promise-model.js';
+export { PROMISES, PROMISE_NAMES, type PromiseName } from './model/promise-rules.js';
+export type { BrokenPromise, Observation } from './model/broken-promise.js';
+/** Every sentence of the spec's prose and what verifies it. */
+export { SENTENCE_TABLE, type SentenceRow } from './spec/sentence-table.js';
+export { specSentences, type SpecSentence } from './spec/spec-sentences.js';
 export { FAULTS, type Fault } from './checks/evaluation-order-checks.js';
 /** Generated cases: a seeded, shrinking property over requests, and the operations read from the spec. */
 export { checkProperty, type PropertyOptions } from './generate/property.js';
 export { operationModels, type OperationModel } from './generate/operation-model.js';
 /** Runs one check or many against a target and returns typed results. */
 export { runCheck, runChecks, type RunCheckOptions, type RunChecksOptions } from './runner/run-check.js';
-export { suiteSettings, DEFAULT_RUNS, type SuiteSettings } from './runner/target-session.js';
+export { suiteSettings, DEFAULT_MAX_CONCURRENCY, DEFAULT_RUNS, type SuiteSettings } from './runner/target-session.js';
 export { summarise, type CheckResult, type SuiteSummary } from './runner/check-result.js';
 /** Registers the registry as jest tests against a target (what `npm test` uses). */
 export { describeContractSuite, type ContractSuiteDefinition } from './runner/describe-contract-suite.js';

@@ -52,11 +52,6 @@ export class PromiseModel {
     this.#records.reset();
   }
 
-  /** Records the run created, for the report (so a team can find them on staging). */
-  created(): Array<Record<string, unknown>> {
-    return this.#records.created();
-  }
-
   /** A request is about to be sent. */
   sending(): Ticket {
     const ticket = ++this.#clock;

@@ -45,11 +45,6 @@ export class RecordLedger {
     this.#created.clear();
   }
 
-  /** What the run has created in each collection (by the list operation's id), for reports. */
-  created(): Record[] {
-    return [...this.#created.values()].flatMap((records) => [...records.values()].map(({ record }) => record));
-  }
-
   /** Judges one answered exchange of a known operation, in the order the answers came. */
   judge(operation: DocumentedOperation, { exchange, sent, answered }: Observation, stateful: boolean): BrokenPromise[] {
     const write = this.#writes.find((model) => model.operation.operationId === operation.operationId);

@@ -4,7 +4,7 @@ import { PROMISES } from '../model/promise-rules.js';
 import { skipReason, type TargetDescriptor } from '../targets/target.js';
 import { curlCommand } from '../transport/curl-command.js';
 import type { CheckResult } from './check-result.js';
-import { suiteSettings, TargetSession, type CheckTally, type SuiteSettings } from './target-session.js';
+import { DEFAULT_MAX_CONCURRENCY, suiteSettings, TargetSession, type CheckTally, type SuiteSettings } from './target-session.js';
 
 /** Options of {@link runCheck}. */
 export interface RunCheckOptions {
@@ -31,7 +31,7 @@ export function sessionOf(descriptor: TargetDescriptor, settings?: SuiteSettings
 function contextFor(descriptor: TargetDescriptor, session: TargetSession, note: (message: string) => void, tally: CheckTally): CheckContext {
   return {
     capabilities: descriptor.capabilities,
-    maxConcurrency: session.settings.maxConcurrency,
+    maxConcurrency: session.settings.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY,
     takeBrokenPromises: () => tally.broken.splice(0),
     send: session.send,
     spec: specValidators(),
@@ -72,7 +72,8 @@ export async function runCheck(check: Check, descriptor: TargetDescriptor, optio
     const [first] = tally.broken;
     if (!first) return undefined;
     const also = tally.broken.length > 1 ? [`(and ${tally.broken.length - 1} more: ${[...new Set(tally.broken.slice(1).map(({ promise }) => promise))].join(', ')})`] : [];
-    const failure = { title: `Broken promise ${first.promise}: ${first.title}`, lines: [...first.lines, `Promise: ${PROMISES[first.promise].promise}`, ...also], curl: curlCommand(first.exchange.request, descriptor.apiKey) };
+    const involved = (first.involved ?? []).filter((exchange) => exchange !== first.exchange).map((exchange) => `  ${curlCommand(exchange.request, descriptor.apiKey)}  # also involved, answered ${exchange.status}`);
+    const failure = { title: `Broken promise ${first.promise}: ${first.title}`, lines: [...first.lines, `Promise: ${PROMISES[first.promise].promise}`, ...involved, ...also], curl: curlCommand(first.exchange.request, descriptor.apiKey) };
     return { ...base, outcome: 'failed' as const, failure, ...finished() };
   };
   try {

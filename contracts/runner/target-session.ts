@@ -19,8 +19,8 @@ export interface SuiteSettings {
   runs: number;
   /** The most requests sent to one target; past it, checks stop and are reported skipped. */
   maxRequests?: number;
-  /** The most requests in flight at once, for checks that act as several clients. */
-  maxConcurrency: number;
+  /** The most requests in flight at once, for checks that act as several clients (default {@link DEFAULT_MAX_CONCURRENCY}). */
+  maxConcurrency?: number;
 }
 
 /** Requests in flight at once when `--max-concurrency` is not given: a few clients, well inside a free key's minute. */
