@@ -104,7 +104,6 @@ export class TargetSession {
     return this.#tally;
   }
 
-  /** Back to the fake's seed (records, counters, clock), and the model with it; nothing on other targets. */
   /** Sets what the session's key has left in its minute window (the fake's `/__admin/keys`); the model forgets what it believed. */
   async setMinuteRemaining(remaining: number): Promise<void> {
     const { adminUrl, apiKey } = this.#descriptor;
@@ -114,6 +113,7 @@ export class TargetSession {
     this.model.reset();
   }
 
+  /** Back to the fake's seed (records, counters, clock), and the model with it; nothing on other targets. */
   async resetTarget(): Promise<void> {
     if (!this.#descriptor.adminUrl) return;
     await resetFake(this.#descriptor.adminUrl);
