@@ -9,6 +9,8 @@ export { DISTINCTIONS, nearMissesOf, type Distinction } from './protocol/distinc
 export { PromiseModel, type PromiseModelOptions, type Ticket } from './model/promise-model.js';
 export { PROMISES, PROMISE_NAMES, type PromiseName } from './model/promise-rules.js';
 export type { BrokenPromise, Observation } from './model/broken-promise.js';
+export type { CreatedRecord } from './model/record-ledger.js';
+export { runMarker, markedBody } from './generate/run-marker.js';
 /** Every sentence of the spec's prose and what verifies it. */
 export { SENTENCE_TABLE, type SentenceRow } from './spec/sentence-table.js';
 export { specSentences, type SpecSentence } from './spec/spec-sentences.js';

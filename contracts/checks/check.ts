@@ -68,6 +68,10 @@ export interface CheckContext {
   takeBrokenPromises(): BrokenPromise[];
   /** Present on the fake only. */
   scenario?: FakeScenario;
+  /** On a target the suite cannot reset, the mark every record the run creates carries (`ct<seed>-`). */
+  marker?: string;
+  /** The request as {@link send} will send it (its body marked, see `marker`): for a check that compares an answer with what it sent, or respells the body. */
+  marked(request: ContractRequest): ContractRequest;
 }
 
 /** A named check with one signature: it resolves when the target conforms and throws a CheckFailure otherwise. */

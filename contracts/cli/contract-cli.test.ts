@@ -96,9 +96,12 @@ describe('npm run contract', () => {
 
   describe('against a broken service given as a URL', () => {
     let broken: RunningFakeServer;
+    let seeded: number[];
+    const listed = async () => (await (await fetch(`${broken.baseUrl}/categories`, { headers: { Authorization: 'Bearer enterprise-test-key' } })).json()) as Array<Record<string, unknown>>;
     beforeAll(async () => {
       const variant = BROKEN_VARIANTS.find(({ name }) => name === 'extra-properties-accepted')!;
       broken = await startFakeServer({ host: '127.0.0.1', port: 0, intercept: variant.intercept });
+      seeded = (await listed()).map(({ id }) => id as number);
     });
     afterAll(async () => {
       await broken.close();
@@ -107,7 +110,7 @@ describe('npm run contract', () => {
     it('beside the fake: exits 1, prints the failure with curl, the matrix and the disagreement, and never the key', async () => {
       const json = join(reports, 'broken', 'contract.json');
       const junit = join(reports, 'broken', 'contract.xml');
-      const { code, stdout } = await contract(['--target', 'fake', '--target', broken.baseUrl, '--allow', 'writes', '--runs', '10', '--json', json, '--junit', junit], { PETSTORE_API_KEY: 'enterprise-test-key' });
+      const { code, stdout } = await contract(['--target', 'fake', '--target', broken.baseUrl, '--allow', 'writes', '--runs', '10', '--seed', '77', '--json', json, '--junit', junit], { PETSTORE_API_KEY: 'enterprise-test-key' });
       expect(code).toBe(1);
       expect(stdout).toContain('FAIL  invalid_body_rejected');
       expect(stdout).toContain('Received: 201 / Expected: 400');
@@ -122,6 +125,15 @@ describe('npm run contract', () => {
       expect(report.targets.map(({ target }) => target.label)).toEqual(['fake', broken.baseUrl]);
       expect(report.disagreements.map(({ check }) => check)).toContain('invalid_body_rejected');
       expect(written[2]!.match(/<testsuite /g)).toHaveLength(2);
+      // What the run left on the URL target (nothing of it on the fake, which is reset): every record the
+      // target now holds beyond its seed carries the run's mark, and the report lists each of them.
+      const left = (await listed()).filter(({ id }) => !seeded.includes(id as number));
+      expect(left.length).toBeGreaterThan(10);
+      expect(left.filter((record) => !Object.values(record).some((value) => typeof value === 'string' && value.startsWith('ct77-')))).toEqual([]);
+      expect(report.targets[0]!.created).toBeUndefined();
+      expect(report.targets[1]!.created?.marker).toBe('ct77-');
+      expect(report.targets[1]!.created?.records.map(({ record }) => record.id).sort()).toEqual(left.map(({ id }) => id).sort());
+      expect(stdout).toMatch(new RegExp(`Created on the target: ${left.length} by createCategory \\(ids [0-9, ]+\\); each carries the mark ct77-`));
     }, 180_000);
   });
 });

@@ -5,9 +5,9 @@ import { coverageOf } from '../coverage/coverage.js';
 import { junitReport } from '../report/junit-report.js';
 import { coverageText, matrixText } from '../report/matrix-report.js';
 import { disagreementsOf, jsonReport, type ContractReport, type SuiteReport } from '../report/suite-report.js';
-import { checkLine, summaryText } from '../report/terminal-report.js';
+import { checkLine, createdText, summaryText } from '../report/terminal-report.js';
 import { summarise } from '../runner/check-result.js';
-import { runChecks } from '../runner/run-check.js';
+import { runChecks, sessionOf } from '../runner/run-check.js';
 import { suiteSettings, type SuiteSettings } from '../runner/target-session.js';
 import { isExitTwoError } from '../targets/target-errors.js';
 import type { RunningTarget } from '../targets/target.js';
@@ -43,6 +43,9 @@ async function runAgainst(target: RunningTarget, settings: SuiteSettings, io: Cl
   const coverage = coverageOf(results.flatMap((result) => result.observed));
   io.out(`${summaryText(results, summary, durationMs / 1000)}; ${requests} requests sent to ${descriptor.label}`);
   io.out(coverageText(coverage));
+  const session = sessionOf(descriptor, settings);
+  const created = session.marker === undefined ? undefined : { marker: session.marker, records: session.model.created() };
+  if (created) io.out(createdText(created));
   io.out(`Replay these cases with: --seed ${settings.seed}`);
   return {
     target: { kind: descriptor.kind, label: descriptor.label, baseUrl: descriptor.baseUrl, capabilities: descriptor.capabilities },
@@ -52,6 +55,7 @@ async function runAgainst(target: RunningTarget, settings: SuiteSettings, io: Cl
     runs: settings.runs,
     requests,
     coverage,
+    ...(created && { created }),
     exitCode: summary.failed > 0 ? 1 : 0,
     results,
   };

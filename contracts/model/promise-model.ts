@@ -5,7 +5,7 @@ import type { BrokenPromise, Observation } from './broken-promise.js';
 import { declaredHeaderBreaks } from './declared-headers.js';
 import { PROMISES } from './promise-rules.js';
 import { QuotaLedger } from './quota-ledger.js';
-import { RecordLedger } from './record-ledger.js';
+import { RecordLedger, type CreatedRecord } from './record-ledger.js';
 
 /** What the model knows of the target it watches. */
 export interface PromiseModelOptions {
@@ -50,6 +50,11 @@ export class PromiseModel {
   reset(): void {
     this.#quota.reset();
     this.#records.reset();
+  }
+
+  /** Every record the target answered as created since the last reset (on a URL target: what the run left there). */
+  created(): CreatedRecord[] {
+    return this.#records.created();
   }
 
   /** A request is about to be sent. */

@@ -8,6 +8,13 @@ import type { BrokenPromise, Observation } from './broken-promise.js';
 
 type Record = { [field: string]: unknown };
 
+/** A record a write created (answered with its success status), as its answer gave it. */
+export interface CreatedRecord {
+  /** The write that created it, e.g. `createCategory`. */
+  operationId: string;
+  record: { [field: string]: unknown };
+}
+
 interface Created {
   record: Record;
   /** When its answer came (see {@link Observation}): only lists sent after it must include it. */
@@ -35,6 +42,7 @@ function bodySent(exchange: Exchange): unknown {
 export class RecordLedger {
   readonly #writes: OperationModel[];
   readonly #created = new Map<string, Map<string, Created>>();
+  #log: CreatedRecord[] = [];
 
   constructor() {
     this.#writes = operationModels().filter((model) => !model.safe && model.listedBy);
@@ -43,6 +51,12 @@ export class RecordLedger {
   /** The target forgot its records (the fake's reset). */
   reset(): void {
     this.#created.clear();
+    this.#log = [];
+  }
+
+  /** Every record created since the last reset, in the order the answers came (on a URL: the whole run). */
+  created(): CreatedRecord[] {
+    return [...this.#log];
   }
 
   /** Judges one answered exchange of a known operation, in the order the answers came. */
@@ -55,8 +69,9 @@ export class RecordLedger {
   }
 
   #judgeCreated(write: OperationModel, exchange: Exchange, answered: number, stateful: boolean): BrokenPromise[] {
-    if (!stateful) return [];
     const record = exchange.json as Record;
+    this.#log.push({ operationId: write.operation.operationId, record });
+    if (!stateful) return [];
     const broken: BrokenPromise[] = [];
     const sentBody = bodySent(exchange);
     const fields = Object.keys(resolveSchema(write.bodySchema ?? {}).properties ?? {});

@@ -1,4 +1,5 @@
 import type { Coverage } from '../coverage/coverage.js';
+import type { CreatedRecord } from '../model/record-ledger.js';
 import type { CheckResult, SuiteSummary } from '../runner/check-result.js';
 import type { TargetDescriptor } from '../targets/target.js';
 
@@ -13,6 +14,8 @@ export interface SuiteReport {
   /** Requests sent to the target, every check and retry included. */
   requests: number;
   coverage: Coverage;
+  /** On a target the suite cannot reset: the mark the run's records carry, and every record it created there. */
+  created?: { marker: string; records: CreatedRecord[] };
   exitCode: 0 | 1;
   results: CheckResult[];
 }

@@ -34,6 +34,7 @@ function contextFor(descriptor: TargetDescriptor, session: TargetSession, note: 
     maxConcurrency: session.settings.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY,
     takeBrokenPromises: () => tally.broken.splice(0),
     send: session.send,
+    marked: (request) => session.marked(request),
     spec: specValidators(),
     seed: session.settings.seed,
     runs: session.settings.runs,
@@ -45,6 +46,7 @@ function contextFor(descriptor: TargetDescriptor, session: TargetSession, note: 
     },
     ...(descriptor.plan && { plan: descriptor.plan }),
     ...(session.clock && { clock: session.clock }),
+    ...(session.marker !== undefined && { marker: session.marker }),
     ...(descriptor.adminUrl && { scenario: { reset: () => session.resetTarget(), setMinuteRemaining: (remaining: number) => session.setMinuteRemaining(remaining) } }),
   };
 }

@@ -1,6 +1,7 @@
 import { RequestBudgetExhausted, type CheckContext, type TargetClock } from '../checks/check.js';
 import { serverEpochSeconds } from '../checks/rate-limit-checks.js';
 import { operationOfRequest } from '../coverage/coverage.js';
+import { markedBody, runMarker } from '../generate/run-marker.js';
 import type { BrokenPromise } from '../model/broken-promise.js';
 import { PromiseModel } from '../model/promise-model.js';
 import { fakeClock, resetFake } from '../targets/fake-admin.js';
@@ -72,6 +73,8 @@ export class TargetSession {
   readonly model: PromiseModel;
   /** The fake's clock (only targets with the `clock` capability); moving it keeps {@link targetNow} true. */
   readonly clock: TargetClock | undefined;
+  /** What every record the run creates carries, on a target the suite cannot reset (a URL: staging has no delete). */
+  readonly marker: string | undefined;
   readonly #paced: Send;
   #sent = 0;
   /** The fake's clock minus this machine's, in seconds, as its last move answered. */
@@ -85,6 +88,7 @@ export class TargetSession {
     this.model = new PromiseModel({ baseUrl: descriptor.baseUrl, capabilities: descriptor.capabilities, ...(descriptor.plan && { plan: descriptor.plan }) });
     this.clock = descriptor.adminUrl && descriptor.capabilities.includes('clock') ? this.#trackedClock(fakeClock(descriptor.adminUrl)) : undefined;
     this.waiter = waiterFor(this.clock);
+    this.marker = descriptor.kind === 'url' ? runMarker(settings.seed) : undefined;
     this.#paced = pacedSender((request) => this.#sendCounted(request), (message) => this.#note(message), this.waiter);
   }
 
@@ -137,8 +141,23 @@ export class TargetSession {
     };
   }
 
-  /** The sender checks use: paced, counted, observed for coverage. */
-  readonly send: Send = (request) => this.#paced(request);
+  /** The sender checks use: marked, paced, counted, observed for coverage. */
+  readonly send: Send = (request) => this.#paced(this.marked(request));
+
+  /**
+   * The request as the run sends it: with a {@link marker}, a valid JSON body of a write carries it
+   * ({@link markedBody}); anything else as it is. Every send goes through it; a check that compares
+   * an answer with its body, or respells the body itself, marks the request first.
+   */
+  marked(request: ContractRequest): ContractRequest {
+    if (this.marker === undefined || request.json === undefined || request.rawBody !== undefined) return request;
+    const { baseUrl } = this.#descriptor;
+    const operation = operationOfRequest(request.method, `${baseUrl}${request.path}`, baseUrl);
+    const schema = operation?.requestBody?.content['application/json'];
+    if (!schema) return request;
+    const json = markedBody(schema, request.json, this.marker);
+    return json === request.json ? request : { ...request, json };
+  }
 
   async #sendCounted(request: ContractRequest): Promise<Exchange> {
     const { maxRequests } = this.#settings;
