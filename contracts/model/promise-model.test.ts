@@ -8,9 +8,9 @@ const NOW = 1_800_000_005; // 5 s into a UTC minute
 const RESET = 1_800_000_060;
 const STATEFUL: Capability[] = ['stateful', 'deprecationHeaders'];
 
-function exchange(method: string, path: string, status: number, { remaining = 59, reset = RESET, json, body, headers = {} }: { remaining?: number; reset?: number; json?: unknown; body?: string; headers?: Record<string, string> } = {}): Exchange {
+function exchange(method: string, path: string, status: number, { remaining = 59, reset = RESET, json, body, headers = {}, request = { Authorization: 'Bearer k', ...(body !== undefined && { 'Content-Type': 'application/json' }) } }: { remaining?: number; reset?: number; json?: unknown; body?: string; headers?: Record<string, string>; request?: Record<string, string> } = {}): Exchange {
   return {
-    request: { method, url: `${BASE}${path}`, headers: { Authorization: 'Bearer k' }, ...(body !== undefined && { body }) },
+    request: { method, url: `${BASE}${path}`, headers: request, ...(body !== undefined && { body }) },
     status,
     headers: { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': String(remaining), 'x-ratelimit-reset': String(reset), ...headers },
     text: JSON.stringify(json ?? null),
@@ -80,5 +80,37 @@ describe('the model of the spec\'s promises', () => {
 
   it('judges nothing a target cannot support: Prism keeps no state', () => {
     expect(oneByOne(model([]), [exchange('GET', '/categories', 200, { remaining: 59, json: [] }), exchange('GET', '/categories', 200, { remaining: 59, json: [] })])).toEqual([]);
+  });
+  it('holds every answer to the order of evaluation, read from the request alone', () => {
+    const error = (status: number, code: string) => ({ code, message: 'm', status });
+    const uniform = (capabilities: Capability[] = [...STATEFUL, 'uniformErrors', 'realAuth']) => model(capabilities);
+    const asJson = { 'content-type': 'application/json' };
+    const post = (status: number, body: string, request: Record<string, string>, json: unknown = { id: 9, name: 'a' }) => exchange('POST', '/categories', status, { body, request, json, headers: asJson });
+    const key = { Authorization: 'Bearer k' };
+    // Admitted though refused: on any target.
+    expect(oneByOne(model([]), [post(201, '{"name":"a"}', { ...key, 'Content-Type': 'text/plain' })])).toEqual(['refused_never_admitted']);
+    expect(oneByOne(model([]), [post(201, '{"name":"a","x":1}', { ...key, 'Content-Type': 'application/json' })])).toEqual(['refused_never_admitted']);
+    expect(oneByOne(model([]), [exchange('GET', '/Categories', 200, { json: [] })])).toEqual(['refused_never_admitted']);
+    expect(oneByOne(model([]), [exchange('GET', '/categories', 200, { json: [], request: {} })])).toEqual([]);
+    expect(oneByOne(uniform(), [exchange('GET', '/categories', 200, { json: [], request: {} })])).toEqual(['refused_never_admitted']);
+    // The earliest stage's status, where errors are uniform.
+    expect(oneByOne(uniform(), [exchange('GET', '/nowhere', 404, { json: error(404, 'not_found'), request: {}, headers: asJson })])).toEqual(['earliest_refusal_answered']);
+    expect(oneByOne(uniform(), [post(400, '{"name":""}', { ...key, 'Content-Type': 'text/plain' }, error(400, 'invalid_request'))])).toEqual(['earliest_refusal_answered']);
+    expect(oneByOne(uniform(), [post(415, '{"name":"a"}', { ...key, 'Content-Type': 'Application/JSON; charset=UTF-8' }, error(415, 'unsupported_media_type'))])).toEqual(['earliest_refusal_answered']);
+    expect(oneByOne(uniform(), [post(413, `{"name":"a"}${' '.repeat(17_000)}`, { ...key, 'Content-Type': 'application/json' }, error(413, 'payload_too_large'))])).toEqual([]);
+    expect(oneByOne(uniform(), [post(201, `{"name":"a"}${' '.repeat(17_000)}`, { ...key, 'Content-Type': 'application/json' })])).toEqual(['refused_never_admitted']);
+    // A 401 to a key is the service's to say; a 429 comes before everything.
+    expect(oneByOne(uniform(), [exchange('GET', '/nowhere', 401, { json: error(401, 'invalid_api_key'), headers: asJson })])).toEqual([]);
+    expect(oneByOne(uniform(), [exchange('GET', '/nowhere', 429, { remaining: 0, json: error(429, 'rate_limit_exceeded'), request: {}, headers: { ...asJson, 'retry-after': '55' } })])).toEqual([]);
+  });
+
+  it('holds every error answer, on any path, to the spec\'s Error', () => {
+    const uniform = model([...STATEFUL, 'uniformErrors']);
+    expect(oneByOne(uniform, [exchange('GET', '/nowhere', 404, { json: { code: 'not_found', message: 'm', status: 404 }, headers: { 'content-type': 'application/json' } })])).toEqual([]);
+    expect(oneByOne(model([...STATEFUL, 'uniformErrors']), [exchange('GET', '/nowhere', 404, { json: { code: 'not_found', message: 'm', status: 400 }, headers: { 'content-type': 'application/json' } })])).toEqual(['errors_are_error_bodies']);
+    expect(oneByOne(model([...STATEFUL, 'uniformErrors']), [exchange('GET', '/nowhere', 404, { headers: { 'content-type': 'text/html' } })])).toEqual(['errors_are_error_bodies']);
+    expect(oneByOne(model([...STATEFUL, 'uniformErrors']), [exchange('PATCH', '/categories', 405, { json: { code: 'method_not_allowed', message: 'm', status: 405 }, headers: { 'content-type': 'application/json', allow: 'GET' } })])).toEqual(['errors_are_error_bodies']);
+    expect(oneByOne(model([...STATEFUL, 'uniformErrors']), [exchange('PATCH', '/categories', 405, { json: { code: 'method_not_allowed', message: 'm', status: 405 }, headers: { 'content-type': 'application/json', allow: 'GET, POST, HEAD' } })])).toEqual([]);
+    expect(oneByOne(model(STATEFUL), [exchange('GET', '/nowhere', 404, { headers: { 'content-type': 'text/html' } })])).toEqual([]);
   });
 });

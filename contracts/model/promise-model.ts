@@ -1,11 +1,13 @@
 import type { Capability, PlanLimits } from '../checks/check.js';
-import { operationOfRequest } from '../coverage/coverage.js';
+import { operationOfRequest, pathUnder } from '../coverage/coverage.js';
 import type { Exchange } from '../transport/exchange.js';
 import type { BrokenPromise, Observation } from './broken-promise.js';
 import { declaredHeaderBreaks } from './declared-headers.js';
 import { PROMISES } from './promise-rules.js';
 import { QuotaLedger } from './quota-ledger.js';
 import { RecordLedger, type CreatedRecord } from './record-ledger.js';
+import { errorAnswerBreaks } from './error-answers.js';
+import { refusalBreaks } from './refusals.js';
 
 /** What the model knows of the target it watches. */
 export interface PromiseModelOptions {
@@ -16,6 +18,9 @@ export interface PromiseModelOptions {
   /** The key's plan, when known: its windows' limits are then the plan's. */
   plan?: PlanLimits;
 }
+
+/** The most answers judged as one burst while requests are still in flight (see {@link PromiseModel.answered}). */
+const MAX_BURST = 512;
 
 /** A request on its way: a ticket from {@link PromiseModel.sending}, handed back with its answer. */
 export type Ticket = number;
@@ -32,12 +37,14 @@ export class PromiseModel {
   readonly #options: PromiseModelOptions;
   readonly #quota: QuotaLedger;
   readonly #records = new RecordLedger();
+  readonly #checksKeys: boolean;
   #clock = 0;
   #inFlight = new Set<Ticket>();
   #burst: Observation[] = [];
 
   constructor(options: PromiseModelOptions) {
     this.#options = options;
+    this.#checksKeys = options.capabilities.includes('realAuth');
     this.#quota = new QuotaLedger(options.plan);
   }
 
@@ -78,23 +85,31 @@ export class PromiseModel {
     this.#inFlight.delete(ticket);
     // A ticket is the order of sending: the same counter as `answered`, so the two compare.
     this.#burst.push({ exchange, sent: ticket, answered: ++this.#clock, now });
-    return this.#inFlight.size === 0 ? this.#close() : [];
+    if (this.#inFlight.size === 0) return this.#close();
+    // Traffic that never pauses (a proxy under load) would make one endless burst: judge what came, but
+    // not its quota (answers still in flight belong with it), and start the counters afresh.
+    return this.#burst.length >= MAX_BURST ? this.#close({ quota: false }) : [];
   }
 
-  #close(): BrokenPromise[] {
+  #close({ quota } = { quota: true }): BrokenPromise[] {
     const burst = this.#burst.sort((a, b) => a.answered - b.answered);
     this.#burst = [];
     const stateful = this.judges('stored_as_sent');
     const broken: BrokenPromise[] = [];
     for (const observation of burst) {
       const { request } = observation.exchange;
+      const path = pathUnder(request.url, this.#options.baseUrl);
+      if (path === undefined) continue;
       const operation = operationOfRequest(request.method, request.url, this.#options.baseUrl);
+      broken.push(...refusalBreaks(operation, observation.exchange, path, { exactStatuses: this.judges('earliest_refusal_answered'), checksKeys: this.#checksKeys }));
+      if (this.judges('errors_are_error_bodies')) broken.push(...errorAnswerBreaks(observation.exchange, path));
       if (!operation) continue;
       broken.push(...declaredHeaderBreaks(operation, observation.exchange, this.judges('deprecation_headers_as_declared')));
       broken.push(...this.#records.judge(operation, observation, stateful));
     }
     const underBase = burst.filter(({ exchange }) => exchange.request.url.startsWith(this.#options.baseUrl));
-    if (this.judges('charged_once_per_admitted_request')) broken.push(...this.#quota.judge(underBase));
+    if (!quota) this.#quota.reset();
+    else if (this.judges('charged_once_per_admitted_request')) broken.push(...this.#quota.judge(underBase));
     return broken.filter(({ promise }) => this.judges(promise));
   }
 }

@@ -46,6 +46,18 @@ export const PROMISES = {
     needs: ['deprecationHeaders'],
     promise: 'every answer of a deprecated operation carries Deprecation, the spec\'s x-sunset as Sunset, and Link to both notices',
   },
+  refused_never_admitted: {
+    needs: [],
+    promise: 'a request the spec refuses whatever the state (no key, a path no operation has, a method the path lacks, a body that is not JSON, over x-max-body-bytes or breaking the schema) is never answered 2xx',
+  },
+  earliest_refusal_answered: {
+    needs: ['uniformErrors'],
+    promise: 'a refused request gets the status of its earliest stage (authentication and quota, then routing 404/405, then media type 415, size 413, syntax and schema 400), and a request that passes a stage never gets that stage\'s status',
+  },
+  errors_are_error_bodies: {
+    needs: ['uniformErrors'],
+    promise: 'every error answer, on any path, is the spec\'s Error as application/json whose status is the HTTP status; a 405 lists the path\'s methods in Allow',
+  },
 } as const satisfies Record<string, { needs: readonly Capability[]; promise: string }>;
 
 /** The name of one promise of {@link PROMISES}. */

@@ -6,6 +6,16 @@ const MINUTE = 60;
 const DAY = 86_400;
 // A target's now is known to a second at best (the Date header), and its Reset is rounded up.
 const SLACK_SECONDS = 2;
+// The most buckets (keys) and tokens remembered: a proxy in front of real traffic sees any number of
+// keys; the least recently answered are forgotten first (their next answer is judged as a fresh window's).
+const MAX_REMEMBERED = 10_000;
+
+/** Sets a key as the most recently used, forgetting the least recently used past {@link MAX_REMEMBERED}. */
+function remember<V>(map: Map<string, V>, key: string, value: V): void {
+  map.delete(key);
+  map.set(key, value);
+  if (map.size > MAX_REMEMBERED) map.delete(map.keys().next().value as string);
+}
 
 type WindowKind = 'minute' | 'day';
 
@@ -79,7 +89,7 @@ export class QuotaLedger {
     const token = tokenOf(exchange);
     if (token === '') return 'anonymous';
     if (token === undefined) return exchange.status === 401 ? 'anonymous' : undefined;
-    if (exchange.status !== 429) this.#known.set(token, exchange.status !== 401);
+    if (exchange.status !== 429) remember(this.#known, token, exchange.status !== 401);
     const valid = this.#known.get(token);
     return valid === undefined ? undefined : valid ? `key ${token}` : 'anonymous';
   }
@@ -100,7 +110,7 @@ export class QuotaLedger {
     for (const [bucket, observations] of byBucket) {
       const state = this.#buckets.get(bucket) ?? { limits: {} };
       broken.push(...this.#judgeBucket(bucket, state, observations));
-      this.#buckets.set(bucket, state);
+      remember(this.#buckets, bucket, state);
     }
     return broken;
   }

@@ -8,6 +8,10 @@ import type { BrokenPromise, Observation } from './broken-promise.js';
 
 type Record = { [field: string]: unknown };
 
+// The most records remembered per collection (and in the log of what was created): a proxy watches
+// traffic without end; the oldest are forgotten first.
+const MAX_RECORDS = 10_000;
+
 /** A record a write created (answered with its success status), as its answer gave it. */
 export interface CreatedRecord {
   /** The write that created it, e.g. `createCategory`. */
@@ -71,6 +75,7 @@ export class RecordLedger {
   #judgeCreated(write: OperationModel, exchange: Exchange, answered: number, stateful: boolean): BrokenPromise[] {
     const record = exchange.json as Record;
     this.#log.push({ operationId: write.operation.operationId, record });
+    if (this.#log.length > MAX_RECORDS) this.#log.shift();
     if (!stateful) return [];
     const broken: BrokenPromise[] = [];
     const sentBody = bodySent(exchange);
@@ -91,6 +96,7 @@ export class RecordLedger {
       ], exchange, involved: [earlier.exchange, exchange] });
     } else if (id !== undefined) {
       collection.set(id, { record, answered, exchange });
+      if (collection.size > MAX_RECORDS) collection.delete(collection.keys().next().value as string);
     }
     return broken;
   }

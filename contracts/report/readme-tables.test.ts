@@ -13,7 +13,7 @@ describe('the README reads its tables from the code', () => {
     ['promises of the model', promiseTableMarkdown],
     ['spec sentences', sentenceTableMarkdown],
     ['order-of-evaluation faults', faultTableMarkdown],
-  ])('has the table of %s exactly as the code builds it (regenerate: node --import tsx scripts/readme-tables.ts)', (_name, table) => {
+  ])('has the table of %s exactly as the code builds it (regenerate: node --import tsx scripts/readme-tables.ts --write)', (_name, table) => {
     expect(README).toContain(table());
   });
 });

@@ -1,6 +1,6 @@
 import { RequestBudgetExhausted, type CheckContext, type TargetClock } from '../checks/check.js';
 import { serverEpochSeconds } from '../checks/rate-limit-checks.js';
-import { operationOfRequest } from '../coverage/coverage.js';
+import { observedItems, operationOfRequest } from '../coverage/coverage.js';
 import { markedBody, runMarker } from '../generate/run-marker.js';
 import type { BrokenPromise } from '../model/broken-promise.js';
 import { PromiseModel } from '../model/promise-model.js';
@@ -179,14 +179,4 @@ export class TargetSession {
     for (const item of observedItems(exchange, this.#descriptor.baseUrl)) this.#tally.observed.add(item);
     return exchange;
   }
-}
-
-/** The coverage items an answer exercises: `operation status` and `operation status Header` for each header present. */
-function observedItems(exchange: Exchange, baseUrl: string): string[] {
-  const operation = operationOfRequest(exchange.request.method, exchange.request.url, baseUrl);
-  if (!operation) return [];
-  const status = `${operation.operationId} ${exchange.status}`;
-  const documented = operation.responses[String(exchange.status)];
-  const headers = (documented?.headers ?? []).filter((header) => exchange.headers[header.name.toLowerCase()] !== undefined);
-  return [status, ...headers.map((header) => `${status} ${header.name}`)];
 }

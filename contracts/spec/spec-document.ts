@@ -38,6 +38,8 @@ export interface DocumentedParameter {
 /** The request body of an operation: media type to schema, and examples to build valid requests from. */
 export interface DocumentedRequestBody {
   required: boolean;
+  /** `x-max-body-bytes`: a larger body is refused with 413 ("Bodies over 16 KiB are refused"). */
+  maxBytes?: number;
   content: Record<string, JsonSchema>;
   examples: unknown[];
 }
@@ -118,6 +120,7 @@ function documentedRequestBody(root: Node, raw: Node | undefined): DocumentedReq
   const entries = Object.entries((body.content ?? {}) as Record<string, Node>);
   return {
     required: body.required === true,
+    ...(typeof body['x-max-body-bytes'] === 'number' && { maxBytes: body['x-max-body-bytes'] }),
     content: Object.fromEntries(entries.map(([media, entry]) => [media, (entry.schema ?? {}) as JsonSchema])),
     examples: entries.flatMap(([, entry]) => [
       ...(entry.example !== undefined ? [entry.example] : []),

@@ -1,0 +1,113 @@
+import { operationsOnPath } from '../coverage/coverage.js';
+import type { DocumentedOperation } from '../spec/spec-document.js';
+import { specValidators } from '../spec/spec-validators.js';
+import type { Exchange } from '../transport/exchange.js';
+import type { BrokenPromise } from './broken-promise.js';
+
+/** The first stage that refuses a request, read from the request alone (the spec's order of evaluation). */
+interface Refusal {
+  status: number;
+  why: string;
+  /** Only a target that checks keys is held to the key's stage. */
+  auth?: true;
+}
+
+/** Whether the request can still be judged past a stage: `undefined` when the spec leaves it open. */
+type Verdict = Refusal | 'passes' | undefined;
+
+function requestHeader(exchange: Exchange, name: string): string | undefined {
+  return Object.entries(exchange.request.headers).find(([field]) => field.toLowerCase() === name)?.[1];
+}
+
+function bodyBytes(exchange: Exchange): Uint8Array | undefined {
+  const { body } = exchange.request;
+  if (body === undefined) return undefined;
+  return typeof body === 'string' ? new TextEncoder().encode(body) : body;
+}
+
+/** `application/json`, with no parameter but `charset=utf-8` (any case): JSON by the equivalence table. */
+function mediaVerdict(contentType: string | undefined): 'json' | 'not json' | 'open' {
+  if (contentType === undefined) return 'not json';
+  const [type, ...parameters] = contentType.split(';').map((part) => part.trim().toLowerCase());
+  if (type !== 'application/json') return 'not json';
+  return parameters.every((parameter) => /^charset\s*=\s*"?utf-8"?$/.test(parameter)) ? 'json' : 'open';
+}
+
+/**
+ * The earliest refusal of a request, stage by stage (the key, routing, then the body's media type,
+ * size, syntax and schema): a refusal, `'passes'` when every stage the request reaches lets it through,
+ * undefined where the spec does not say (an empty body, a byte-order mark, an unusual charset).
+ */
+function earliestRefusal(operation: DocumentedOperation | undefined, exchange: Exchange, path: string): Verdict {
+  const { method } = exchange.request;
+  const key = requestHeader(exchange, 'authorization');
+  if (key === undefined || key.trim() === '') return { status: 401, why: 'it carries no API key (every operation needs one)', auth: true };
+  if (!operation) {
+    const others = operationsOnPath(path);
+    return others
+      ? { status: 405, why: `${path} has no ${method} (the spec documents ${others.map((other) => other.method).join(', ')})` }
+      : { status: 404, why: `no operation of the spec has the path ${path}` };
+  }
+  const schema = operation.requestBody?.content['application/json'];
+  if (!schema) return 'passes';
+  const bytes = bodyBytes(exchange);
+  if (!bytes || bytes.length === 0) return undefined;
+  const media = mediaVerdict(requestHeader(exchange, 'content-type'));
+  if (media === 'not json') return { status: 415, why: `its Content-Type ${requestHeader(exchange, 'content-type') ?? '(none)'} is not application/json` };
+  if (media === 'open') return undefined;
+  const limit = operation.requestBody?.maxBytes;
+  if (limit !== undefined && bytes.length > limit) return { status: 413, why: `its body of ${bytes.length} bytes is over the spec's x-max-body-bytes ${limit}` };
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+  } catch {
+    return { status: 400, why: 'its body is not JSON (as UTF-8)' };
+  }
+  const validate = specValidators().schema(schema);
+  if (!validate(value)) return { status: 400, why: `its body breaks ${operation.operationId}'s schema (${(validate.errors ?? []).map((error) => `${error.instancePath || 'body'} ${error.message ?? error.keyword}`).join('; ')})` };
+  return 'passes';
+}
+
+/** Statuses that name one stage's refusal: answered to a request that passes that stage, they are wrong. */
+const STAGE_STATUSES = [405, 413, 415];
+
+/** What the judging of refusals may use of the target (see {@link refusalBreaks}). */
+export interface RefusalJudging {
+  /** The target answers routing and parsing errors with the spec's Error (and its exact statuses). */
+  exactStatuses: boolean;
+  /** The target refuses requests without a key. */
+  checksKeys: boolean;
+}
+
+/**
+ * Holds an answer to the spec's order of evaluation, from the request alone: a request the spec
+ * refuses is never admitted (2xx), and on a target with uniform errors it gets the refusal of its
+ * earliest stage (or a 429, or a 401 for a key it does not know: only the service knows its keys); a
+ * request that passes a stage never gets that stage's status. CORS preflights (OPTIONS) and HEAD are
+ * not judged: the spec documents neither.
+ */
+export function refusalBreaks(operation: DocumentedOperation | undefined, exchange: Exchange, path: string, judging: RefusalJudging): BrokenPromise[] {
+  const { method } = exchange.request;
+  if (method === 'OPTIONS' || method === 'HEAD') return [];
+  let verdict = earliestRefusal(operation, exchange, path);
+  if (typeof verdict === 'object' && verdict.auth && !judging.checksKeys) verdict = undefined;
+  const { status } = exchange;
+  const broken = (promise: 'refused_never_admitted' | 'earliest_refusal_answered', expected: string): BrokenPromise[] => [{
+    promise,
+    title: promise === 'refused_never_admitted' ? `A request the spec refuses was answered ${status}` : `Answered ${status}, not the refusal the spec's order of evaluation gives`,
+    lines: [`Received: ${status} for ${method} ${path} / Expected: ${expected}`],
+    exchange,
+  }];
+  if (typeof verdict === 'object') {
+    if (status >= 200 && status <= 299) return broken('refused_never_admitted', `an Error (${verdict.status}), because ${verdict.why}`);
+    const excused = status === 429 || verdict.status === status || (status === 401 && !verdict.auth);
+    if (judging.exactStatuses && !excused) return broken('earliest_refusal_answered', `${verdict.status} (or 429 for the quota), because ${verdict.why}: authentication and quota first, then routing, then media type, size, syntax, schema`);
+    return [];
+  }
+  if (verdict === 'passes' && judging.exactStatuses && STAGE_STATUSES.includes(status)) {
+    const reason = status === 415 ? `its Content-Type ${requestHeader(exchange, 'content-type') ?? '(none)'} is JSON` : status === 413 ? 'its body is within the spec\'s limit' : `${method} is documented for ${path}`;
+    return broken('earliest_refusal_answered', `no ${status}: ${reason}`);
+  }
+  return [];
+}
