@@ -1,10 +1,23 @@
+import { commandName } from '../contracts/cli/cli-common.js';
 import { runContractCli } from '../contracts/cli/run-contract-cli.js';
 
-// A signal must still run the 'exit' handler that kills Prism.
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
+// The first signal stops a `watch` (it then reports); any other command, or a second signal, exits at
+// once, still running the 'exit' handler that kills Prism.
+let stopWatching: () => void = () => undefined;
+const stop = new Promise<void>((resolve) => (stopWatching = resolve));
+const watching = process.argv[2] === 'watch';
+let signals = 0;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    signals += 1;
+    if (!watching || signals > 1) process.exit(130);
+    stopWatching();
+  });
+}
 
 process.exitCode = await runContractCli(process.argv.slice(2), {
   out: (line) => process.stdout.write(`${line}\n`),
   err: (line) => process.stderr.write(`${line}\n`),
   env: process.env,
-});
+  command: commandName(process.env, 'petstore-contract', 'contract'),
+}, stop);

@@ -1,7 +1,7 @@
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import type { Capability } from '../checks/check.js';
 import { UsageError } from '../targets/target-errors.js';
-import { ALLOWABLE } from '../targets/url-target.js';
+import { collect, parseAllow, wholeNumber } from './cli-common.js';
 
 /** The command line of design.md section 4, parsed. */
 export interface ContractCliOptions {
@@ -23,33 +23,14 @@ export class HelpRequested extends Error {
   override readonly name = 'HelpRequested';
 }
 
-function parseAllow(value: string, previous: Capability[] = []): Capability[] {
-  const names = value.split(',').map((name) => name.trim()).filter((name) => name !== '');
-  const unknown = names.filter((name) => !(ALLOWABLE as readonly string[]).includes(name));
-  if (unknown.length > 0) throw new InvalidArgumentError(`unknown capability "${unknown.join('", "')}"; allowed: ${ALLOWABLE.join(', ')}`);
-  return [...new Set([...previous, ...(names as Capability[])])];
-}
-
-function collect(value: string, previous: string[] = []): string[] {
-  return [...previous, value];
-}
-
-function wholeNumber(name: string, min: number, max: number) {
-  return (value: string): number => {
-    const number = Number(value);
-    if (!/^\d+$/.test(value) || number < min || number > max) throw new InvalidArgumentError(`${name} must be a whole number from ${min} to ${max}; got "${value}"`);
-    return number;
-  };
-}
-
 function percent(value: string): number {
   const number = Number(value);
   if (value.trim() === '' || !Number.isFinite(number) || number < 0 || number > 100) throw new InvalidArgumentError(`--min-coverage must be a percentage from 0 to 100; got "${value}"`);
   return number;
 }
 
-function program(write: (text: string) => void): Command {
-  return new Command('npm run contract --')
+function program(command: string, write: (text: string) => void): Command {
+  return new Command(command)
     .description('Runs the contract suite of spec/openapi.yaml against the fake, Prism, or a live base URL.')
     .requiredOption('--target <target>', 'fake | prism | a base URL ending in /v1; repeat it to compare targets in one matrix', collect)
     .option('--api-key <key>', 'the key for a URL target (default: env PETSTORE_API_KEY)')
@@ -61,18 +42,18 @@ function program(write: (text: string) => void): Command {
     .option('--max-requests <n>', 'the most requests sent to each target; checks past it are skipped, and the run says how many it sent', wholeNumber('--max-requests', 1, 10_000_000))
     .option('--max-concurrency <n>', 'the most requests in flight at once when the suite acts as several clients (default 4)', wholeNumber('--max-concurrency', 1, 64))
     .option('--min-coverage <percent>', 'fail (exit 1) when a target\'s operation x status x header coverage is below this', percent)
-    .addHelpText('after', '\nExit: 0 every applicable check passed; 1 a check failed; 2 bad usage, or the target is unreachable.')
+    .addHelpText('after', `\nCommands (each has its own --help):\n  ${command} watch --upstream URL    a proxy that judges real traffic\n  ${command} replay FILE.har --target T   replays recorded traffic against targets\n\nExit: 0 every applicable check passed; 1 a check failed; 2 bad usage, or the target is unreachable.`)
     .exitOverride()
     .configureOutput({ writeOut: write, writeErr: write, outputError: () => undefined });
 }
 
 /**
- * Parses the arguments after `npm run contract --`. Throws {@link UsageError} (exit 2) on anything wrong,
- * {@link HelpRequested} (exit 0) for `--help`.
+ * Parses the arguments after the command (`petstore-contract`, or `npm run contract --`, as `command`
+ * names it). Throws {@link UsageError} (exit 2) on anything wrong, {@link HelpRequested} (exit 0) for `--help`.
  * @example parseContractCli(['--target', 'fake', '--junit', 'reports/contract.xml'], console.log)
  */
-export function parseContractCli(argv: readonly string[], write: (text: string) => void): ContractCliOptions {
-  const command = program(write);
+export function parseContractCli(argv: readonly string[], write: (text: string) => void, name = 'npm run contract --'): ContractCliOptions {
+  const command = program(name, write);
   try {
     command.parse([...argv], { from: 'user' });
   } catch (error) {
@@ -80,7 +61,7 @@ export function parseContractCli(argv: readonly string[], write: (text: string) 
       throw new HelpRequested();
     }
     const message = error instanceof Error ? error.message.replace(/^error: /, '') : String(error);
-    throw new UsageError(`${message} (see npm run contract -- --help)`);
+    throw new UsageError(`${message} (see ${name} --help)`);
   }
   const { target, allow, ...rest } = command.opts<Omit<ContractCliOptions, 'targets' | 'allow'> & { target: string[]; allow?: Capability[] }>();
   const defined = Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined));

@@ -1,5 +1,3 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import { CHECKS } from '../checks/registry.js';
 import { coverageOf } from '../coverage/coverage.js';
 import { junitReport } from '../report/junit-report.js';
@@ -12,19 +10,12 @@ import { suiteSettings, type SuiteSettings } from '../runner/target-session.js';
 import { isExitTwoError } from '../targets/target-errors.js';
 import type { RunningTarget } from '../targets/target.js';
 import { HelpRequested, parseContractCli, type ContractCliOptions } from './cli-options.js';
+import { writeReport, type CliIo } from './cli-common.js';
 import { startTargetFor } from './start-target.js';
+import { runReplayCli, runWatchCli } from './watch-cli.js';
 
-/** Where the CLI writes and what it reads from its environment (injected, for tests). */
-export interface CliIo {
-  out(line: string): void;
-  err(line: string): void;
-  env: NodeJS.ProcessEnv;
-}
+export type { CliIo } from './cli-common.js';
 
-async function writeReport(file: string, text: string): Promise<void> {
-  await mkdir(dirname(file), { recursive: true });
-  await writeFile(file, text);
-}
 
 /** Runs every check against one target, in this process, printing each result as it comes. */
 async function runAgainst(target: RunningTarget, settings: SuiteSettings, io: CliIo): Promise<SuiteReport> {
@@ -85,15 +76,17 @@ async function startTargets(options: ContractCliOptions, io: CliIo): Promise<Run
 }
 
 /**
- * The contract suite's command line (design.md section 4). Resolves with the exit code: 0 every
- * applicable check passed (and coverage reached `--min-coverage`), 1 a check failed or coverage fell
- * short, 2 bad usage or an unreachable target.
- * @example process.exitCode = await runContractCli(['--target', 'fake'], { out: console.log, err: console.error, env: process.env });
+ * The contract suite's command line (design.md section 4), and its `watch` and `replay` commands.
+ * Resolves with the exit code: 0 every applicable check passed (and coverage reached `--min-coverage`),
+ * 1 a check failed or coverage fell short, 2 bad usage or an unreachable target. `stop` ends a `watch`.
+ * @example process.exitCode = await runContractCli(['--target', 'fake'], { out: console.log, err: console.error, env: process.env, command: 'petstore-contract' });
  */
-export async function runContractCli(argv: readonly string[], io: CliIo): Promise<number> {
+export async function runContractCli(argv: readonly string[], io: CliIo, stop: Promise<void> = new Promise(() => undefined)): Promise<number> {
+  if (argv[0] === 'watch') return runWatchCli(argv.slice(1), io, stop);
+  if (argv[0] === 'replay') return runReplayCli(argv.slice(1), io);
   let options;
   try {
-    options = parseContractCli(argv, (text) => io.out(text.trimEnd()));
+    options = parseContractCli(argv, (text) => io.out(text.trimEnd()), io.command);
   } catch (error) {
     if (error instanceof HelpRequested) return 0;
     io.err(`contract: ${(error as Error).message}`);

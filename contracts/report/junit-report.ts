@@ -1,6 +1,7 @@
 import type { ContractReport, SuiteReport } from './suite-report.js';
 
-function xmlText(value: string): string {
+/** Text safe inside an XML attribute or element (control characters XML 1.0 cannot carry are dropped). */
+export function xmlText(value: string): string {
   // XML 1.0 cannot carry most control characters, even escaped.
   return value
     .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, '')

@@ -8,7 +8,8 @@ export const ALLOWABLE: readonly Capability[] = ['writes', 'quota'];
 const PROBE_TIMEOUT_MS = 10_000;
 
 /** A live service is assumed to do what the spec says; only what would disturb it needs permission. */
-const LIVE_CAPABILITIES: Capability[] = ['stateful', 'realAuth', 'deprecationHeaders', 'uniformErrors', 'bodyLimit', 'httpEquivalences', 'exactParameters'];
+/** What every live service supports (the rest it must be allowed: {@link ALLOWABLE}). */
+export const LIVE_CAPABILITIES: Capability[] = ['stateful', 'realAuth', 'deprecationHeaders', 'uniformErrors', 'bodyLimit', 'httpEquivalences', 'exactParameters'];
 const LIVE_LACKING: Partial<Record<Capability, string>> = {
   writes: 'not allowed on this target: pass --allow writes to let the suite create categories',
   quota: 'not allowed on this target: pass --allow quota to let the suite drive the key to one 429 (never a ban)',
@@ -22,19 +23,20 @@ export interface UrlTargetOptions {
   allow: readonly Capability[];
 }
 
-function validatedBaseUrl(raw: string): string {
+/** The base address a flag names (`--target`, `--upstream`), without a trailing slash; a {@link UsageError} saying why not. */
+export function validatedBaseUrl(raw: string, flag = '--target'): string {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new UsageError(`--target must be fake, prism or a base URL ending in /v1; got "${raw}"`);
+    throw new UsageError(`${flag} must be ${flag === '--target' ? 'fake, prism or ' : ''}a base URL ending in /v1; got "${raw}"`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new UsageError(`--target URL must be http or https; got "${raw}"`);
+    throw new UsageError(`${flag} URL must be http or https; got "${raw}"`);
   }
   const base = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
   if (!base.endsWith('/v1') || url.search !== '' || url.hash !== '') {
-    throw new UsageError(`--target URL must be the base address, ending in /v1 (e.g. https://staging.api.petstore.example.com/v1); got "${raw}"`);
+    throw new UsageError(`${flag} URL must be the base address, ending in /v1 (e.g. https://staging.api.petstore.example.com/v1); got "${raw}"`);
   }
   return base;
 }

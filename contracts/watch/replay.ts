@@ -1,0 +1,153 @@
+import { suiteSettings, TargetSession } from '../runner/target-session.js';
+import { specDocument } from '../../spec/spec-artifacts.js';
+import { operationOfRequest } from '../coverage/coverage.js';
+import { specValidators } from '../spec/spec-validators.js';
+import type { RunningTarget } from '../targets/target.js';
+import { errorCodeOf, mediaTypeOf, type ContractRequest, type Exchange } from '../transport/exchange.js';
+import type { RecordedExchange } from './har.js';
+import { TrafficJudge } from './traffic-judge.js';
+import type { WatchReport } from './watch-report.js';
+
+/** Where a replayed answer differs from the recorded one in a way the spec does not allow. */
+export interface ReplayDifference {
+  /** The entry's position in the HAR file. */
+  entry: number;
+  request: string;
+  what: string;
+  recorded: string;
+  replayed: string;
+}
+
+/** A replay against one target. */
+export interface ReplayReport {
+  target: string;
+  /** Entries sent, and entries left out with why. */
+  sent: number;
+  skipped: Array<{ entry: number; request: string; why: string }>;
+  differences: ReplayDifference[];
+  /** Answers that differ only by a 429 (rate limits depend on the pace and the key): noted, not differences. */
+  rateLimitedDifferently: number;
+  /** The replayed traffic, judged as the proxy judges traffic: conformance and the model's promises. */
+  traffic: WatchReport;
+  exitCode: 0 | 1;
+}
+
+// Fields that belong to one connection or that the sender sets itself; a recorded key is never replayed.
+const NOT_REPLAYED = new Set(['host', 'content-length', 'connection', 'keep-alive', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'authorization', 'cookie', 'accept-encoding', 'content-type']);
+
+// The spec's servers all end in the same base path (`/v1`): what a recorded API request's URL holds.
+const BASE_PATH = new URL((specDocument() as unknown as { servers: Array<{ url: string }> }).servers[0]!.url).pathname.replace(/\/$/, '');
+
+/** The path (with query) of a recorded URL under the API's base path (`/v1`), or undefined for anything else (the page, its scripts). */
+export function apiPathOf(url: string): string | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return undefined;
+  }
+  const at = parsed.pathname.search(new RegExp(`${BASE_PATH}(?=/|$)`));
+  if (at < 0) return undefined;
+  return `${parsed.pathname.slice(at + BASE_PATH.length)}${parsed.search}`;
+}
+
+/**
+ * The recorded request as the suite sends it: its key replaced by the target's (an unknown key by a key
+ * the target cannot know; no key stays none), its body and other fields as recorded.
+ */
+function replayedRequest(recorded: RecordedExchange, path: string): ContractRequest {
+  const header = (name: string) => recorded.headers.find(([field]) => field.toLowerCase() === name)?.[1];
+  const authorization = header('authorization');
+  const refusedKey = recorded.response.status === 401 && authorization !== undefined && authorization.trim() !== '';
+  const contentType = header('content-type');
+  return {
+    method: recorded.method,
+    path,
+    auth: authorization === undefined || authorization.trim() === '' ? 'none' : refusedKey ? { bearer: 'replayed-unknown-key' } : 'key',
+    headers: Object.fromEntries(recorded.headers.filter(([name]) => !NOT_REPLAYED.has(name.toLowerCase()))),
+    ...(recorded.body !== undefined && { rawBody: recorded.body, contentType: contentType ?? null }),
+  };
+}
+
+const jsonOf = (text: string) => {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * How two answers to one request differ where the spec leaves no room: the status, the error code, the
+ * media type, and which of the documented headers are there. Ids, dates, bodies of lists and
+ * rate-limit values may differ between two services; the model judges those on each side.
+ */
+function differencesOf(recorded: RecordedExchange, replayed: Exchange, request: string, operationId: string | undefined): ReplayDifference[] {
+  const was = { status: recorded.response.status, headers: recorded.response.headers, text: recorded.response.text, json: jsonOf(recorded.response.text), request: replayed.request } as Exchange;
+  const differ = (what: string, before: string, after: string): ReplayDifference => ({ entry: recorded.index, request, what, recorded: before, replayed: after });
+  if (was.status !== replayed.status) return [differ('status', String(was.status), `${replayed.status}${errorCodeOf(replayed) ? ` ${errorCodeOf(replayed)}` : ''}`)];
+  const found: ReplayDifference[] = [];
+  if (errorCodeOf(was) !== errorCodeOf(replayed)) found.push(differ('error code', errorCodeOf(was) ?? '(none)', errorCodeOf(replayed) ?? '(none)'));
+  if (mediaTypeOf(was) !== mediaTypeOf(replayed)) found.push(differ('media type', mediaTypeOf(was) ?? '(none)', mediaTypeOf(replayed) ?? '(none)'));
+  const documented = operationId ? specValidators().response(operationId, replayed.status) : undefined;
+  for (const { name } of documented?.headers ?? []) {
+    const before = was.headers[name.toLowerCase()] !== undefined;
+    const after = replayed.headers[name.toLowerCase()] !== undefined;
+    if (before !== after) found.push(differ(`header ${name}`, before ? 'present' : 'absent', after ? 'present' : 'absent'));
+  }
+  return found;
+}
+
+/** Options of {@link replayAgainst}. */
+export interface ReplayOptions {
+  /** A URL target only gets the recorded writes when allowed (`--allow writes`); the fake and Prism always. */
+  writes: boolean;
+  onNote?: (message: string) => void;
+}
+
+/**
+ * Sends the recorded requests, in order, to one target through the suite's own session (paced, its
+ * fake reset first, its records marked on a URL) and reports where the answers differ from the
+ * recording in ways the spec does not allow, with the replayed traffic judged by the suite's model.
+ * @example const report = await replayAgainst(readHar(text, 'session.har'), fake, { writes: true });
+ */
+export async function replayAgainst(recorded: readonly RecordedExchange[], target: RunningTarget, options: ReplayOptions): Promise<ReplayReport> {
+  const { descriptor } = target;
+  const session = new TargetSession(descriptor, suiteSettings({ live: descriptor.paced }));
+  const tally = session.begin((message) => options.onNote?.(message));
+  const judge = new TrafficJudge(descriptor.baseUrl);
+  const startedAt = new Date();
+  await session.resetTarget();
+  const skipped: ReplayReport['skipped'] = [];
+  const differences: ReplayDifference[] = [];
+  let rateLimitedDifferently = 0;
+  let sent = 0;
+  for (const entry of recorded) {
+    const request = `${entry.method} ${entry.url}`;
+    const path = apiPathOf(entry.url);
+    if (path === undefined) {
+      skipped.push({ entry: entry.index, request, why: `not under ${BASE_PATH}` });
+      continue;
+    }
+    if (entry.method === 'OPTIONS') {
+      skipped.push({ entry: entry.index, request, why: 'a CORS preflight (the browser sends its own)' });
+      continue;
+    }
+    if (!['GET', 'HEAD'].includes(entry.method) && descriptor.kind === 'url' && !options.writes) {
+      skipped.push({ entry: entry.index, request, why: 'a write, and the target does not allow writes (--allow writes)' });
+      continue;
+    }
+    const exchange = await session.send(replayedRequest(entry, path));
+    sent += 1;
+    judge.record(exchange, tally.broken.splice(0));
+    const operationId = operationOfRequest(exchange.request.method, exchange.request.url, descriptor.baseUrl)?.operationId;
+    if ((entry.response.status === 429) !== (exchange.status === 429)) {
+      rateLimitedDifferently += 1;
+      continue;
+    }
+    differences.push(...differencesOf(entry, exchange, `${entry.method} ${path}`, operationId));
+  }
+  const summary = judge.summary();
+  const traffic: WatchReport = { upstream: descriptor.baseUrl, startedAt: startedAt.toISOString(), durationMs: Date.now() - startedAt.getTime(), summary, upstreamErrors: 0, exitCode: summary.violations.length > 0 ? 1 : 0 };
+  return { target: descriptor.label, sent, skipped, differences, rateLimitedDifferently, traffic, exitCode: differences.length > 0 || traffic.exitCode === 1 ? 1 : 0 };
+}

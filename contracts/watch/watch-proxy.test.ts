@@ -1,0 +1,228 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer, request, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startFakeServer, type RunningFakeServer } from '../../mocks/server/index.js';
+import { BROKEN_VARIANTS } from '../broken-variants/index.js';
+import { runContractCli } from '../cli/run-contract-cli.js';
+import { freeLoopbackPort } from '../targets/free-port.js';
+import type { Har } from './har.js';
+import { sendOrdinaryTraffic } from './ordinary-traffic.js';
+import { startWatchProxy } from './watch-proxy.js';
+import type { WatchReport } from './watch-report.js';
+
+const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const KEY = 'free-test-key';
+
+/**
+ * Breaks whose showing needs traffic that ordinary use does not send: a used-up quota or a ban, the
+ * clock past the sunset, bytes and keys no client sends (invalid UTF-8, 7,000-deep JSON, a key with a
+ * suffix), or a plan the proxy cannot know. The suite's own checks catch each of them.
+ */
+const NOT_SHOWN_BY_ORDINARY_TRAFFIC = new Set([
+  'no-body-size-limit', 'retry-after-missing', 'retry-after-rounded-down', 'ban-reported-as-rate-limit', 'alive-after-sunset',
+  'control-characters-stripped', 'length-counted-in-utf16-units', 'length-counted-in-graphemes', 'trailing-data-ignored',
+  'invalid-utf8-replaced', 'deep-nesting-crashes', 'path-ids-parsed-leniently', 'large-ids-refused', 'query-decoding-crashes',
+  'key-prefix-accepted', 'key-case-folded', 'auth-scheme-case-sensitive', 'json-read-by-pattern', 'percent-encoded-ids-refused',
+  'remaining-one-too-many', 'remaining-three-short', 'quota-after-validation',
+]);
+
+function capture(): { out: string[]; err: string[]; io: Parameters<typeof runContractCli>[1] } {
+  const out: string[] = [];
+  const err: string[] = [];
+  return { out, err, io: { out: (line) => out.push(line), err: (line) => err.push(line), env: {}, command: 'petstore-contract' } };
+}
+
+/** Starts `watch` in this process; resolves once it listens, with its address and a way to stop it. */
+async function watching(args: string[]): Promise<{ baseUrl: string; stop(): Promise<number>; out: string[]; err: string[] }> {
+  const { out, err, io } = capture();
+  let stop!: () => void;
+  const stopped = new Promise<void>((resolve) => (stop = resolve));
+  const exit = runContractCli(['watch', ...args], io, stopped);
+  for (let tries = 0; !out.some((line) => line.startsWith('Watching ')) && tries < 200; tries += 1) await new Promise((resolve) => setTimeout(resolve, 25));
+  const baseUrl = /through (\S+):/.exec(out.find((line) => line.startsWith('Watching ')) ?? '')?.[1];
+  if (!baseUrl) throw new Error(`watch did not start: ${[...out, ...err].join('\n')}`);
+  return { baseUrl, out, err, stop: async () => { stop(); return exit; } };
+}
+
+describe('petstore-contract watch', () => {
+  let fake: RunningFakeServer;
+  let reports: string;
+  beforeAll(async () => {
+    fake = await startFakeServer({ port: 0 });
+    reports = await mkdtemp(join(tmpdir(), 'watch-'));
+  });
+  afterAll(async () => {
+    await fake.close();
+    await rm(reports, { recursive: true, force: true });
+  });
+
+  it('forwards every request and answer unchanged: method, path, query, headers, body bytes, streamed', async () => {
+    // An upstream that tells what it received and answers with odd bytes, repeated fields and a streamed body.
+    let received: { method?: string; url?: string; headers: string[]; body: Buffer } | undefined;
+    const upstream: Server = createServer(async (incoming: IncomingMessage, outgoing) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of incoming) chunks.push(chunk as Buffer);
+      received = { method: incoming.method, url: incoming.url, headers: incoming.rawHeaders, body: Buffer.concat(chunks) };
+      outgoing.writeHead(418, 'Odd', [['Set-Cookie', 'a=1'], ['Set-Cookie', 'b=2'], ['X-Custom', ' spaced ']].flat());
+      outgoing.write(Buffer.from([0xff, 0x00, 0xfe]));
+      setTimeout(() => outgoing.end(Buffer.from('tail')), 20);
+    });
+    upstream.listen(0, '127.0.0.1');
+    await once(upstream, 'listening');
+    const proxy = await startWatchProxy({ upstream: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/v1` });
+    try {
+      const body = Buffer.from([0x7b, 0xc3, 0x28, 0x7d]); // invalid UTF-8, sent as it is
+      const answer = await new Promise<{ status?: number; message?: string; raw: string[]; body: Buffer }>((resolve, reject) => {
+        const sent = request(`${proxy.baseUrl}/odd/%2Fpath?b=2&a=1&a=%20`, { method: 'PUT', headers: { 'X-Trace': 'abc', 'Content-Type': 'application/octet-stream', 'Content-Length': String(body.length) } }, (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('end', () => resolve({ status: response.statusCode, message: response.statusMessage, raw: response.rawHeaders, body: Buffer.concat(chunks) }));
+        });
+        sent.on('error', reject);
+        sent.end(body);
+      });
+      expect(received?.method).toBe('PUT');
+      expect(received?.url).toBe('/v1/odd/%2Fpath?b=2&a=1&a=%20');
+      expect(received?.body.equals(body)).toBe(true);
+      expect(received?.headers).toEqual(expect.arrayContaining(['X-Trace', 'abc', 'Content-Type', 'application/octet-stream', 'Host', `127.0.0.1:${(upstream.address() as AddressInfo).port}`]));
+      expect(answer.status).toBe(418);
+      expect(answer.message).toBe('Odd');
+      expect(answer.body.equals(Buffer.concat([Buffer.from([0xff, 0x00, 0xfe]), Buffer.from('tail')]))).toBe(true);
+      expect(answer.raw.filter((_, index) => answer.raw[index - 1]?.toLowerCase() === 'set-cookie')).toEqual(['a=1', 'b=2']);
+      expect(answer.raw[answer.raw.findIndex((name) => name === 'X-Custom') + 1]).toBe('spaced');
+    } finally {
+      await proxy.close();
+      upstream.close();
+    }
+  });
+
+  it('finds nothing in ordinary traffic to the correct fake, and every break of a broken variant that the traffic shows', async () => {
+    const shown: string[] = [];
+    for (const variant of [undefined, ...BROKEN_VARIANTS]) {
+      const server = variant ? await startFakeServer({ port: 0, intercept: variant.intercept }) : fake;
+      const proxy = await startWatchProxy({ upstream: server.baseUrl });
+      await sendOrdinaryTraffic(proxy.baseUrl, KEY);
+      await proxy.close();
+      const { byRule, violations } = proxy.summary();
+      if (!variant) expect(violations).toEqual([]);
+      else {
+        await server.close();
+        if (Object.keys(byRule).length > 0) shown.push(variant.name);
+      }
+    }
+    expect(BROKEN_VARIANTS.map(({ name }) => name).filter((name) => !NOT_SHOWN_BY_ORDINARY_TRAFFIC.has(name))).toEqual(shown);
+  }, 180_000);
+
+  it('prints each violation as it comes, and on stop the exchanges, coverage, rules and deprecated calls; writes JSON, JUnit and a HAR without keys', async () => {
+    const variant = BROKEN_VARIANTS.find(({ name }) => name === 'category-id-as-string')!;
+    const broken = await startFakeServer({ port: 0, intercept: variant.intercept });
+    const files = { json: join(reports, 'watch.json'), junit: join(reports, 'watch.xml'), har: join(reports, 'watch.har') };
+    try {
+      const watch = await watching(['--upstream', broken.baseUrl, '--port', '0', '--json', files.json, '--junit', files.junit, '--har', files.har]);
+      await sendOrdinaryTraffic(watch.baseUrl, KEY);
+      const code = await watch.stop();
+      expect(code).toBe(1);
+      const text = watch.out.join('\n');
+      expect(text).toMatch(/^VIOLATION {2}listCategories 200 {2}body_schema: Response violates the 200 schema$/m);
+      expect(text).toContain(`curl -X GET '${broken.baseUrl}/categories'`);
+      expect(text).toContain('"Authorization: Bearer ${PETSTORE_API_KEY}"');
+      expect(text).toMatch(/^Watched \d+ exchanges with /m);
+      expect(text).toMatch(/^ {2}listCategories 200: \d+$/m);
+      expect(text).toMatch(/^Coverage: \d+ of 98 /m);
+      expect(text).toMatch(/^Deprecated: 3 calls to getPetById, \d+ days before its sunset 2027-07-01T00:00:00Z, from:\n {2}3 x ordinary-traffic\/1.0 \(Origin http:\/\/localhost:5173\)$/m);
+      const report = JSON.parse(await readFile(files.json, 'utf8')) as WatchReport;
+      expect(report.summary.byRule.body_schema).toBeGreaterThan(0);
+      const junit = await readFile(files.junit, 'utf8');
+      expect(junit).toMatch(/<testcase classname="watch" name="body_schema" time="0">\n {6}<failure message="\d+ exchanges broke body_schema"/);
+      expect(junit).toContain('<testcase classname="watch" name="ids_unique" time="0"></testcase>');
+      const har = await readFile(files.har, 'utf8');
+      expect(har).not.toContain(KEY);
+      expect((JSON.parse(har) as Har).log.entries.length).toBe(report.summary.exchanges);
+      expect(har).toContain('"value": "Bearer [redacted]"');
+      for (const text of [watch.out.join('\n'), await readFile(files.json, 'utf8'), junit]) expect(text).not.toContain(KEY);
+    } finally {
+      await broken.close();
+    }
+  }, 60_000);
+
+  it('replays a HAR against the fake with nothing to report, and against a broken service with the differences', async () => {
+    const harFile = join(reports, 'replay.har');
+    const clean = await startFakeServer({ port: 0 });
+    const watch = await watching(['--upstream', clean.baseUrl, '--port', '0', '--har', harFile]);
+    await sendOrdinaryTraffic(watch.baseUrl, KEY);
+    expect(await watch.stop()).toBe(0);
+    await clean.close();
+    const same = capture();
+    expect(await runContractCli(['replay', harFile, '--target', 'fake'], same.io)).toBe(0);
+    expect(same.out.join('\n')).toMatch(/^Replay against fake: \d+ requests sent, 0 entries left out/m);
+    expect(same.out.join('\n')).toContain('Differences the spec does not allow: none');
+    const variant = BROKEN_VARIANTS.find(({ name }) => name === 'media-type-ignored')!;
+    const broken = await startFakeServer({ port: 0, intercept: variant.intercept });
+    try {
+      const other = capture();
+      expect(await runContractCli(['replay', harFile, '--target', broken.baseUrl, '--api-key', KEY, '--allow', 'writes'], other.io)).toBe(1);
+      expect(other.out.join('\n')).toMatch(/entry \d+ POST \/categories: status recorded 415, answered 201/);
+      expect(other.out.join('\n')).toContain('refused_never_admitted: ');
+      const readsOnly = capture();
+      await runContractCli(['replay', harFile, '--target', broken.baseUrl, '--api-key', KEY], readsOnly.io);
+      expect(readsOnly.out.join('\n')).toMatch(/left out \d+: a write, and the target does not allow writes \(--allow writes\)/);
+    } finally {
+      await broken.close();
+    }
+  }, 120_000);
+
+  it('answers 502 with an Error when the upstream is unreachable, and exits 2 on bad usage', async () => {
+    const port = await freeLoopbackPort();
+    const watch = await watching(['--upstream', `http://127.0.0.1:${port}/v1`, '--port', '0']);
+    const answer = await fetch(`${watch.baseUrl}/categories`);
+    expect(answer.status).toBe(502);
+    expect(await answer.json()).toEqual({ code: 'bad_gateway', message: `the upstream http://127.0.0.1:${port}/v1 did not answer GET /v1/categories (ECONNREFUSED)`, status: 502 });
+    expect(await watch.stop()).toBe(0);
+    expect(watch.err).toEqual([`watch: the upstream http://127.0.0.1:${port}/v1 did not answer GET /v1/categories (ECONNREFUSED); answered 502`]);
+    for (const [args, message] of [
+      [['watch'], "required option '--upstream <url>' not specified"],
+      [['watch', '--upstream', 'http://127.0.0.1:9/api'], '--upstream URL must be the base address, ending in /v1'],
+      [['watch', '--upstream', 'http://127.0.0.1:9/v1', '--port', 'x'], '--port must be a whole number'],
+      [['replay', '--target', 'fake'], "missing required argument 'file.har'"],
+      [['replay', join(reports, 'none.har'), '--target', 'fake'], 'no such file'],
+    ] as const) {
+      const usage = capture();
+      expect(await runContractCli([...args], usage.io)).toBe(2);
+      expect(usage.err.join('\n')).toContain(message);
+    }
+    const notHar = join(reports, 'not.har');
+    await writeFile(notHar, '{"log": {}}');
+    const bad = capture();
+    expect(await runContractCli(['replay', notHar, '--target', 'fake'], bad.io)).toBe(2);
+    expect(bad.err).toEqual([`replay: ${notHar} is not a HAR file: it has no log.entries array`]);
+  }, 60_000);
+
+  it('judges a body over --max-body-bytes by size only, and still forwards it whole', async () => {
+    const proxy = await startWatchProxy({ upstream: fake.baseUrl, maxBodyBytes: 64 });
+    try {
+      const answer = await fetch(`${proxy.baseUrl}/categories`, { headers: { Authorization: `Bearer ${KEY}` } });
+      expect(((await answer.json()) as unknown[]).length).toBeGreaterThanOrEqual(3);
+    } finally {
+      await proxy.close();
+    }
+    expect(proxy.summary()).toMatchObject({ exchanges: 1, judgedBySizeOnly: 1, violations: [] });
+  });
+
+  it('stops on SIGTERM as a process, printing its report', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/contract.ts', 'watch', '--upstream', fake.baseUrl, '--port', '0'], { cwd: REPO_ROOT });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      if (stdout.includes('Watching ')) child.kill('SIGTERM');
+    });
+    const [code] = (await once(child, 'close')) as [number | null];
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^Watched 0 exchanges with /m);
+  }, 60_000);
+});

@@ -1,0 +1,86 @@
+import { PROMISE_NAMES } from '../model/promise-rules.js';
+import { coverageText } from '../report/matrix-report.js';
+import { xmlText } from '../report/junit-report.js';
+import type { TrafficSummary, TrafficViolation } from './traffic-judge.js';
+
+/** What a watch (or a replay against one target) reports: where, how long, and what the traffic showed. */
+export interface WatchReport {
+  upstream: string;
+  startedAt: string;
+  durationMs: number;
+  summary: TrafficSummary;
+  /** Requests the upstream did not answer (502 to the client). */
+  upstreamErrors: number;
+  exitCode: 0 | 1;
+}
+
+// Every response rule of the suite's conformance, so JUnit lists the rules that held, not only those broken.
+const RESPONSE_RULES = ['undocumented_status', 'undocumented_content_type', 'body_not_json', 'body_schema', 'missing_header', 'invalid_header'];
+
+/** The line printed as a violation is found: operation, rule, what came against what was due, and `curl`. */
+export function violationLine(violation: TrafficViolation): string {
+  return [`VIOLATION  ${violation.operation} ${violation.status}  ${violation.rule}: ${violation.title}`, ...violation.lines.map((line) => `    ${line}`), `    ${violation.curl}`].join('\n');
+}
+
+/** The closing text: exchanges per operation x status, coverage, violations by rule, deprecated calls. */
+export function watchSummaryText(report: WatchReport): string {
+  const { summary } = report;
+  const lines = [`Watched ${summary.exchanges} exchanges with ${report.upstream} in ${(report.durationMs / 1000).toFixed(1)} s${report.upstreamErrors > 0 ? `; ${report.upstreamErrors} requests got no answer from it (502)` : ''}`];
+  const rows = Object.entries(summary.byOperationStatus);
+  if (rows.length > 0) lines.push('Exchanges (operation status: count):', ...rows.map(([key, count]) => `  ${key}: ${count}`));
+  lines.push(coverageText(summary.coverage));
+  const rules = Object.entries(summary.byRule).sort(([, a], [, b]) => b - a);
+  if (rules.length === 0) lines.push('Violations: none');
+  else {
+    lines.push(`Violations: ${rules.reduce((sum, [, count]) => sum + count, 0)}, by rule:`);
+    for (const [rule, count] of rules) {
+      const first = summary.violations.find((violation) => violation.rule === rule);
+      lines.push(`  ${rule}: ${count}${first ? ` (first: ${first.operation} ${first.status}, ${first.title})` : ''}`);
+    }
+  }
+  if (summary.judgedBySizeOnly > 0) lines.push(`${summary.judgedBySizeOnly} exchanges had a body over the size limit: judged by status and headers only`);
+  for (const deprecated of summary.deprecated) {
+    const left = deprecated.daysLeft === undefined ? '' : deprecated.daysLeft >= 0 ? `, ${deprecated.daysLeft} days before its sunset ${deprecated.sunset}` : `, ${-deprecated.daysLeft} days after its sunset ${deprecated.sunset}`;
+    lines.push(`Deprecated: ${deprecated.calls} calls to ${deprecated.operation}${left}, from:`);
+    for (const client of deprecated.clients) lines.push(`  ${client.calls} x ${client.userAgent}${client.origin ? ` (Origin ${client.origin})` : ''}`);
+  }
+  return lines.join('\n');
+}
+
+/** The JSON report (`--json`). */
+export function watchJson(report: WatchReport): string {
+  return `${JSON.stringify(report, null, 2)}\n`;
+}
+
+/**
+ * The JUnit report (`--junit`): one testcase per rule (every response rule and every promise of the
+ * model), failed with its violations when the traffic broke it; exchanges and coverage as properties.
+ */
+export function watchJunit(report: WatchReport): string {
+  const { summary } = report;
+  const rules = [...RESPONSE_RULES, ...PROMISE_NAMES];
+  const failures = rules.filter((rule) => (summary.byRule[rule] ?? 0) > 0).length;
+  const seconds = (report.durationMs / 1000).toFixed(3);
+  const cases = rules.map((rule) => {
+    const open = `    <testcase classname="watch" name="${xmlText(rule)}" time="0">`;
+    const broken = summary.violations.filter((violation) => violation.rule === rule);
+    const count = summary.byRule[rule] ?? 0;
+    if (count === 0) return `${open}</testcase>`;
+    const text = broken.slice(0, 20).map((violation) => [`${violation.operation} ${violation.status}: ${violation.title}`, ...violation.lines, `Reproduce with: ${violation.curl}`].join('\n')).join('\n\n');
+    return `${open}\n      <failure message="${xmlText(`${count} exchanges broke ${rule}`)}" type="TrafficViolation">${xmlText(text)}</failure>\n    </testcase>`;
+  });
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="petstore contract watch" tests="${rules.length}" failures="${failures}" time="${seconds}">`,
+    `  <testsuite name="${xmlText(`watch (${report.upstream})`)}" tests="${rules.length}" failures="${failures}" errors="0" skipped="0" timestamp="${report.startedAt}" time="${seconds}">`,
+    '    <properties>',
+    `      <property name="upstream" value="${xmlText(report.upstream)}"/>`,
+    `      <property name="exchanges" value="${summary.exchanges}"/>`,
+    `      <property name="coverage.percent" value="${summary.coverage.percent.toFixed(1)}"/>`,
+    '    </properties>',
+    ...cases,
+    '  </testsuite>',
+    '</testsuites>',
+    '',
+  ].join('\n');
+}
