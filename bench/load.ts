@@ -72,3 +72,21 @@ export async function sendRequests(server: ServerProcess, scenario: Scenario, am
   });
   return result['2xx'] + result.non2xx;
 }
+
+/**
+ * Latency at a frontend's pace: one request at a time, each after the last answer, alternating between
+ * the servers so that machine noise falls on each alike. Median per server, in ms (sub-millisecond).
+ * @example await pacedMedianMs([fake, watched], 400, key) // [0.41, 0.78]
+ */
+export async function pacedMedianMs(servers: ServerProcess[], rounds: number, key: string): Promise<number[]> {
+  const times: number[][] = servers.map(() => []);
+  for (let round = 0; round < rounds; round += 1) {
+    for (const [index, server] of servers.entries()) {
+      const started = performance.now();
+      const response = await fetch(`${server.baseUrl}/categories`, { headers: { authorization: `Bearer ${key}` } });
+      await response.arrayBuffer();
+      times[index]!.push(performance.now() - started);
+    }
+  }
+  return times.map((each) => Math.round(1000 * [...each].sort((a, b) => a - b)[Math.floor(each.length / 2)]!) / 1000);
+}

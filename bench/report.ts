@@ -7,6 +7,8 @@ export interface BenchResults {
   settings: { connections: number; durationSeconds: number; startupRuns: number };
   startup: { fakeMs: number; fakeFromSourcesMs: number; prismMs: number; bundleBuildMs: number; runsMs: Record<'fake' | 'fakeFromSources' | 'prism', number[]> };
   load: Record<'fake' | 'prism' | 'floor', Record<Scenario, LoadResult>>;
+  /** The standalone fake alone and through `watch` (its own process): load, and one request at a time. */
+  watch: { direct: Record<Scenario, LoadResult>; proxied: Record<Scenario, LoadResult>; pacedP50Ms: { direct: number; proxied: number } };
   /** The standalone fake with its state in Redis: one instance, and two on one Redis under the same total load. */
   redis?: Record<'oneInstance' | 'twoInstances', Record<Scenario, LoadResult>>;
   inProcess: Record<'get' | 'post', { requestsPerSecond: number; unexpected: number }>;
@@ -67,6 +69,13 @@ export function printReport(results: BenchResults, print: (line: string) => void
         `fake/floor ${(100 * ratio(fake, load.floor[scenario].requestsPerSecond)).toFixed(0)}%`,
     );
   }
+  const { watch } = results;
+  for (const scenario of ['GET', 'POST'] as const) {
+    const direct = watch.direct[scenario];
+    const proxied = watch.proxied[scenario];
+    print(`watch, ${scenario} under load: ${proxied.requestsPerSecond} req/s through the proxy, ${direct.requestsPerSecond} direct (${(100 * ratio(proxied.requestsPerSecond, direct.requestsPerSecond)).toFixed(0)}%), p50 ${proxied.p50Ms} ms against ${direct.p50Ms} ms`);
+  }
+  print(`watch, one request at a time (median of 500): ${watch.pacedP50Ms.proxied} ms through the proxy, ${watch.pacedP50Ms.direct} ms direct: +${(watch.pacedP50Ms.proxied - watch.pacedP50Ms.direct).toFixed(2)} ms`);
   const { startup } = results;
   print(
     `start-up to first answer (median of ${results.settings.startupRuns}): fake ${startup.fakeMs} ms (bundle; built in ${startup.bundleBuildMs} ms), ` +

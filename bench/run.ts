@@ -10,8 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Command, InvalidArgumentError } from 'commander';
 import { freeLoopbackPort } from '../contracts/targets/free-port.js';
-import { loadServer, sendRequests, type LoadResult, type Scenario } from './load.js';
-import { buildBundles, FAKE_SERVER_BIN } from '../scripts/build/bundles.js';
+import { loadServer, pacedMedianMs, sendRequests, type LoadResult, type Scenario } from './load.js';
+import { buildBundles, CONTRACT_BIN, FAKE_SERVER_BIN } from '../scripts/build/bundles.js';
 import type { ContractReport } from '../contracts/report/suite-report.js';
 import { printReport, type BenchResults, type ContractRun } from './report.js';
 import { startServerProcess, type ServerCommand, type ServerProcess } from './server-process.js';
@@ -116,7 +116,7 @@ async function withServer<T>(command: () => Promise<ServerCommand>, use: (server
 async function contractRun(target: string): Promise<ContractRun> {
   const report = join(tmpdir(), `petstore-bench-contract-${process.pid}-${target}.json`);
   const started = performance.now();
-  const exitCode = await run(process.execPath, [join(ROOT, 'dist/bin/petstore-contract.js'), '--target', target, '--json', report], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 }).then(
+  const exitCode = await run(process.execPath, [CONTRACT_BIN, '--target', target, '--json', report], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 }).then(
     () => 0,
     (error: { code?: number }) => error.code ?? 1,
   );
@@ -155,6 +155,25 @@ const load = {
   prism: await withServer(prismCommand, loadAll),
   floor: await withServer(floorCommand, loadAll),
 };
+
+// `watch` in front of the fake, in its own process as a team runs it: the same load through it beside
+// the fake alone, and the latency a frontend sees one request at a time.
+process.stderr.write('watch: the fake alone, then the fake through the proxy\n');
+const watch = await withServer(fakeCommand, async (fake) => {
+  const port = await freeLoopbackPort();
+  const proxyCommand = async (): Promise<ServerCommand> => ({ name: 'watch', command: process.execPath, args: [CONTRACT_BIN, 'watch', '--upstream', fake.baseUrl, '--port', String(port)], baseUrl: `http://127.0.0.1:${port}/v1`, headers: probeHeaders });
+  return withServer(proxyCommand, async (proxy) => {
+    const [directMs, proxiedMs] = await pacedMedianMs([fake, proxy], 500, KEY);
+    // Scenario by scenario, direct then proxied: every POST grows the list, so both GETs come before any.
+    const load = { connections: options.connections, durationSeconds: options.duration, key: KEY };
+    const directGet = await loadServer(fake, 'GET', load);
+    const proxiedGet = await loadServer(proxy, 'GET', load);
+    const directPost = await loadServer(fake, 'POST', load);
+    const proxiedPost = await loadServer(proxy, 'POST', load);
+    process.stderr.write(`  GET ${directGet.requestsPerSecond} req/s direct, ${proxiedGet.requestsPerSecond} through watch; POST ${directPost.requestsPerSecond}, ${proxiedPost.requestsPerSecond}\n`);
+    return { direct: { GET: directGet, POST: directPost }, proxied: { GET: proxiedGet, POST: proxiedPost }, pacedP50Ms: { direct: directMs!, proxied: proxiedMs! } };
+  });
+});
 
 // The same load on the standalone fake with its state in Redis (design.md section 6): one instance, then
 // two on one Redis sharing the connections. Redis here keeps no files: the cost measured is the round trips.
@@ -211,6 +230,7 @@ const results: BenchResults = {
     runsMs: startup,
   },
   load,
+  watch,
   ...(redis && { redis }),
   inProcess,
   firstAnswer,

@@ -9,6 +9,11 @@ import { CHROMIUM_INSTALL_COMMAND, CHROMIUM_PATH, chromiumIsInstalled, launchChr
 import { openDemoPage, type DemoPageSession } from './e2e/demo-page-session.js';
 import { startDemoServer, type DemoServer } from './server/static-server.js';
 import { startFakeServer } from '../mocks/server/index.js';
+import { readHar } from '../contracts/watch/har.js';
+import { replayAgainst } from '../contracts/watch/replay.js';
+import { startWatchProxy } from '../contracts/watch/watch-proxy.js';
+import { startFakeTarget } from '../contracts/targets/fake-target.js';
+import { readFileSync } from 'node:fs';
 
 // End to end in a real browser: the page, the bundle, the committed worker and the fake together.
 // Where Chromium is missing the tests are reported as skipped, with the command that installs it.
@@ -216,6 +221,42 @@ describeInChromium(title, () => {
       await session?.context.close();
       session = undefined;
       await realApiDemo.close();
+      await api.close();
+    }
+  }, 2 * SLOW);
+  it('through watch in front of the standalone fake: the report counts the page\'s calls; the HAR Chromium recorded replays against the fake alike', async () => {
+    const api = await startFakeServer({ port: 0 });
+    const proxy = await startWatchProxy({ upstream: api.baseUrl });
+    const watchedDemo = await startDemoServer({ publicDir: DEMO_PUBLIC_DIR, builtAssets: await buildDemoPage({ api: proxy.baseUrl }), port: 0 });
+    const harPath = join(mkdtempSync(join(tmpdir(), 'demo-har-')), 'demo.har');
+    try {
+      const page = (session = await openDemoPage(browser!, watchedDemo.url, { recordHar: { path: harPath } }));
+      await page.submitName('hamster');
+      expect(await page.categoryNames()).toEqual(['dog', 'cat', 'rabbit', 'hamster']);
+      await session.context.close();
+      session = undefined;
+      await proxy.close();
+      const { byOperationStatus, violations } = proxy.summary();
+      // The page's two calls, and the browser's CORS preflight for its JSON POST, all forwarded and judged.
+      expect(byOperationStatus).toEqual({ 'listCategories 200': 1, 'createCategory 201': 1, '(no operation) OPTIONS 204': 1 });
+      expect(violations).toEqual([]);
+      const recorded = readHar(readFileSync(harPath, 'utf8'), harPath);
+      expect(recorded.filter(({ url }) => url.startsWith(proxy.baseUrl)).map(({ method }) => method)).toEqual(expect.arrayContaining(['GET', 'POST']));
+      const fake = await startFakeTarget();
+      try {
+        const replayed = await replayAgainst(recorded, fake, { writes: true });
+        expect(replayed.differences).toEqual([]);
+        expect(replayed.traffic.summary.violations).toEqual([]);
+        expect(replayed.sent).toBe(2);
+        expect(replayed.skipped.map(({ why }) => why)).toEqual(expect.arrayContaining(['not under /v1']));
+      } finally {
+        await fake.close();
+      }
+    } finally {
+      await session?.context.close();
+      session = undefined;
+      await watchedDemo.close();
+      await proxy.close();
       await api.close();
     }
   }, 2 * SLOW);

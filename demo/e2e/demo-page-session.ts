@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions, Page, Response } from 'playwright-core';
 import { isApiPath } from '../server/static-server.js';
 
 /** A fixed instant in the middle of a UTC minute, so no quota window rolls over during a test. */
@@ -37,10 +37,11 @@ export interface DemoPageSession {
 
 /**
  * Opens the demo page at `url` (e.g. with `?key=...`), with the page's clock frozen at {@link FIXED_NOW},
- * and waits until the worker runs and the first list has rendered. Close `session.context` afterwards.
+ * and waits until the worker runs and the first list has rendered. Close `session.context` afterwards
+ * (with `contextOptions.recordHar`, closing it writes the HAR).
  */
-export async function openDemoPage(browser: Browser, url: string): Promise<DemoPageSession> {
-  const context = await browser.newContext();
+export async function openDemoPage(browser: Browser, url: string, contextOptions: BrowserContextOptions = {}): Promise<DemoPageSession> {
+  const context = await browser.newContext(contextOptions);
   const page = await context.newPage();
   // The fake runs in the page, so freezing the page's Date freezes the fake's clock: no flaky minute rollover.
   await page.clock.setFixedTime(FIXED_NOW);

@@ -30,6 +30,8 @@ export const BIN_ENTRIES = {
 } as const;
 /** The standalone fake's bundle, which `npm start` and the benchmark run. */
 export const FAKE_SERVER_BIN = join(DIST, 'bin', 'petstore-fake.js');
+/** The contract suite's bin, as `npm pack` ships it (`watch` is one of its commands). */
+export const CONTRACT_BIN = join(DIST, 'bin', 'petstore-contract.js');
 
 const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
 const PEER_EXTERNALS = ['msw', 'msw/*'];
