@@ -82,6 +82,7 @@ export const concurrentClientsSerialisable: Check = {
     });
     const runs = local ? Math.max(10, Math.round(context.runs / 5)) : 2;
     const result = await fc.check(property, { seed: context.seed, numRuns: runs });
+    context.note(`${result.numRuns} generated sequences of 1 to ${Math.max(2, context.maxConcurrency)} clients at once (seed ${context.seed})`);
     if (!result.failed || !failing) return;
     const [first] = failing.broken;
     throw new CheckFailure(`Broken promise ${first!.promise} with ${failing.clients.length} clients at once: ${first!.title}`, [
