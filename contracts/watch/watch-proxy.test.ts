@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { createServer as createHttpsServer } from 'node:https';
 import { once } from 'node:events';
 import { createServer, request, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -225,4 +226,29 @@ describe('petstore-contract watch', () => {
     expect(code).toBe(0);
     expect(stdout).toMatch(/^Watched 0 exchanges with /m);
   }, 60_000);
+  it('verifies an HTTPS upstream with the system\'s CAs (SSL_CERT_FILE, else the system bundle), and answers 502 when it cannot', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'watch-tls-'));
+    const [key, cert] = [join(dir, 'key.pem'), join(dir, 'cert.pem')];
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+    const upstream = createHttpsServer({ key: await readFile(key), cert: await readFile(cert) }, (_incoming, outgoing) => outgoing.end('{"ok":true}'));
+    upstream.listen(0, '127.0.0.1');
+    await once(upstream, 'listening');
+    const base = `https://127.0.0.1:${(upstream.address() as AddressInfo).port}/v1`;
+    const previous = process.env.SSL_CERT_FILE;
+    try {
+      const untrusted = await startWatchProxy({ upstream: base });
+      expect((await fetch(`${untrusted.baseUrl}/x`)).status).toBe(502);
+      await untrusted.close();
+      process.env.SSL_CERT_FILE = cert;
+      const trusted = await startWatchProxy({ upstream: base });
+      const answer = await fetch(`${trusted.baseUrl}/x`);
+      expect([answer.status, await answer.text()]).toEqual([200, '{"ok":true}']);
+      await trusted.close();
+    } finally {
+      if (previous === undefined) delete process.env.SSL_CERT_FILE;
+      else process.env.SSL_CERT_FILE = previous;
+      upstream.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });

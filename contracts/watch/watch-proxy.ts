@@ -1,5 +1,7 @@
 import { createServer, request as httpRequest, Agent as HttpAgent, type IncomingMessage, type ServerResponse } from 'node:http';
 import { request as httpsRequest, Agent as HttpsAgent } from 'node:https';
+import { existsSync, readFileSync } from 'node:fs';
+import { rootCertificates } from 'node:tls';
 import type { AddressInfo } from 'node:net';
 import type { Exchange } from '../transport/exchange.js';
 import { HarRecorder } from './har.js';
@@ -34,6 +36,18 @@ export interface RunningWatchProxy {
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+// Where the system keeps its CA bundle (OpenSSL's variable first, then Debian's and Red Hat's paths).
+const SYSTEM_CA_FILES = ['/etc/ssl/certs/ca-certificates.crt', '/etc/pki/tls/certs/ca-bundle.crt'];
+
+/**
+ * The CAs an HTTPS upstream is verified with: Node's own and the system's (a company CA that signs
+ * staging is in the system's bundle, not in Node's).
+ */
+export function upstreamCertificates(env: NodeJS.ProcessEnv = process.env): string[] {
+  const file = [env.SSL_CERT_FILE, ...SYSTEM_CA_FILES].find((candidate) => candidate !== undefined && existsSync(candidate));
+  return file ? [...rootCertificates, readFileSync(file, 'utf8')] : [...rootCertificates];
+}
 
 // Hop-by-hop fields (RFC 9110 §7.6.1) belong to one connection and are never forwarded.
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
@@ -104,7 +118,7 @@ export async function startWatchProxy(options: WatchProxyOptions): Promise<Runni
   const secure = upstream.protocol === 'https:';
   const send = secure ? httpsRequest : httpRequest;
   // Keep-alive to the upstream: a new TLS handshake per request would cost more than everything else.
-  const agent = secure ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
+  const agent = secure ? new HttpsAgent({ keepAlive: true, ca: upstreamCertificates() }) : new HttpAgent({ keepAlive: true });
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const judge = new TrafficJudge(options.upstream.replace(/\/$/, ''));
   const har = options.har ? new HarRecorder() : undefined;
