@@ -9,9 +9,12 @@ export interface CliIo {
   out(line: string): void;
   err(line: string): void;
   env: NodeJS.ProcessEnv;
-  /** The command as the user typed it, for usage and help: `petstore-contract` or `npm run contract --`. */
-  command: string;
+  /** The command as the user typed it, for usage and help: `petstore-contract` (the default) or `npm run contract --`. */
+  command?: string;
 }
+
+/** The name usage and help give the command. */
+export const commandOf = (io: CliIo): string => io.command ?? 'petstore-contract';
 
 /** The command's name as run: the npm script, or the installed bin. */
 export function commandName(env: NodeJS.ProcessEnv, bin: string, script: string): string {

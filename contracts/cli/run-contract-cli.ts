@@ -10,7 +10,7 @@ import { suiteSettings, type SuiteSettings } from '../runner/target-session.js';
 import { isExitTwoError } from '../targets/target-errors.js';
 import type { RunningTarget } from '../targets/target.js';
 import { HelpRequested, parseContractCli, type ContractCliOptions } from './cli-options.js';
-import { writeReport, type CliIo } from './cli-common.js';
+import { commandOf, writeReport, type CliIo } from './cli-common.js';
 import { startTargetFor } from './start-target.js';
 import { runReplayCli, runWatchCli } from './watch-cli.js';
 
@@ -86,7 +86,7 @@ export async function runContractCli(argv: readonly string[], io: CliIo, stop: P
   if (argv[0] === 'replay') return runReplayCli(argv.slice(1), io);
   let options;
   try {
-    options = parseContractCli(argv, (text) => io.out(text.trimEnd()), io.command);
+    options = parseContractCli(argv, (text) => io.out(text.trimEnd()), commandOf(io));
   } catch (error) {
     if (error instanceof HelpRequested) return 0;
     io.err(`contract: ${(error as Error).message}`);

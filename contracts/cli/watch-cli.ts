@@ -8,7 +8,7 @@ import { violationLine, watchJson, watchJunit, watchSummaryText, type WatchRepor
 import { validatedBaseUrl } from '../targets/url-target.js';
 import { isExitTwoError } from '../targets/target-errors.js';
 import type { RunningTarget } from '../targets/target.js';
-import { collect, parseAllow, parseWith, wholeNumber, writeReport, type CliIo } from './cli-common.js';
+import { collect, commandOf, parseAllow, parseWith, wholeNumber, writeReport, type CliIo } from './cli-common.js';
 import { startTargetFor } from './start-target.js';
 
 /** The options of `watch`, parsed. */
@@ -52,7 +52,7 @@ function replayProgram(command: string): Command {
 
 /** Runs `watch` until `--duration`, SIGINT or SIGTERM, then prints and writes its reports. Resolves with the exit code. */
 export async function runWatchCli(argv: readonly string[], io: CliIo, stop: Promise<void>): Promise<number> {
-  const parsed = parseWith(watchProgram(io.command), argv, io);
+  const parsed = parseWith(watchProgram(commandOf(io)), argv, io);
   if (typeof parsed === 'number') return parsed;
   const options = parsed.opts<WatchCliOptions>();
   const startedAt = new Date();
@@ -103,7 +103,7 @@ function replayText(report: ReplayReport): string {
 
 /** Runs `replay`: every target started first, then the recorded requests sent to each in turn. Resolves with the exit code. */
 export async function runReplayCli(argv: readonly string[], io: CliIo): Promise<number> {
-  const parsed = parseWith(replayProgram(io.command), argv, io);
+  const parsed = parseWith(replayProgram(commandOf(io)), argv, io);
   if (typeof parsed === 'number') return parsed;
   const options = parsed.opts<{ target: string[]; apiKey?: string; allow?: Capability[]; json?: string }>();
   const file = parsed.args[0]!;
