@@ -45,3 +45,8 @@ export { disagreementsOf, jsonReport, type ContractReport, type Disagreement, ty
 export { runContractCli, type CliIo } from './cli/run-contract-cli.js';
 /** Deliberately broken fakes and the checks that must catch each. */
 export { BROKEN_VARIANTS, type BrokenVariant, type Intercept } from './broken-variants/index.js';
+/** Real traffic: the watching proxy, its judge and reports, HAR files and their replay. */
+export { startWatchProxy, type WatchProxyOptions, type RunningWatchProxy } from './watch/watch-proxy.js';
+export { TrafficJudge, type TrafficSummary, type TrafficViolation } from './watch/traffic-judge.js';
+export { readHar, HarRecorder, type Har, type RecordedExchange } from './watch/har.js';
+export { replayAgainst, type ReplayReport, type ReplayDifference } from './watch/replay.js';
