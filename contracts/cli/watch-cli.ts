@@ -4,6 +4,7 @@ import type { Capability } from '../checks/check.js';
 import { replayAgainst, type ReplayReport } from '../watch/replay.js';
 import { readHar } from '../watch/har.js';
 import { DEFAULT_MAX_BODY_BYTES, startWatchProxy } from '../watch/watch-proxy.js';
+import { createdText } from '../report/terminal-report.js';
 import { violationLine, watchJson, watchJunit, watchSummaryText, type WatchReport } from '../watch/watch-report.js';
 import { validatedBaseUrl } from '../targets/url-target.js';
 import { isExitTwoError } from '../targets/target-errors.js';
@@ -98,6 +99,7 @@ function replayText(report: ReplayReport): string {
     for (const difference of report.differences) lines.push(`  entry ${difference.entry} ${difference.request}: ${difference.what} recorded ${difference.recorded}, answered ${difference.replayed}`);
   }
   lines.push(watchSummaryText(report.traffic).split('\n').slice(1).join('\n'));
+  if (report.created) lines.push(createdText(report.created));
   return lines.join('\n');
 }
 

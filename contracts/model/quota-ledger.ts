@@ -1,5 +1,5 @@
 import type { PlanLimits } from '../checks/check.js';
-import { errorCodeOf, headerOf, type Exchange } from '../transport/exchange.js';
+import { bearerTokenOf, errorCodeOf, headerOf, type Exchange } from '../transport/exchange.js';
 import type { BrokenPromise, Observation } from './broken-promise.js';
 
 const MINUTE = 60;
@@ -41,12 +41,6 @@ function announcementOf(exchange: Exchange): Announcement | undefined {
   return limit === undefined || remaining === undefined || reset === undefined ? undefined : { limit, remaining, reset };
 }
 
-/** The bearer token of a request however it is spelt, `''` for none, undefined when the field is there but unreadable. */
-function tokenOf(exchange: Exchange): string | undefined {
-  const field = Object.entries(exchange.request.headers).find(([name]) => name.toLowerCase() === 'authorization')?.[1];
-  if (field === undefined || field.trim() === '') return '';
-  return /^\s*bearer +(\S+)\s*$/i.exec(field)?.[1];
-}
 
 
 const isRateLimited = (exchange: Exchange) => exchange.status === 429 && errorCodeOf(exchange) !== 'temporarily_banned';
@@ -86,7 +80,7 @@ export class QuotaLedger {
    * token never seen answered, or an unreadable Authorization).
    */
   #bucketOf(exchange: Exchange): string | undefined {
-    const token = tokenOf(exchange);
+    const token = bearerTokenOf(exchange);
     if (token === '') return 'anonymous';
     if (token === undefined) return exchange.status === 401 ? 'anonymous' : undefined;
     if (exchange.status !== 429) remember(this.#known, token, exchange.status !== 401);

@@ -1,7 +1,7 @@
 import { operationsOnPath } from '../coverage/coverage.js';
 import type { DocumentedOperation } from '../spec/spec-document.js';
 import { specValidators } from '../spec/spec-validators.js';
-import type { Exchange } from '../transport/exchange.js';
+import { requestHeaderOf, type Exchange } from '../transport/exchange.js';
 import type { BrokenPromise } from './broken-promise.js';
 
 /** The first stage that refuses a request, read from the request alone (the spec's order of evaluation). */
@@ -14,10 +14,6 @@ interface Refusal {
 
 /** Whether the request can still be judged past a stage: `undefined` when the spec leaves it open. */
 type Verdict = Refusal | 'passes' | undefined;
-
-function requestHeader(exchange: Exchange, name: string): string | undefined {
-  return Object.entries(exchange.request.headers).find(([field]) => field.toLowerCase() === name)?.[1];
-}
 
 function bodyBytes(exchange: Exchange): Uint8Array | undefined {
   const { body } = exchange.request;
@@ -40,7 +36,7 @@ function mediaVerdict(contentType: string | undefined): 'json' | 'not json' | 'o
  */
 function earliestRefusal(operation: DocumentedOperation | undefined, exchange: Exchange, path: string): Verdict {
   const { method } = exchange.request;
-  const key = requestHeader(exchange, 'authorization');
+  const key = requestHeaderOf(exchange, 'authorization');
   if (key === undefined || key.trim() === '') return { status: 401, why: 'it carries no API key (every operation needs one)', auth: true };
   if (!operation) {
     const others = operationsOnPath(path);
@@ -52,8 +48,8 @@ function earliestRefusal(operation: DocumentedOperation | undefined, exchange: E
   if (!schema) return 'passes';
   const bytes = bodyBytes(exchange);
   if (!bytes || bytes.length === 0) return undefined;
-  const media = mediaVerdict(requestHeader(exchange, 'content-type'));
-  if (media === 'not json') return { status: 415, why: `its Content-Type ${requestHeader(exchange, 'content-type') ?? '(none)'} is not application/json` };
+  const media = mediaVerdict(requestHeaderOf(exchange, 'content-type'));
+  if (media === 'not json') return { status: 415, why: `its Content-Type ${requestHeaderOf(exchange, 'content-type') ?? '(none)'} is not application/json` };
   if (media === 'open') return undefined;
   const limit = operation.requestBody?.maxBytes;
   if (limit !== undefined && bytes.length > limit) return { status: 413, why: `its body of ${bytes.length} bytes is over the spec's x-max-body-bytes ${limit}` };
@@ -106,7 +102,7 @@ export function refusalBreaks(operation: DocumentedOperation | undefined, exchan
     return [];
   }
   if (verdict === 'passes' && judging.exactStatuses && STAGE_STATUSES.includes(status)) {
-    const reason = status === 415 ? `its Content-Type ${requestHeader(exchange, 'content-type') ?? '(none)'} is JSON` : status === 413 ? 'its body is within the spec\'s limit' : `${method} is documented for ${path}`;
+    const reason = status === 415 ? `its Content-Type ${requestHeaderOf(exchange, 'content-type') ?? '(none)'} is JSON` : status === 413 ? 'its body is within the spec\'s limit' : `${method} is documented for ${path}`;
     return broken('earliest_refusal_answered', `no ${status}: ${reason}`);
   }
   return [];

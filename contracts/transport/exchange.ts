@@ -54,6 +54,28 @@ export function headerOf(exchange: Exchange, name: string): string | undefined {
   return exchange.headers[name.toLowerCase()];
 }
 
+/** A request header's value as sent, whatever the case of its name. */
+export function requestHeaderOf(exchange: Exchange, name: string): string | undefined {
+  const lower = name.toLowerCase();
+  return Object.entries(exchange.request.headers).find(([field]) => field.toLowerCase() === lower)?.[1];
+}
+
+/** The bearer token a request sent however it is spelt: `''` for none, undefined when the field is there but unreadable. */
+export function bearerTokenOf(exchange: Exchange): string | undefined {
+  const field = requestHeaderOf(exchange, 'authorization');
+  if (field === undefined || field.trim() === '') return '';
+  return /^\s*bearer +(\S+)\s*$/i.exec(field)?.[1];
+}
+
+/** A body parsed as JSON, or undefined when it is not JSON. */
+export function parsedJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The media type of the response without parameters, lower-cased (`application/json`). */
 export function mediaTypeOf(exchange: Exchange): string | undefined {
   return headerOf(exchange, 'content-type')?.split(';')[0]?.trim().toLowerCase();

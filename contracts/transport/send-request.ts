@@ -1,7 +1,7 @@
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import request from 'supertest';
-import type { ContractRequest, Exchange, RequestAuth, SentRequest } from './exchange.js';
+import { parsedJson, type ContractRequest, type Exchange, type RequestAuth, type SentRequest } from './exchange.js';
 
 const RESPONSE_TIMEOUT_MS = 30_000;
 
@@ -34,14 +34,6 @@ export function sentRequest(baseUrl: string, contract: ContractRequest, apiKey: 
   const auth = contract.auth;
   const shown = typeof auth === 'object' && 'spell' in auth && auth.shown !== undefined && authorization ? { [authorization[0]]: auth.shown } : undefined;
   return { method: contract.method, url: `${baseUrl.replace(/\/$/, '')}${contract.path}`, headers, ...(body !== undefined && { body }), ...(shown && { shown }) };
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
 }
 
 /**
@@ -100,5 +92,5 @@ async function sendOnce(baseUrl: string, sent: SentRequest): Promise<Exchange> {
       Array.isArray(value) ? value.join(', ') : value,
     ]),
   );
-  return { request: sent, status: response.status, headers, text, json: parseJson(text) };
+  return { request: sent, status: response.status, headers, text, json: parsedJson(text) };
 }

@@ -3,7 +3,8 @@ import { specDocument } from '../../spec/spec-artifacts.js';
 import { operationOfRequest } from '../coverage/coverage.js';
 import { specValidators } from '../spec/spec-validators.js';
 import type { RunningTarget } from '../targets/target.js';
-import { errorCodeOf, mediaTypeOf, type ContractRequest, type Exchange } from '../transport/exchange.js';
+import { errorCodeOf, mediaTypeOf, parsedJson, type ContractRequest, type Exchange } from '../transport/exchange.js';
+import type { CreatedRecord } from '../model/record-ledger.js';
 import type { RecordedExchange } from './har.js';
 import { TrafficJudge } from './traffic-judge.js';
 import type { WatchReport } from './watch-report.js';
@@ -29,6 +30,8 @@ export interface ReplayReport {
   rateLimitedDifferently: number;
   /** The replayed traffic, judged as the proxy judges traffic: conformance and the model's promises. */
   traffic: WatchReport;
+  /** On a URL target: the mark the replayed writes carry, and every record they created there. */
+  created?: { marker: string; records: CreatedRecord[] };
   exitCode: 0 | 1;
 }
 
@@ -37,6 +40,7 @@ const NOT_REPLAYED = new Set(['host', 'content-length', 'connection', 'keep-aliv
 
 // The spec's servers all end in the same base path (`/v1`): what a recorded API request's URL holds.
 const BASE_PATH = new URL((specDocument() as unknown as { servers: Array<{ url: string }> }).servers[0]!.url).pathname.replace(/\/$/, '');
+const BASE_PATH_SEGMENT = new RegExp(`${BASE_PATH}(?=/|$)`);
 
 /** The path (with query) of a recorded URL under the API's base path (`/v1`), or undefined for anything else (the page, its scripts). */
 export function apiPathOf(url: string): string | undefined {
@@ -46,7 +50,7 @@ export function apiPathOf(url: string): string | undefined {
   } catch {
     return undefined;
   }
-  const at = parsed.pathname.search(new RegExp(`${BASE_PATH}(?=/|$)`));
+  const at = parsed.pathname.search(BASE_PATH_SEGMENT);
   if (at < 0) return undefined;
   return `${parsed.pathname.slice(at + BASE_PATH.length)}${parsed.search}`;
 }
@@ -69,21 +73,13 @@ function replayedRequest(recorded: RecordedExchange, path: string): ContractRequ
   };
 }
 
-const jsonOf = (text: string) => {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-};
-
 /**
  * How two answers to one request differ where the spec leaves no room: the status, the error code, the
  * media type, and which of the documented headers are there. Ids, dates, bodies of lists and
  * rate-limit values may differ between two services; the model judges those on each side.
  */
 function differencesOf(recorded: RecordedExchange, replayed: Exchange, request: string, operationId: string | undefined): ReplayDifference[] {
-  const was = { status: recorded.response.status, headers: recorded.response.headers, text: recorded.response.text, json: jsonOf(recorded.response.text), request: replayed.request } as Exchange;
+  const was = { status: recorded.response.status, headers: recorded.response.headers, text: recorded.response.text, json: parsedJson(recorded.response.text), request: replayed.request } as Exchange;
   const differ = (what: string, before: string, after: string): ReplayDifference => ({ entry: recorded.index, request, what, recorded: before, replayed: after });
   if (was.status !== replayed.status) return [differ('status', String(was.status), `${replayed.status}${errorCodeOf(replayed) ? ` ${errorCodeOf(replayed)}` : ''}`)];
   const found: ReplayDifference[] = [];
@@ -149,5 +145,6 @@ export async function replayAgainst(recorded: readonly RecordedExchange[], targe
   }
   const summary = judge.summary();
   const traffic: WatchReport = { upstream: descriptor.baseUrl, startedAt: startedAt.toISOString(), durationMs: Date.now() - startedAt.getTime(), summary, upstreamErrors: 0, exitCode: summary.violations.length > 0 ? 1 : 0 };
-  return { target: descriptor.label, sent, skipped, differences, rateLimitedDifferently, traffic, exitCode: differences.length > 0 || traffic.exitCode === 1 ? 1 : 0 };
+  const created = session.marker === undefined ? undefined : { marker: session.marker, records: session.model.created() };
+  return { target: descriptor.label, sent, skipped, differences, rateLimitedDifferently, traffic, ...(created && { created }), exitCode: differences.length > 0 || traffic.exitCode === 1 ? 1 : 0 };
 }

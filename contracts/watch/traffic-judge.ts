@@ -6,7 +6,7 @@ import type { BrokenPromise } from '../model/broken-promise.js';
 import { PromiseModel, type Ticket } from '../model/promise-model.js';
 import { LIVE_CAPABILITIES } from '../targets/url-target.js';
 import { curlCommand } from '../transport/curl-command.js';
-import type { Exchange } from '../transport/exchange.js';
+import { bearerTokenOf, requestHeaderOf, type Exchange } from '../transport/exchange.js';
 
 /** One way an exchange of real traffic departs from the spec: a response rule or a promise of the model. */
 export interface TrafficViolation {
@@ -54,11 +54,6 @@ export interface TrafficSummary {
 export const MAX_KEPT_VIOLATIONS = 1_000;
 const MAX_CLIENTS = 50;
 
-/** The bearer token of a request, to redact it from `curl`. */
-function tokenOf(exchange: Exchange): string | undefined {
-  const field = Object.entries(exchange.request.headers).find(([name]) => name.toLowerCase() === 'authorization')?.[1];
-  return field ? /^\s*bearer +(\S+)\s*$/i.exec(field)?.[1] : undefined;
-}
 
 /**
  * Judges real traffic (the proxy's, a replay's) exactly as the suite judges its own: every answer with
@@ -149,8 +144,8 @@ export class TrafficJudge {
     const entry = this.#deprecated.get(operationId) ?? { calls: 0, ...(sunset && { sunset }), lastNow: 0, clients: new Map() };
     entry.calls += 1;
     entry.lastNow = serverEpochSeconds(exchange);
-    const userAgent = headerOfRequest(exchange, 'user-agent') ?? '(no User-Agent)';
-    const origin = headerOfRequest(exchange, 'origin');
+    const userAgent = requestHeaderOf(exchange, 'user-agent') ?? '(no User-Agent)';
+    const origin = requestHeaderOf(exchange, 'origin');
     const client = `${userAgent}\n${origin ?? ''}`;
     const known = entry.clients.get(client);
     if (known) known.calls += 1;
@@ -170,7 +165,7 @@ export class TrafficJudge {
   }
 
   #curl(exchange: Exchange): string {
-    return curlCommand(exchange.request, tokenOf(exchange));
+    return curlCommand(exchange.request, bearerTokenOf(exchange) || undefined);
   }
 
   #keep(found: TrafficViolation[]): TrafficViolation[] {
@@ -185,8 +180,4 @@ export class TrafficJudge {
   #count(map: Map<string, number>, key: string): void {
     map.set(key, (map.get(key) ?? 0) + 1);
   }
-}
-
-function headerOfRequest(exchange: Exchange, name: string): string | undefined {
-  return Object.entries(exchange.request.headers).find(([field]) => field.toLowerCase() === name)?.[1];
 }

@@ -170,6 +170,7 @@ describe('petstore-contract watch', () => {
       expect(await runContractCli(['replay', harFile, '--target', broken.baseUrl, '--api-key', KEY, '--allow', 'writes'], other.io)).toBe(1);
       expect(other.out.join('\n')).toMatch(/entry \d+ POST \/categories: status recorded 415, answered 201/);
       expect(other.out.join('\n')).toContain('refused_never_admitted: ');
+      expect(other.out.join('\n')).toMatch(/^Created on the target: \d+ by createCategory \(ids [\d, ]+\); each carries the mark ct\d+- /m);
       const readsOnly = capture();
       await runContractCli(['replay', harFile, '--target', broken.baseUrl, '--api-key', KEY], readsOnly.io);
       expect(readsOnly.out.join('\n')).toMatch(/left out \d+: a write, and the target does not allow writes \(--allow writes\)/);

@@ -3,7 +3,7 @@ import { request as httpsRequest, Agent as HttpsAgent } from 'node:https';
 import { existsSync, readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
 import type { AddressInfo } from 'node:net';
-import type { Exchange } from '../transport/exchange.js';
+import { parsedJson, type Exchange } from '../transport/exchange.js';
 import { HarRecorder } from './har.js';
 import { TrafficJudge, type TrafficSummary, type TrafficViolation } from './traffic-judge.js';
 
@@ -98,14 +98,6 @@ function badGateway(response: ServerResponse, message: string): void {
   response.end(body);
 }
 
-function jsonOf(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * A reverse proxy in front of the service that forwards every request and answer unchanged (method,
  * path, query, headers but `Host` and hop-by-hop fields, body bytes, streamed) and judges every exchange
@@ -156,7 +148,7 @@ export async function startWatchProxy(options: WatchProxyOptions): Promise<Runni
             status: answer.statusCode ?? 0,
             headers: Object.fromEntries(Object.entries(answer.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : value ?? ''])),
             text,
-            json: responseBody.complete ? jsonOf(text) : undefined,
+            json: responseBody.complete ? parsedJson(text) : undefined,
           };
           for (const violation of judge.answered(ticket, exchange, { bySizeOnly: !responseBody.complete || !requestBody.complete })) options.onViolation?.(violation);
           har?.add(exchange, { started, durationMs: Date.now() - started.getTime(), requestSize: requestBody.size, responseSize: responseBody.size, httpVersion: `HTTP/${incoming.httpVersion}` });
