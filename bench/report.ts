@@ -8,7 +8,7 @@ export interface BenchResults {
   startup: { fakeMs: number; fakeFromSourcesMs: number; prismMs: number; bundleBuildMs: number; runsMs: Record<'fake' | 'fakeFromSources' | 'prism', number[]> };
   load: Record<'fake' | 'prism' | 'floor', Record<Scenario, LoadResult>>;
   /** The standalone fake alone and through `watch` (its own process): load, and one request at a time. */
-  watch: { direct: Record<Scenario, LoadResult>; proxied: Record<Scenario, LoadResult>; pacedP50Ms: { direct: number; proxied: number } };
+  watch: { direct: Record<Scenario, LoadResult>; proxied: Record<Scenario, LoadResult>; bareProxy: Record<Scenario, LoadResult>; pacedP50Ms: { direct: number; proxied: number } };
   /** The standalone fake with its state in Redis: one instance, and two on one Redis under the same total load. */
   redis?: Record<'oneInstance' | 'twoInstances', Record<Scenario, LoadResult>>;
   inProcess: Record<'get' | 'post', { requestsPerSecond: number; unexpected: number }>;
@@ -73,7 +73,11 @@ export function printReport(results: BenchResults, print: (line: string) => void
   for (const scenario of ['GET', 'POST'] as const) {
     const direct = watch.direct[scenario];
     const proxied = watch.proxied[scenario];
-    print(`watch, ${scenario} under load: ${proxied.requestsPerSecond} req/s through the proxy, ${direct.requestsPerSecond} direct (${(100 * ratio(proxied.requestsPerSecond, direct.requestsPerSecond)).toFixed(0)}%), p50 ${proxied.p50Ms} ms against ${direct.p50Ms} ms`);
+    const bare = watch.bareProxy[scenario];
+    print(
+      `watch, ${scenario} under load: ${proxied.requestsPerSecond} req/s through the proxy, ${direct.requestsPerSecond} direct (${(100 * ratio(proxied.requestsPerSecond, direct.requestsPerSecond)).toFixed(0)}%), p50 ${proxied.p50Ms} ms against ${direct.p50Ms} ms; ` +
+        `a bare node:http proxy ${bare.requestsPerSecond} req/s (${(100 * ratio(bare.requestsPerSecond, direct.requestsPerSecond)).toFixed(0)}%)`,
+    );
   }
   print(`watch, one request at a time (median of 500): ${watch.pacedP50Ms.proxied} ms through the proxy, ${watch.pacedP50Ms.direct} ms direct: +${(watch.pacedP50Ms.proxied - watch.pacedP50Ms.direct).toFixed(2)} ms`);
   const { startup } = results;

@@ -162,17 +162,23 @@ process.stderr.write('watch: the fake alone, then the fake through the proxy\n')
 const watch = await withServer(fakeCommand, async (fake) => {
   const port = await freeLoopbackPort();
   const proxyCommand = async (): Promise<ServerCommand> => ({ name: 'watch', command: process.execPath, args: [CONTRACT_BIN, 'watch', '--upstream', fake.baseUrl, '--port', String(port)], baseUrl: `http://127.0.0.1:${port}/v1`, headers: probeHeaders });
-  return withServer(proxyCommand, async (proxy) => {
+  const barePort = await freeLoopbackPort();
+  const bareCommand = async (): Promise<ServerCommand> => ({ name: 'bare proxy', command: process.execPath, args: [join(ROOT, 'bench/bare-proxy.mjs'), fake.baseUrl, String(barePort)], baseUrl: `http://127.0.0.1:${barePort}/v1`, headers: probeHeaders });
+  return withServer(proxyCommand, async (proxy) => withServer(bareCommand, async (bare) => {
     const [directMs, proxiedMs] = await pacedMedianMs([fake, proxy], 500, KEY);
-    // Scenario by scenario, direct then proxied: every POST grows the list, so both GETs come before any.
+    // Scenario by scenario, direct then through each proxy: every POST grows the list, so all GETs come before any.
     const load = { connections: options.connections, durationSeconds: options.duration, key: KEY };
-    const directGet = await loadServer(fake, 'GET', load);
-    const proxiedGet = await loadServer(proxy, 'GET', load);
-    const directPost = await loadServer(fake, 'POST', load);
-    const proxiedPost = await loadServer(proxy, 'POST', load);
-    process.stderr.write(`  GET ${directGet.requestsPerSecond} req/s direct, ${proxiedGet.requestsPerSecond} through watch; POST ${directPost.requestsPerSecond}, ${proxiedPost.requestsPerSecond}\n`);
-    return { direct: { GET: directGet, POST: directPost }, proxied: { GET: proxiedGet, POST: proxiedPost }, pacedP50Ms: { direct: directMs!, proxied: proxiedMs! } };
-  });
+    const run = async (scenario: Scenario) => ({ direct: await loadServer(fake, scenario, load), proxied: await loadServer(proxy, scenario, load), bare: await loadServer(bare, scenario, load) });
+    const get = await run('GET');
+    const post = await run('POST');
+    process.stderr.write(`  GET ${get.direct.requestsPerSecond} req/s direct, ${get.proxied.requestsPerSecond} through watch, ${get.bare.requestsPerSecond} through a bare proxy; POST ${post.direct.requestsPerSecond}, ${post.proxied.requestsPerSecond}, ${post.bare.requestsPerSecond}\n`);
+    return {
+      direct: { GET: get.direct, POST: post.direct },
+      proxied: { GET: get.proxied, POST: post.proxied },
+      bareProxy: { GET: get.bare, POST: post.bare },
+      pacedP50Ms: { direct: directMs!, proxied: proxiedMs! },
+    };
+  }));
 });
 
 // The same load on the standalone fake with its state in Redis (design.md section 6): one instance, then

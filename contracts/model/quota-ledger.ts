@@ -55,6 +55,16 @@ function windowKindOf(reset: number, now: number): WindowKind | undefined {
   return undefined;
 }
 
+/** The first value that came before in the list, if any. */
+function firstRepeated(values: readonly number[]): number | undefined {
+  const seen = new Set<number>();
+  for (const value of values) {
+    if (seen.has(value)) return value;
+    seen.add(value);
+  }
+  return undefined;
+}
+
 /**
  * The quota half of the model: per bucket, the window its answers announced. Judges a burst of answers
  * (one, for a client that waits for each answer) against what the bucket's last answer promised.
@@ -99,7 +109,9 @@ export class QuotaLedger {
         for (const name of [...this.#buckets.keys()]) if (name !== 'anonymous') this.#buckets.delete(name);
         continue;
       }
-      byBucket.set(bucket, [...(byBucket.get(bucket) ?? []), observation]);
+      const observations = byBucket.get(bucket);
+      if (observations) observations.push(observation);
+      else byBucket.set(bucket, [observation]);
     }
     for (const [bucket, observations] of byBucket) {
       const state = this.#buckets.get(bucket) ?? { limits: {} };
@@ -132,9 +144,13 @@ export class QuotaLedger {
     if (previous && inPrevious.length > 0) broken.push(...this.#judgeAgainst(previous, inPrevious));
     // A window the bucket had not announced before (a fresh one): its answers must still claim one place each.
     const fresh = new Map<string, typeof announced>();
-    for (const answer of announced.filter((each) => !inPrevious.includes(each))) {
+    const judgedAlready = new Set(inPrevious);
+    for (const answer of announced) {
+      if (judgedAlready.has(answer)) continue;
       const window = `${answer.kind} ${answer.announcement.reset}`;
-      fresh.set(window, [...(fresh.get(window) ?? []), answer]);
+      const answers = fresh.get(window);
+      if (answers) answers.push(answer);
+      else fresh.set(window, [answer]);
     }
     for (const answers of fresh.values()) broken.push(...this.#onePlaceEach(answers));
     // The bucket's window now: the latest one announced, at its lowest count.
@@ -191,7 +207,7 @@ export class QuotaLedger {
         `Received: ${admitted.length} admitted (${admitted.map(({ exchange }) => exchange.status).join(', ')}) / Expected: at most ${previous.remaining}, as X-RateLimit-Remaining: ${previous.remaining} announced${concurrently}`,
       ], exchange: admitted[admitted.length - 1]!.exchange, involved });
     } else if (new Set(places).size < places.length) {
-      const twice = places.find((place, index) => places.indexOf(place) !== index);
+      const twice = firstRepeated(places);
       broken.push({ promise: 'one_place_per_answer', title: 'Two answers claim the same place in the window', lines: [
         `Received: X-RateLimit-Remaining ${places.join(', ')} / Expected: ${expected.join(', ')}: one place each, after Remaining ${previous.remaining}${concurrently}`,
       ], exchange: admitted.find(({ announcement }) => announcement.remaining === twice)!.exchange, involved });
@@ -216,7 +232,7 @@ export class QuotaLedger {
     const involved = answers.map(({ exchange }) => exchange);
     const admitted = answers.filter(({ exchange }) => !isRateLimited(exchange));
     const places = admitted.map(({ announcement }) => announcement.remaining);
-    const twice = places.find((place, index) => places.indexOf(place) !== index);
+    const twice = firstRepeated(places);
     if (twice !== undefined) {
       return [{ promise: 'one_place_per_answer', title: 'Two answers claim the same place in the window', lines: [
         `Received: X-RateLimit-Remaining ${places.join(', ')} for ${admitted.length} requests admitted at once / Expected: one place each`,

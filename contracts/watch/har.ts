@@ -18,7 +18,7 @@ export interface HarEntry {
     cookies: HarPair[];
     headers: HarPair[];
     queryString: HarPair[];
-    postData?: { mimeType: string; text: string; _encoding?: 'base64' };
+    postData?: { mimeType: string; text: string; _encoding?: 'base64'; comment?: string };
     headersSize: number;
     bodySize: number;
   };
@@ -61,6 +61,8 @@ function bodyText(body: string | Uint8Array): { text: string; base64: boolean } 
   return isUtf8(body) ? { text: Buffer.from(body).toString('utf8'), base64: false } : { text: Buffer.from(body).toString('base64'), base64: true };
 }
 
+const NOT_KEPT = "over the proxy's --max-body-bytes: not kept";
+
 /** Timing and sizes of one proxied exchange, as the proxy measured them. */
 export interface ExchangeTiming {
   started: Date;
@@ -88,6 +90,8 @@ export class HarRecorder {
       const url = new URL(exchange.request.url);
       const requestType = Object.entries(exchange.request.headers).find(([name]) => name.toLowerCase() === 'content-type')?.[1] ?? '';
       const body = exchange.request.body === undefined ? undefined : bodyText(exchange.request.body);
+      // The proxy keeps a body only up to its limit: a longer one was forwarded whole but is not here.
+      const bodyKept = body === undefined || body.text !== '' || timing.requestSize === 0;
       const complete = exchange.text !== '' || timing.responseSize === 0;
       return {
         startedDateTime: timing.started.toISOString(),
@@ -99,7 +103,7 @@ export class HarRecorder {
           cookies: [],
           headers: pairs(exchange.request.headers, keepKeys),
           queryString: [...url.searchParams].map(([name, value]) => ({ name, value })),
-          ...(body && { postData: { mimeType: requestType, text: body.text, ...(body.base64 && { _encoding: 'base64' as const }) } }),
+          ...(body && { postData: { mimeType: requestType, text: body.text, ...(body.base64 && { _encoding: 'base64' as const }), ...(!bodyKept && { comment: NOT_KEPT }) } }),
           headersSize: -1,
           bodySize: timing.requestSize,
         },
@@ -112,7 +116,7 @@ export class HarRecorder {
           content: {
             size: timing.responseSize,
             mimeType: exchange.headers['content-type'] ?? '',
-            ...(complete ? { text: exchange.text } : { comment: 'over the proxy\'s --max-body-bytes: not kept' }),
+            ...(complete ? { text: exchange.text } : { comment: NOT_KEPT }),
           },
           redirectURL: '',
           headersSize: -1,
@@ -134,6 +138,8 @@ export interface RecordedExchange {
   /** Request headers as recorded (HTTP/2 pseudo-headers dropped). */
   headers: Array<[string, string]>;
   body?: string | Uint8Array;
+  /** The request had a body that the file does not hold (over the recorder's limit, or left out by a browser): it cannot be replayed. */
+  bodyNotRecorded?: true;
   response: { status: number; headers: Record<string, string>; text: string };
 }
 
@@ -159,6 +165,7 @@ export function readHar(text: string, file: string): RecordedExchange[] {
       if (!request || typeof request.method !== 'string' || typeof request.url !== 'string') throw new Error(`${file}: entry ${index} has no request method and URL`);
       const post = request.postData;
       const body = post?.text === undefined ? undefined : post._encoding === 'base64' ? new Uint8Array(Buffer.from(post.text, 'base64')) : post.text;
+      const bodyNotRecorded = (request.bodySize ?? 0) > 0 && (body === undefined || body.length === 0);
       const content = response?.content;
       const responseText = content?.text === undefined ? '' : content.encoding === 'base64' ? Buffer.from(content.text, 'base64').toString('utf8') : content.text;
       return {
@@ -167,6 +174,7 @@ export function readHar(text: string, file: string): RecordedExchange[] {
         url: request.url,
         headers: (request.headers ?? []).filter(({ name }) => !name.startsWith(':')).map(({ name, value }): [string, string] => [name, value]),
         ...(body !== undefined && { body }),
+        ...(bodyNotRecorded && { bodyNotRecorded: true as const }),
         response: {
           status: response?.status ?? 0,
           headers: Object.fromEntries((response?.headers ?? []).map(({ name, value }) => [name.toLowerCase(), value])),

@@ -129,6 +129,10 @@ export async function replayAgainst(recorded: readonly RecordedExchange[], targe
       skipped.push({ entry: entry.index, request, why: 'a CORS preflight (the browser sends its own)' });
       continue;
     }
+    if (entry.bodyNotRecorded) {
+      skipped.push({ entry: entry.index, request, why: 'its request body is not in the file (over the recorder\'s size limit): sending it without would be another request' });
+      continue;
+    }
     if (!['GET', 'HEAD'].includes(entry.method) && descriptor.kind === 'url' && !options.writes) {
       skipped.push({ entry: entry.index, request, why: 'a write, and the target does not allow writes (--allow writes)' });
       continue;

@@ -11,8 +11,10 @@ import { fileURLToPath } from 'node:url';
 import { startFakeServer, type RunningFakeServer } from '../../mocks/server/index.js';
 import { BROKEN_VARIANTS } from '../broken-variants/index.js';
 import { runContractCli } from '../cli/run-contract-cli.js';
+import { startFakeTarget } from '../targets/fake-target.js';
 import { freeLoopbackPort } from '../targets/free-port.js';
-import type { Har } from './har.js';
+import { readHar, type Har } from './har.js';
+import { replayAgainst } from './replay.js';
 import { sendOrdinaryTraffic } from './ordinary-traffic.js';
 import { startWatchProxy } from './watch-proxy.js';
 import type { WatchReport } from './watch-report.js';
@@ -205,15 +207,31 @@ describe('petstore-contract watch', () => {
     expect(bad.err).toEqual([`replay: ${notHar} is not a HAR file: it has no log.entries array`]);
   }, 60_000);
 
-  it('judges a body over --max-body-bytes by size only, and still forwards it whole', async () => {
-    const proxy = await startWatchProxy({ upstream: fake.baseUrl, maxBodyBytes: 64 });
+  it('judges a body over --max-body-bytes by size only, still forwards it whole, and records it as not kept (replay leaves it out)', async () => {
+    const proxy = await startWatchProxy({ upstream: fake.baseUrl, maxBodyBytes: 64, har: true });
+    const longBody = JSON.stringify({ name: 'long', description: 'x'.repeat(200) });
     try {
       const answer = await fetch(`${proxy.baseUrl}/categories`, { headers: { Authorization: `Bearer ${KEY}` } });
       expect(((await answer.json()) as unknown[]).length).toBeGreaterThanOrEqual(3);
+      const created = await fetch(`${proxy.baseUrl}/categories`, { method: 'POST', headers: { Authorization: `Bearer ${KEY}`, 'Content-Type': 'application/json' }, body: longBody });
+      expect(created.status).toBe(201);
+      expect(((await created.json()) as { description: string }).description).toBe('x'.repeat(200));
     } finally {
       await proxy.close();
     }
-    expect(proxy.summary()).toMatchObject({ exchanges: 1, judgedBySizeOnly: 1, violations: [] });
+    expect(proxy.summary()).toMatchObject({ exchanges: 2, judgedBySizeOnly: 2, violations: [] });
+    const har = proxy.har!.toHar();
+    expect(har.log.entries[1]!.request).toMatchObject({ bodySize: Buffer.byteLength(longBody), postData: { text: '', comment: "over the proxy's --max-body-bytes: not kept" } });
+    const recorded = readHar(JSON.stringify(har), 'large.har');
+    expect(recorded[1]).toMatchObject({ method: 'POST', bodyNotRecorded: true });
+    const target = await startFakeTarget();
+    try {
+      const report = await replayAgainst(recorded, target, { writes: true });
+      expect(report.sent).toBe(1);
+      expect(report.skipped).toEqual([{ entry: 1, request: `POST ${fake.baseUrl}/categories`, why: expect.stringMatching(/^its request body is not in the file/) }]);
+    } finally {
+      await target.close();
+    }
   });
 
   it('stops on SIGTERM as a process, printing its report', async () => {

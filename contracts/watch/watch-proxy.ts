@@ -52,15 +52,26 @@ export function upstreamCertificates(env: NodeJS.ProcessEnv = process.env): stri
 // Hop-by-hop fields (RFC 9110 §7.6.1) belong to one connection and are never forwarded.
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
 
-function forwardedHeaders(raw: string[], host: string): Array<[string, string]> {
-  const pairs: Array<[string, string]> = [];
+/** Raw header lines (`[name, value, name, value, ...]`) without hop-by-hop fields, `Host` replaced (or dropped when `host` is undefined). */
+function forwardedHeaders(raw: string[], host: string | undefined): string[] {
+  const kept: string[] = [];
   for (let index = 0; index < raw.length; index += 2) {
     const name = raw[index]!;
     const lower = name.toLowerCase();
     if (HOP_BY_HOP.has(lower)) continue;
-    pairs.push([name, lower === 'host' ? host : raw[index + 1]!]);
+    if (lower === 'host') {
+      if (host !== undefined) kept.push(name, host);
+      continue;
+    }
+    kept.push(name, raw[index + 1]!);
   }
-  return pairs;
+  return kept;
+}
+
+function headerRecord(flat: string[]): Record<string, string> {
+  const record: Record<string, string> = {};
+  for (let index = 0; index < flat.length; index += 2) record[flat[index]!] = flat[index + 1]!;
+  return record;
 }
 
 /** Collects a stream's bytes up to a limit while counting all of them. */
@@ -115,10 +126,20 @@ export async function startWatchProxy(options: WatchProxyOptions): Promise<Runni
   const judge = new TrafficJudge(options.upstream.replace(/\/$/, ''));
   const har = options.har ? new HarRecorder() : undefined;
 
+  // Parsed once: a URL per request costs more than the rest of the forwarding.
+  const upstreamOptions = { protocol: upstream.protocol, hostname: upstream.hostname.replace(/^\[|\]$/g, ''), port: upstream.port || (secure ? 443 : 80), agent };
+  // Exchanges are judged after their answers went out, a batch per turn of the event loop.
+  let toJudge: Array<() => void> = [];
+  const judgeBatch = () => {
+    const batch = toJudge;
+    toJudge = [];
+    for (const judgeOne of batch) judgeOne();
+  };
+
   const forward = (incoming: IncomingMessage, outgoing: ServerResponse) => {
-    const started = new Date();
+    const started = Date.now();
     const ticket = judge.sending();
-    const target = `${upstream.origin}${incoming.url ?? '/'}`;
+    const path = incoming.url ?? '/';
     const headers = forwardedHeaders(incoming.rawHeaders, upstream.host);
     const requestBody = new Tee(limit);
     let settled = false;
@@ -127,9 +148,8 @@ export async function startWatchProxy(options: WatchProxyOptions): Promise<Runni
       settled = true;
       judge.abandoned(ticket);
     };
-    const upstreamRequest = send(target, { method: incoming.method, headers: headers.flat() as unknown as Record<string, string>, agent }, (answer) => {
-      const pairs = forwardedHeaders(answer.rawHeaders, upstream.host).filter(([name]) => name.toLowerCase() !== 'host');
-      outgoing.writeHead(answer.statusCode ?? 502, answer.statusMessage, pairs.flat());
+    const upstreamRequest = send({ ...upstreamOptions, method: incoming.method, path, headers: headers as unknown as Record<string, string> }, (answer) => {
+      outgoing.writeHead(answer.statusCode ?? 502, answer.statusMessage, forwardedHeaders(answer.rawHeaders, undefined));
       const responseBody = new Tee(limit);
       answer.on('data', (chunk: Buffer) => responseBody.add(chunk));
       answer.pipe(outgoing);
@@ -141,17 +161,18 @@ export async function startWatchProxy(options: WatchProxyOptions): Promise<Runni
         if (settled) return;
         settled = true;
         // Judged once the client has the whole answer: the judging is never on its path.
-        setImmediate(() => {
+        if (toJudge.length === 0) setImmediate(judgeBatch);
+        toJudge.push(() => {
           const text = responseBody.complete ? responseBody.bytes().toString('utf8') : '';
           const exchange: Exchange = {
-            request: { method: incoming.method ?? 'GET', url: target, headers: Object.fromEntries(headers), ...(requestBody.size > 0 && { body: requestBody.complete ? new Uint8Array(requestBody.bytes()) : '' }) },
+            request: { method: incoming.method ?? 'GET', url: `${upstream.origin}${path}`, headers: headerRecord(headers), ...(requestBody.size > 0 && { body: requestBody.complete ? new Uint8Array(requestBody.bytes()) : '' }) },
             status: answer.statusCode ?? 0,
             headers: Object.fromEntries(Object.entries(answer.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : value ?? ''])),
             text,
             json: responseBody.complete ? parsedJson(text) : undefined,
           };
           for (const violation of judge.answered(ticket, exchange, { bySizeOnly: !responseBody.complete || !requestBody.complete })) options.onViolation?.(violation);
-          har?.add(exchange, { started, durationMs: Date.now() - started.getTime(), requestSize: requestBody.size, responseSize: responseBody.size, httpVersion: `HTTP/${incoming.httpVersion}` });
+          har?.add(exchange, { started: new Date(started), durationMs: Date.now() - started, requestSize: requestBody.size, responseSize: responseBody.size, httpVersion: `HTTP/${incoming.httpVersion}` });
         });
       });
     });
