@@ -181,7 +181,7 @@ const watch = await withServer(fakeCommand, async (fake) => {
   }));
 });
 
-// The same load on the standalone fake with its state in Redis (design.md section 6): one instance, then
+// The same load on the standalone fake with its state in Redis (docs/explanation/design.md section 6): one instance, then
 // two on one Redis sharing the connections. Redis here keeps no files: the cost measured is the round trips.
 let redis: BenchResults['redis'];
 if (options.redis && redisIsInstalled()) {

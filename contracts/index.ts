@@ -31,7 +31,11 @@ export { connectUrlTarget, type UrlTargetOptions } from './targets/url-target.js
 export { skipReason, type RunningTarget, type TargetDescriptor, type TargetKind } from './targets/target.js';
 export { TargetUnreachableError, UsageError, isExitTwoError } from './targets/target-errors.js';
 /** Conformance of one response to the spec (status, Content-Type, body, documented headers). */
-export { responseViolations, type Violation } from './conformance/response-conformance.js';
+export { responseViolations, type Violation, type ConformanceOptions } from './conformance/response-conformance.js';
+/** What a check sends and receives. */
+export type { ContractRequest, Exchange, RequestAuth, SentRequest } from './transport/exchange.js';
+/** The spec as the suite reads it. */
+export type { SpecDocument, DocumentedOperation, DocumentedParameter, DocumentedResponse, DocumentedHeader, DocumentedRequestBody, JsonSchema } from './spec/spec-document.js';
 /** The spec's validators, compiled once per operation + status + media type. */
 export { specValidators, SpecValidators } from './spec/spec-validators.js';
 /** Coverage of the spec's operation x status x header by a run. */
@@ -47,6 +51,7 @@ export { runContractCli, type CliIo } from './cli/run-contract-cli.js';
 export { BROKEN_VARIANTS, type BrokenVariant, type Intercept } from './broken-variants/index.js';
 /** Real traffic: the watching proxy, its judge and reports, HAR files and their replay. */
 export { startWatchProxy, type WatchProxyOptions, type RunningWatchProxy } from './watch/watch-proxy.js';
-export { TrafficJudge, type TrafficSummary, type TrafficViolation } from './watch/traffic-judge.js';
-export { readHar, HarRecorder, type Har, type RecordedExchange } from './watch/har.js';
-export { replayAgainst, type ReplayReport, type ReplayDifference } from './watch/replay.js';
+export { TrafficJudge, MAX_KEPT_VIOLATIONS, type TrafficSummary, type TrafficViolation, type DeprecatedCalls } from './watch/traffic-judge.js';
+export type { WatchReport } from './watch/watch-report.js';
+export { readHar, HarRecorder, type Har, type HarEntry, type HarPair, type ExchangeTiming, type RecordedExchange } from './watch/har.js';
+export { replayAgainst, type ReplayReport, type ReplayDifference, type ReplayOptions } from './watch/replay.js';

@@ -26,7 +26,7 @@ if (!installed) console.warn(`[demo e2e] skipped: ${CHROMIUM_PATH} not found; in
 
 const SLOW = 60_000; // two shared cores: generous, and never a timing assertion
 
-// The README shows these; `npm run demo:screenshots` rewrites the committed ones, other runs write to a temp dir.
+// docs/guides/ui-states.md shows these; `npm run demo:screenshots` rewrites the committed ones, other runs write to a temp dir.
 const SCREENSHOTS_DIR = process.env.UPDATE_SCREENSHOTS === '1'
   ? fileURLToPath(new URL('./e2e/screenshots', import.meta.url))
   : mkdtempSync(join(tmpdir(), 'demo-screenshots-'));
@@ -131,7 +131,7 @@ describeInChromium(title, () => {
   }, SLOW);
 
   describe('the fault panel: every state the page must render, without writing code', () => {
-    /** Saves what the page shows now, for the README, and checks a picture was really taken. */
+    /** Saves what the page shows now, for the docs, and checks a picture was really taken. */
     const screenshot = async (page: DemoPageSession, name: string): Promise<void> => {
       const path = join(SCREENSHOTS_DIR, `${name}.png`);
       await page.page.locator('#app').screenshot({ path });

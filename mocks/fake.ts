@@ -5,7 +5,7 @@ import { DEFAULT_BAN_POLICY, type BanPolicy } from './domain/ban.js';
 import { AdjustableClock, systemClock, type Clock } from './domain/clock.js';
 import { GET_PET_DEPRECATION } from './domain/deprecation.js';
 import type { ApiError } from './domain/errors.js';
-import { parseFaultRules, parseLatency, type ActiveFault, type FaultRule } from './domain/faults.js';
+import { parseFaultRules, parseLatency, type ActiveFault, type FaultRule, type RuleHandle } from './domain/faults.js';
 import { KeyControls } from './domain/key-controls.js';
 import { DEFAULT_KEYS, type ApiKey, type Plan } from './domain/plans.js';
 import { DEFAULT_SEED, type SeedData } from './domain/seed.js';
@@ -19,7 +19,7 @@ import { OperationRouter } from './handlers/operation.js';
 /** The address the standalone fake serves by default. */
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:4010/v1';
 
-/** How to build a fake; every option has the default of design.md. Records are validated by the spec's schemas. */
+/** How to build a fake; every option has the default of the design (docs/explanation/design.md section 3). Records are validated by the spec's schemas. */
 export interface FakeOptions {
   /** Absolute URL the handlers answer under, ending in `/v1`. Default `http://127.0.0.1:4010/v1`. */
   baseUrl?: string;
@@ -42,14 +42,14 @@ export interface FakeOptions {
    */
   persist?: boolean;
   /**
-   * Fault rules from the start (design.md section 5); `reset()` brings them back. Default none.
+   * Fault rules from the start (docs/explanation/design.md section 5); `reset()` brings them back. Default none.
    * @example [{ match: { path: '/categories' }, effect: { status: 503 }, times: 1 }]
    */
   faults?: readonly FaultRule[];
   /** A delay on every answer, in milliseconds: fixed, or a uniform range `[min, max]`. Default none. */
   latency?: number | readonly [number, number];
   /**
-   * Where the state lives (design.md section 6): a store built from the fake's parts. Default: in
+   * Where the state lives (docs/explanation/design.md section 6): a store built from the fake's parts. Default: in
    * memory. The standalone server passes a Redis store for `--store redis://...`.
    */
   store?: (parts: StoreParts) => FakeStore;
@@ -60,7 +60,7 @@ export type { StoreParts } from './domain/fake-store.js';
 /** `fake.faults`: promises, because on a shared store the rules are in Redis. */
 export interface FaultControls {
   /** Adds a rule; a bad one rejects naming the rule and the field. The handle's `remove()` takes it out. */
-  add(rule: FaultRule, source?: string): Promise<{ id: string; remove(): Promise<boolean> }>;
+  add(rule: FaultRule, source?: string): Promise<RuleHandle<Promise<boolean>>>;
   /** false when no rule has this id. */
   remove(id: string): Promise<boolean>;
   /** Removes every rule, the start-up ones too (until the next reset). */

@@ -1,5 +1,7 @@
 /** The host-agnostic core of the fake. Hosts: `./node` (setupServer), `./browser` (setupWorker), `./server` (HTTP). */
-export { createFake, DEFAULT_BASE_URL, type Fake, type FakeOptions } from './fake.js';
+export { createFake, DEFAULT_BASE_URL, type Fake, type FakeOptions, type FaultControls } from './fake.js';
+/** The temporary ban's configuration. */
+export type { BanPolicy } from './domain/ban.js';
 /** One request and its answer as the operations see them (`Fake.answer`). */
 export type { Answer, ApiCall } from './handlers/api-call.js';
 /** Plans, their limits, the default keys, and the `--keys` parser. */
@@ -12,6 +14,6 @@ export { ERROR_STATUS, apiError, type ApiError, type ErrorCode } from './domain/
 export { ConfigError, isConfigError } from './domain/config-error.js';
 /** Injected time. */
 export { AdjustableClock, systemClock, type Clock } from './domain/clock.js';
-/** Test control (design.md section 5): fault rules, the `Prefer` faults' model, and key scenarios. */
-export { FaultRules, parseFaultRules, type ActiveFault, type FaultEffect, type FaultMatch, type FaultRule } from './domain/faults.js';
+/** Test control (docs/explanation/design.md section 5): fault rules, the `Prefer` faults' model, and key scenarios. */
+export { FaultRules, parseFaultRules, type ActiveFault, type FaultEffect, type FaultMatch, type FaultRule, type FaultStore, type FaultSubject, type FiredFault, type FaultOutcome, type RuleHandle } from './domain/faults.js';
 export { KeyControls, UnknownKeyError, type KeyState, type KeyWindow, type RemainingQuota } from './domain/key-controls.js';

@@ -1,4 +1,4 @@
-import { commandName } from '../contracts/cli/cli-common.js';
+import { commandName } from './command-name.js';
 import { runContractCli } from '../contracts/cli/run-contract-cli.js';
 
 // The first signal stops a `watch` (it then reports); any other command, or a second signal, exits at

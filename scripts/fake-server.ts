@@ -2,8 +2,9 @@
 import { CommanderError } from 'commander';
 import { isConfigError } from '../mocks/domain/config-error.js';
 import { DEFAULT_KEYS } from '../mocks/domain/plans.js';
-import { fakeServerCommand, serverOptionsFromArgs } from '../mocks/server/cli-options.js';
+import { FAKE_EXIT, fakeServerCommand, serverOptionsFromArgs } from '../mocks/server/cli-options.js';
 import { startFakeServer } from '../mocks/server/index.js';
+import { commandName } from './command-name.js';
 
 const args = process.argv.slice(2);
 let options;
@@ -11,7 +12,7 @@ try {
   options = serverOptionsFromArgs(args);
 } catch (error) {
   if (error instanceof CommanderError && (error.code === 'commander.helpDisplayed' || error.code === 'commander.help')) {
-    process.stdout.write(fakeServerCommand().helpInformation());
+    process.stdout.write(`${fakeServerCommand(commandName(process.env, 'petstore-fake', 'start')).helpInformation()}\n${FAKE_EXIT}\n`);
     process.exit(0);
   }
   if (error instanceof CommanderError || isConfigError(error)) {

@@ -6,10 +6,11 @@ export type Intercept = NonNullable<FakeServerOptions['intercept']>;
 /** A fake broken in exactly one rule, and the checks that must catch it. */
 export interface BrokenVariant {
   name: string;
-  /** The one rule of the spec or design.md the variant breaks. */
+  /** The one rule of the spec or of the design (docs/explanation/design.md) the variant breaks. */
   breaks: string;
   /** Checks that must fail on this variant (others may fail too, as a consequence). */
   caughtBy: string[];
+  /** The standalone server's hook that breaks the one rule. */
   intercept: Intercept;
 }
 

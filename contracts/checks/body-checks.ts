@@ -174,7 +174,7 @@ export const invalidBodyNotStored: Check = {
   },
 };
 
-/** The largest body accepted is 16 KiB (design.md); whitespace makes a schema-valid body bigger. */
+/** The largest body accepted is 16 KiB (docs/explanation/design.md section 3); whitespace makes a schema-valid body bigger. */
 const OVERSIZED_PADDING = ' '.repeat(17 * 1024);
 
 /** A valid but oversized body answers 413 `payload_too_large`. */

@@ -21,7 +21,7 @@ export const CAPABILITIES = {
 
 export type Capability = keyof typeof CAPABILITIES;
 
-/** The limits of the key's plan, when the target knows them (design.md section 3). */
+/** The limits of the key's plan, when the target knows them (docs/explanation/design.md section 3). */
 export interface PlanLimits {
   perMinute: number;
   perDay: number;
@@ -31,6 +31,7 @@ export interface PlanLimits {
 export interface TargetClock {
   /** Sets the clock to an epoch second; resolves with the target's new time. */
   setEpochSeconds(epochSeconds: number): Promise<number>;
+  /** Moves the target's clock (the fake's `/__admin/clock`) and resolves with its epoch second after the move. */
   advanceSeconds(seconds: number): Promise<number>;
 }
 
@@ -44,6 +45,7 @@ export interface FakeScenario {
 
 /** What a check gets: one way to send requests, the compiled spec, and what is known of the key. */
 export interface CheckContext {
+  /** Sends a request through the run's session (paced, marked on a URL, fed to the model) and resolves with the exchange. */
   send(request: ContractRequest): Promise<Exchange>;
   spec: SpecValidators;
   /** The seed of every generated case of the run (the same for every check and target: `--seed` replays it). */
@@ -81,6 +83,7 @@ export interface Check {
   /** One line: what a pass guarantees. */
   verifies: string;
   needs: readonly Capability[];
+  /** Runs the check against one target; throws a CheckFailure to fail. */
   run(context: CheckContext): Promise<void>;
 }
 

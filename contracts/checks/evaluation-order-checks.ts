@@ -6,7 +6,7 @@ import type { Check, CheckContext } from './check.js';
 import { expectConforms, expectErrorBody, expectStatus } from './expectations.js';
 
 /**
- * One way a request can be wrong, and the stage that finds it. design.md section 3: authentication,
+ * One way a request can be wrong, and the stage that finds it. docs/explanation/design.md section 3: authentication,
  * then routing, then validation; within validation (ASSUMPTIONS): media type, size, syntax, schema.
  */
 export interface Fault {
@@ -14,7 +14,9 @@ export interface Fault {
   stage: number;
   status: number;
   code: string;
+  /** Whether the fault can be put into a request of this operation. */
   appliesTo(model: OperationModel): boolean;
+  /** The request with this fault added. */
   apply(request: ContractRequest, model: OperationModel): ContractRequest;
 }
 

@@ -6,7 +6,9 @@ import { ALLOWABLE } from '../targets/url-target.js';
 
 /** Where a command writes, what it reads from its environment, and the name it was run by (injected, for tests). */
 export interface CliIo {
+  /** Writes a line of the report (standard output for the bins). */
   out(line: string): void;
+  /** Writes a line of usage or error (standard error for the bins). */
   err(line: string): void;
   env: NodeJS.ProcessEnv;
   /** The command as the user typed it, for usage and help: `petstore-contract` (the default) or `npm run contract --`. */
@@ -15,11 +17,6 @@ export interface CliIo {
 
 /** The name usage and help give the command. */
 export const commandOf = (io: CliIo): string => io.command ?? 'petstore-contract';
-
-/** The command's name as run: the npm script, or the installed bin. */
-export function commandName(env: NodeJS.ProcessEnv, bin: string, script: string): string {
-  return env.npm_lifecycle_event === script ? `npm run ${script} --` : bin;
-}
 
 export async function writeReport(file: string, text: string): Promise<void> {
   await mkdir(dirname(file), { recursive: true });

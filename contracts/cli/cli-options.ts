@@ -3,7 +3,7 @@ import type { Capability } from '../checks/check.js';
 import { UsageError } from '../targets/target-errors.js';
 import { collect, parseAllow, wholeNumber } from './cli-common.js';
 
-/** The command line of design.md section 4, parsed. */
+/** The command line of docs/explanation/design.md section 4, parsed. */
 export interface ContractCliOptions {
   /** One or more: each is run with the same checks and seed, then compared in one matrix. */
   targets: string[];
@@ -29,7 +29,11 @@ function percent(value: string): number {
   return number;
 }
 
-function program(command: string, write: (text: string) => void): Command {
+/** What the suite's exit status means (its help and the CLI reference say it). */
+export const CONTRACT_EXIT = 'Exit: 0 every applicable check passed (and coverage reached --min-coverage); 1 a check failed or coverage fell short; 2 bad usage, or a target is unreachable.';
+
+/** The suite's command line (`command` names it in usage); its help is written through `write`. */
+export function contractProgram(command: string, write: (text: string) => void): Command {
   return new Command(command)
     .description('Runs the contract suite of spec/openapi.yaml against the fake, Prism, or a live base URL.')
     .requiredOption('--target <target>', 'fake | prism | a base URL ending in /v1; repeat it to compare targets in one matrix', collect)
@@ -42,7 +46,7 @@ function program(command: string, write: (text: string) => void): Command {
     .option('--max-requests <n>', 'the most requests sent to each target; checks past it are skipped, and the run says how many it sent', wholeNumber('--max-requests', 1, 10_000_000))
     .option('--max-concurrency <n>', 'the most requests in flight at once when the suite acts as several clients (default 4)', wholeNumber('--max-concurrency', 1, 64))
     .option('--min-coverage <percent>', 'fail (exit 1) when a target\'s operation x status x header coverage is below this', percent)
-    .addHelpText('after', `\nCommands (each has its own --help):\n  ${command} watch --upstream URL    a proxy that judges real traffic\n  ${command} replay FILE.har --target T   replays recorded traffic against targets\n\nExit: 0 every applicable check passed; 1 a check failed; 2 bad usage, or the target is unreachable.`)
+    .addHelpText('after', `\nCommands (each has its own --help):\n  ${command} watch --upstream URL    a proxy that judges real traffic\n  ${command} replay FILE.har --target T   replays recorded traffic against targets\n\n${CONTRACT_EXIT}`)
     .exitOverride()
     .configureOutput({ writeOut: write, writeErr: write, outputError: () => undefined });
 }
@@ -53,7 +57,7 @@ function program(command: string, write: (text: string) => void): Command {
  * @example parseContractCli(['--target', 'fake', '--junit', 'reports/contract.xml'], console.log)
  */
 export function parseContractCli(argv: readonly string[], write: (text: string) => void, name = 'npm run contract --'): ContractCliOptions {
-  const command = program(name, write);
+  const command = contractProgram(name, write);
   try {
     command.parse([...argv], { from: 'user' });
   } catch (error) {

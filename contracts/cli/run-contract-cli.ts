@@ -76,7 +76,7 @@ async function startTargets(options: ContractCliOptions, io: CliIo): Promise<Run
 }
 
 /**
- * The contract suite's command line (design.md section 4), and its `watch` and `replay` commands.
+ * The contract suite's command line (docs/explanation/design.md section 4), and its `watch` and `replay` commands.
  * Resolves with the exit code: 0 every applicable check passed (and coverage reached `--min-coverage`),
  * 1 a check failed or coverage fell short, 2 bad usage or an unreachable target. `stop` ends a `watch`.
  * @example process.exitCode = await runContractCli(['--target', 'fake'], { out: console.log, err: console.error, env: process.env, command: 'petstore-contract' });

@@ -25,7 +25,13 @@ export interface WatchCliOptions {
   harKeys: boolean;
 }
 
-function watchProgram(command: string): Command {
+/** What `watch`'s exit status means. */
+export const WATCH_EXIT = 'Exit: 0 the traffic showed no violation; 1 it did; 2 bad usage.';
+/** What `replay`'s exit status means. */
+export const REPLAY_EXIT = 'Exit: 0 every target answered as recorded, as far as the spec demands, and kept its promises; 1 one did not; 2 bad usage.';
+
+/** `watch`'s command line, under the suite's `command`. */
+export function watchProgram(command: string): Command {
   return new Command(`${command} watch`)
     .description('A proxy in front of the service: forwards every request unchanged and judges every exchange with the suite\'s conformance and model of the spec\'s promises.')
     .requiredOption('--upstream <url>', 'the service\'s base address, ending in /v1', (value) => validatedBaseUrl(value, '--upstream'))
@@ -37,10 +43,11 @@ function watchProgram(command: string): Command {
     .option('--junit <file>', 'write a JUnit XML report on exit (one testcase per rule)')
     .option('--har <file>', 'write the traffic as HAR 1.2 on exit (keys redacted)')
     .option('--har-keys', 'keep API keys in the HAR file (it then holds secrets)', false)
-    .addHelpText('after', '\nExit: 0 the traffic showed no violation; 1 it did; 2 bad usage.');
+    .addHelpText('after', `\n${WATCH_EXIT}`);
 }
 
-function replayProgram(command: string): Command {
+/** `replay`'s command line, under the suite's `command`. */
+export function replayProgram(command: string): Command {
   return new Command(`${command} replay`)
     .description('Sends the requests of a HAR file, in order, to each target and reports where the answers differ in ways the spec does not allow.')
     .argument('<file.har>', 'a HAR 1.2 file: from watch --har, a browser\'s devtools, or Playwright\'s recordHar')
@@ -48,7 +55,7 @@ function replayProgram(command: string): Command {
     .option('--api-key <key>', 'the key for a URL target (default: env PETSTORE_API_KEY)')
     .option('--allow <list>', 'what a URL target permits: writes (replays the recorded writes)', parseAllow)
     .option('--json <file>', 'write a JSON report')
-    .addHelpText('after', '\nExit: 0 every target answered as recorded, as far as the spec demands, and kept its promises; 1 one did not; 2 bad usage.');
+    .addHelpText('after', `\n${REPLAY_EXIT}`);
 }
 
 /** Runs `watch` until `--duration`, SIGINT or SIGTERM, then prints and writes its reports. Resolves with the exit code. */

@@ -21,7 +21,7 @@ function lettersChanged(path: string, change: (segment: string) => string, onlyL
 
 /**
  * The other side of the equivalence table: spellings that are **not** the same resource. The suite derives
- * each near miss from every path of the spec and requires `404 not_found` for it; the README's table is
+ * each near miss from every path of the spec and requires `404 not_found` for it; the docs' table is
  * this one (a test compares them).
  */
 export const DISTINCTIONS: readonly Distinction[] = [

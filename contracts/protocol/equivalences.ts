@@ -17,6 +17,7 @@ export interface Equivalence {
   rule: string;
   /** Which requests it applies to: any, those with a JSON body, those with path parameters. */
   appliesTo: 'any' | 'body' | 'pathParameters';
+  /** The ways to spell the plain request that must be answered alike, for one operation. */
   spellings(request: ContractRequest, model: OperationModel): Spelling[];
 }
 
@@ -53,7 +54,7 @@ function percentEncodedPath(model: OperationModel): string {
 
 /**
  * The table of equivalences the suite checks: each spelling must get the same status, and the same
- * body (a write: the same fields, bar those the service assigns) as the plain request. The README's
+ * body (a write: the same fields, bar those the service assigns) as the plain request. The docs'
  * table is this one (a test compares them).
  */
 export const EQUIVALENCES: readonly Equivalence[] = [

@@ -11,6 +11,7 @@ export interface ContractSuiteDefinition {
   title: string;
   capabilities: Capability[];
   lacking: Partial<Record<Capability, string>>;
+  /** Starts (or connects to) the target, once, before its first check. */
   start(): Promise<RunningTarget>;
   /** Seed, runs and request budget; default a fresh seed (or env PETSTORE_CONTRACT_SEED). */
   settings?: SuiteSettings;

@@ -101,7 +101,9 @@ export async function runCheck(check: Check, descriptor: TargetDescriptor, optio
 
 /** Options of {@link runChecks}: {@link RunCheckOptions} for every check, told which check speaks. */
 export interface RunChecksOptions {
+  /** Seed, runs and request budget of the run. */
   settings?: SuiteSettings;
+  /** Called with each note a check prints while it runs (a wait, a retry), and the check's name. */
   onNote?: (check: string, message: string) => void;
   /** Called with each result as soon as its check ends, in the order given. */
   onResult?: (result: CheckResult) => void;

@@ -16,6 +16,7 @@ const STOP_GRACE_MS = 5_000;
 
 /** What Prism does support, and why it lacks the rest: these reasons are printed for every skipped check. */
 export const PRISM_CAPABILITIES: Capability[] = ['writes'];
+/** Why Prism lacks each capability it lacks: printed for every check it skips. */
 export const PRISM_LACKING: Partial<Record<Capability, string>> = {
   stateful: 'Prism keeps no state: it answers every request with an example of the spec, so nothing created is listed and X-RateLimit-* never change',
   quota: 'Prism has no quota: it never answers 429',

@@ -28,6 +28,7 @@ export interface TargetDescriptor {
 /** A target the suite started or connected to; `close` stops what was started (idempotent). */
 export interface RunningTarget {
   descriptor: TargetDescriptor;
+  /** Stops what was started for the target; idempotent. */
   close(): Promise<void>;
 }
 

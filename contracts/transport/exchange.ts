@@ -9,7 +9,13 @@ export type RequestAuth =
   | 'none'
   | { bearer: string }
   | { authorization: string }
-  | { spell: (key: string) => string; header?: string; shown?: string; invalid?: true };
+  | {
+      /** Spells the Authorization value (or `header`'s) from the target's key. */
+      spell: (key: string) => string;
+      header?: string;
+      shown?: string;
+      invalid?: true;
+    };
 
 /** A request a check wants sent; `path` is relative to the base address and may carry a query (`/categories?x=1`). */
 export interface ContractRequest {

@@ -33,7 +33,7 @@ function wholeNumber(value: string | undefined): number | undefined {
 }
 
 /**
- * Which window a request counts against: the key's, or (design.md section 3) the anonymous bucket of
+ * Which window a request counts against: the key's, or (docs/explanation/design.md section 3) the anonymous bucket of
  * this client's address, which every request without a valid key shares. A 401 always says it was
  * the anonymous one.
  */

@@ -2,7 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import type { Exchange } from '../transport/exchange.js';
 
 /** One HAR 1.2 name/value pair. */
-interface HarPair {
+export interface HarPair {
   name: string;
   value: string;
 }
@@ -76,10 +76,12 @@ export interface ExchangeTiming {
 export class HarRecorder {
   readonly #entries: Array<{ exchange: Exchange; timing: ExchangeTiming }> = [];
 
+  /** Keeps one exchange with its timing. */
   add(exchange: Exchange, timing: ExchangeTiming): void {
     this.#entries.push({ exchange, timing });
   }
 
+  /** How many exchanges are kept. */
   get size(): number {
     return this.#entries.length;
   }

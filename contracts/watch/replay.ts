@@ -98,6 +98,7 @@ function differencesOf(recorded: RecordedExchange, replayed: Exchange, request: 
 export interface ReplayOptions {
   /** A URL target only gets the recorded writes when allowed (`--allow writes`); the fake and Prism always. */
   writes: boolean;
+  /** Called with each note of the session (a wait for the target's quota). */
   onNote?: (message: string) => void;
 }
 

@@ -29,9 +29,11 @@ export interface WatchProxyOptions {
 export interface RunningWatchProxy {
   /** Where clients send their requests: the proxy's origin plus the upstream's path (`http://127.0.0.1:4800/v1`). */
   baseUrl: string;
+  /** What the traffic has shown so far: exchanges, coverage, violations, deprecated calls. */
   summary(): TrafficSummary;
   /** The exchanges recorded so far (with `har: true`). */
   har: HarRecorder | undefined;
+  /** Stops listening and ends every connection; the exchanges already answered are judged before it resolves. */
   close(): Promise<void>;
 }
 

@@ -1,6 +1,6 @@
 import type { Fake } from '../../mocks/browser/index.js';
 
-/** The states a designer can switch on in the demo's panel (design.md section 5 underneath). */
+/** The states a designer can switch on in the demo's panel (docs/explanation/design.md section 5 underneath). */
 export const DEMO_FAULTS = ['slow', 'unavailable', 'offline', 'twoLeft', 'banned'] as const;
 export type DemoFault = (typeof DEMO_FAULTS)[number];
 

@@ -4,7 +4,7 @@ export interface BanPolicy {
   seconds: number;
 }
 
-/** The defaults of design.md: more than 10 rejections in a minute window, banned for 300 s. */
+/** The defaults of the design (docs/explanation/design.md section 3): more than 10 rejections in a minute window, banned for 300 s. */
 export const DEFAULT_BAN_POLICY: BanPolicy = { threshold: 10, seconds: 300 };
 
 const MINUTE_MS = 60_000;

@@ -1,5 +1,6 @@
 /** A source of the current time in epoch milliseconds. The domain never calls `Date.now()` itself. */
 export interface Clock {
+  /** The current time, epoch milliseconds. */
   now(): number;
 }
 
@@ -15,6 +16,7 @@ export class AdjustableClock implements Clock {
 
   constructor(private readonly base: Clock = systemClock) {}
 
+  /** The base clock plus the offset the fake was moved by, epoch milliseconds. */
   now(): number {
     return this.base.now() + this.#offsetMs;
   }
@@ -34,7 +36,7 @@ export class AdjustableClock implements Clock {
     return this.#offsetMs;
   }
 
-  /** Takes an offset another instance set (design.md section 6: one clock for every instance). */
+  /** Takes an offset another instance set (docs/explanation/design.md section 6: one clock for every instance). */
   setOffsetMs(offsetMs: number): void {
     this.#offsetMs = offsetMs;
   }

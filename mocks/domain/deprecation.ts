@@ -5,7 +5,7 @@ export interface DeprecationPolicy {
   documentationUrl: string;
 }
 
-/** `GET /pets/{petId}`: deprecated 2026-07-01, sunset 2027-07-01 (design.md). */
+/** `GET /pets/{petId}`: deprecated 2026-07-01, sunset 2027-07-01 (docs/explanation/design.md section 3). */
 export const GET_PET_DEPRECATION: DeprecationPolicy = {
   deprecatedAtEpochSeconds: Date.UTC(2026, 6, 1) / 1000,
   sunsetAtEpochSeconds: Date.UTC(2027, 6, 1) / 1000,

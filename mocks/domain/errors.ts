@@ -19,7 +19,7 @@ export const ERROR_STATUS = {
   // its header block too large), sent before any operation is known.
   request_timeout: 408,
   request_header_fields_too_large: 431,
-  // The standalone fake on a shared store (design.md section 6) while Redis is out of reach.
+  // The standalone fake on a shared store (docs/explanation/design.md section 6) while Redis is out of reach.
   store_unavailable: 503,
 } as const;
 

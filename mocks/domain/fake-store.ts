@@ -7,7 +7,7 @@ import type { ApiKey } from './plans.js';
 import type { WindowName, WindowState } from './quota.js';
 import type { Category, NewCategory, Order, Pet, SeedData } from './seed.js';
 
-// The store boundary of design.md section 6: every piece of a fake's state that several instances must
+// The store boundary of docs/explanation/design.md section 6: every piece of a fake's state that several instances must
 // share. Two implementations: `MemoryStore` (the default, every host) and `RedisStore` (the standalone
 // server with `--store redis://...`). The domain and the handlers see only this interface.
 

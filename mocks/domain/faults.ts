@@ -1,7 +1,7 @@
 import { ConfigError } from './config-error.js';
 import type { ApiError } from './errors.js';
 
-// Fault rules (design.md section 5): the same JSON in every host. This module holds the model, its
+// Fault rules (docs/explanation/design.md section 5): the same JSON in every host. This module holds the model, its
 // validation and the matching; the hosts decide how an effect is delivered (a delay, an Error answer,
 // a dropped connection, a truncated body).
 
@@ -156,7 +156,7 @@ function parseEffect(input: unknown, fail: (field: string, problem: string) => n
 /** A delay longer than this is a mistake, not a slow network: it would outlast any test's timeout. */
 export const MAX_DELAY_MS = 120_000;
 
-/** The `code` of an injected error when the rule names none (design.md section 5). */
+/** The `code` of an injected error when the rule names none (docs/explanation/design.md section 5). */
 export function defaultFaultCode(status: number): string {
   return { 500: 'internal_error', 502: 'bad_gateway', 503: 'service_unavailable', 504: 'gateway_timeout' }[status] ?? 'injected_fault';
 }
@@ -251,8 +251,16 @@ export function outcomeOf(id: string, effect: FaultEffect, random: () => number)
   return 'network' in effect ? { network: 'error' } : { body: 'malformed' };
 }
 
+/** A rule added in code, and how to take it out again (`R`: the answer of `remove`, a promise where the store is shared). */
+export interface RuleHandle<R> {
+  /** The rule's id, given or assigned. */
+  id: string;
+  /** Removes the rule; false when it was gone already (expired, or removed elsewhere). */
+  remove(): R;
+}
+
 /**
- * Where a fake's fault rules live (design.md section 6): {@link FaultRules} in memory, or Redis for
+ * Where a fake's fault rules live (docs/explanation/design.md section 6): {@link FaultRules} in memory, or Redis for
  * instances that share one state. `fake.faults` is this.
  */
 export interface FaultStore {
@@ -287,7 +295,7 @@ export class FaultRules {
   }
 
   /** Adds a rule (validated: a bad one throws naming the field) and returns a handle that removes it. */
-  add(input: FaultRule, source = 'fake.faults.add'): { id: string; remove(): boolean } {
+  add(input: FaultRule, source = 'fake.faults.add'): RuleHandle<boolean> {
     const rule = parseFaultRule(input, source, typeof input?.id === 'string' ? '' : `rule ${this.#nextId}`);
     const id = rule.id ?? `fault-${this.#nextId}`;
     if (this.#held.some((held) => held.rule.id === id)) throw new ConfigError(source, `rule "${id}".id`, 'another rule already has this id');

@@ -3,7 +3,7 @@ import type { AccessStore } from './fake-store.js';
 import type { ApiKey, Plan } from './plans.js';
 import type { WindowState } from './quota.js';
 
-// Scenario state of design.md section 5: what a key has left, its ban, its revocation. Only the state
+// Scenario state of docs/explanation/design.md section 5: what a key has left, its ban, its revocation. Only the state
 // is set here; what follows (headers, 429, the ban ending on the clock) is the fake's ordinary behaviour.
 
 /** One window of a key as the controls show it. */
@@ -54,6 +54,7 @@ export class KeyControls {
     this.#access = access;
   }
 
+  /** The key's plan, windows, ban and revocation now; rejects with UnknownKeyError for a key the fake does not have. */
   async state(key: string): Promise<KeyState> {
     const apiKey = this.#known(key);
     const [until, windows, revoked] = await Promise.all([this.#access.bannedUntil(key), this.#access.windowsOf(apiKey), this.#access.isRevoked(key)]);
@@ -102,6 +103,7 @@ export class KeyControls {
     return this.state(key);
   }
 
+  /** Undoes a revocation: the key is accepted again. */
   async restore(key: string): Promise<KeyState> {
     this.#known(key);
     await this.#access.restore(key);

@@ -1,6 +1,6 @@
 import { MAX_DELAY_MS, outcomeOf, type FaultOutcome } from './faults.js';
 
-// Per-request faults for tools that cannot reach the fake's API (design.md section 5): `Prefer: code=503`,
+// Per-request faults for tools that cannot reach the fake's API (docs/explanation/design.md section 5): `Prefer: code=503`,
 // `delay=2000`, `network=error`, combinable. Other preferences (`return=minimal`, Prism's `example=`)
 // are ignored, as RFC 7240 asks of preferences a server does not support.
 

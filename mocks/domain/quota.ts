@@ -71,7 +71,7 @@ export class QuotaLedger {
     return windowStates(bucket, limits);
   }
 
-  /** Sets what is left in the current windows (design.md section 5, scenario state); absent ones stay. */
+  /** Sets what is left in the current windows (docs/explanation/design.md section 5, scenario state); absent ones stay. */
   setRemaining(subject: string, limits: Limits, nowMs: number, remaining: Partial<Record<WindowName, number>>): WindowState[] {
     const bucket = this.#touch(subject, nowMs);
     rollWindows(bucket, nowMs);

@@ -1,5 +1,5 @@
 // Lua run inside Redis: each script is one atomic step, so every instance on the same Redis sees one
-// fake (design.md section 6). Numbers cross the boundary as strings: Redis truncates Lua numbers.
+// fake (docs/explanation/design.md section 6). Numbers cross the boundary as strings: Redis truncates Lua numbers.
 
 /**
  * Admission of one request: the clock offset, the revocation, the ban, both quota windows and the

@@ -17,7 +17,7 @@ declare module 'ioredis' {
   }
 }
 
-/** Options of {@link connectRedisStore}. */
+/** Options of `connectRedisStore`: where the shared state lives (`--store`, `--store-prefix`). */
 export interface RedisStoreOptions {
   /** `redis://HOST:PORT[/DB]`. */
   url: string;
@@ -65,7 +65,7 @@ export async function connectRedisStore(options: RedisStoreOptions): Promise<(pa
 }
 
 /**
- * The state of the standalone fake in Redis (design.md section 6): records, the category sequence,
+ * The state of the standalone fake in Redis (docs/explanation/design.md section 6): records, the category sequence,
  * quota counters, bans, revocations and the clock offset, every key under one prefix. Admission is
  * one Lua script per request; ids come from one `INCR` and are never reused.
  */

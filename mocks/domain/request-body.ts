@@ -1,6 +1,6 @@
 import { apiError, type ApiError } from './errors.js';
 
-/** The largest request body accepted (design.md): larger ones get 413. */
+/** The largest request body accepted (docs/explanation/design.md section 3): larger ones get 413. */
 export const MAX_BODY_BYTES = 16 * 1024;
 
 export type ParsedBody = { ok: true; value: unknown } | { ok: false; error: ApiError };

@@ -26,7 +26,7 @@ export type Resolver = (call: ApiCall) => Promise<Answer>;
 
 /**
  * Runs the test controls, auth and quota before a resolver, and puts the rate-limit headers on
- * whatever it answers. The order is design.md section 5's: latency, `beforeAuth` rules (consuming
+ * whatever it answers. The order is docs/explanation/design.md section 5's: latency, `beforeAuth` rules (consuming
  * nothing), auth and quota, the request's `Prefer` faults, the first matching rule, the resolver.
  * A denied request never reaches a fault or the resolver.
  * @example guarded(context, () => jsonAnswer([]))
@@ -76,7 +76,7 @@ export function guarded(
     try {
       return await answer(call);
     } catch (error) {
-      // Never a wrong answer: a request the shared store could not serve changed nothing (design.md section 6).
+      // Never a wrong answer: a request the shared store could not serve changed nothing (docs/explanation/design.md section 6).
       if (error instanceof StoreUnavailableError) return errorAnswer(storeUnavailable(), { 'Retry-After': '1' });
       throw error;
     }

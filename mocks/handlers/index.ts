@@ -26,7 +26,7 @@ export function callOfRequest(request: Request, basePath: string): ApiCall {
 
 /** An {@link Answer} as the fetch `Response` msw sends. */
 export function responseOf(answer: Answer): Response {
-  // A network error: fetch rejects, as when the connection drops (design.md section 5).
+  // A network error: fetch rejects, as when the connection drops (docs/explanation/design.md section 5).
   if (answer.dropped) return HttpResponse.error();
   if (answer.rawBody !== undefined) {
     return new HttpResponse(answer.rawBody, { status: answer.status, headers: { 'Content-Type': 'application/json', ...answer.headers } });

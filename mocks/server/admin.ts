@@ -64,7 +64,7 @@ export interface AdminRequest {
 }
 
 /**
- * The admin API: test control of the fake, outside `/v1` (design.md section 5): reset, clock, fault
+ * The admin API: test control of the fake, outside `/v1` (docs/explanation/design.md section 5): reset, clock, fault
  * rules and key scenarios; see {@link ADMIN_ROUTES}. Off when bound beyond loopback without a token;
  * the token, when set, is always required. Without a token it is also off for browser pages of other
  * origins: any site the developer visits can send a request to 127.0.0.1 (or rebind its own name to
@@ -117,7 +117,7 @@ interface AdminRoute {
 
 const ok = (body: unknown): AdminAnswer => ({ status: 200, body });
 
-/** Every admin operation; the README's "Test control" table lists the same. */
+/** Every admin operation; docs/reference/admin-api.md lists the same. */
 export const ADMIN_ROUTES: readonly AdminRoute[] = [
   { pattern: /^\/__admin\/reset$/, methods: { POST: async (fake) => (await fake.reset(), { status: 204 }) } },
   { pattern: /^\/__admin\/clock$/, methods: { POST: async (fake, _, body) => moveClock(fake, body) }, takesBody: ['POST'] },

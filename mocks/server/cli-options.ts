@@ -47,9 +47,15 @@ function latencyRange(value: string): [number, number] {
   }
 }
 
-/** The `npm start` command line. `exitOverride` lets tests and the script decide how to exit. */
-export function fakeServerCommand(): Command {
-  return new Command('petstore-fake')
+/** What the standalone server's exit status means. */
+export const FAKE_EXIT = 'Exit: 0 stopped by SIGINT or SIGTERM; 2 bad flags or configuration (the message names the file and the entry), the port in use, or Redis unreachable at start.';
+
+/**
+ * The standalone server's command line, its usage naming `command` (`npm start --` or `petstore-fake`).
+ * `exitOverride` lets tests and the script decide how to exit.
+ */
+export function fakeServerCommand(command = 'petstore-fake'): Command {
+  return new Command(command)
     .description('The Pet Store fake as a standalone HTTP server (the API under /v1).')
     .option('--host <address>', 'address to listen on; beyond loopback, /__admin needs --admin-token', '127.0.0.1')
     .option('--port <number>', 'port to listen on; 0 picks a free one (printed)', integerIn(0, 65_535), 4010)
@@ -59,7 +65,7 @@ export function fakeServerCommand(): Command {
     .option('--ban-threshold <n>', 'more than n 429s in a minute window ban the key', integerIn(1, 1_000_000), 10)
     .option('--ban-seconds <n>', 'how long a ban lasts', integerIn(1, 31_536_000), 300)
     .option('--pets-sunset <date>', 'when GET /pets/{petId} starts answering 410', instant)
-    .option('--faults <file>', 'JSON array of fault rules applied from the start (design.md section 5); reset keeps them')
+    .option('--faults <file>', 'JSON array of fault rules applied from the start; reset keeps them')
     .option('--latency <ms>', 'delay every answer under /v1: MS, or MIN-MAX for a uniform range (e.g. 200-1500)', latencyRange)
     .addOption(new Option('--store <url>', 'keep the state in Redis, shared by every instance: redis://HOST:PORT[/DB]').env('PETSTORE_STORE').argParser(redisUrl))
     .option('--store-prefix <prefix>', 'start of every Redis key, so several fakes can share one Redis', 'petstore:')

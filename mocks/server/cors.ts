@@ -14,7 +14,7 @@ export const CORS_HEADERS: Readonly<Record<string, string>> = {
 export const PREFLIGHT_HEADERS: Readonly<Record<string, string>> = {
   ...CORS_HEADERS,
   'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
-  // Prefer carries the fake-only per-request faults (design.md section 5).
+  // Prefer carries the fake-only per-request faults (docs/explanation/design.md section 5).
   'Access-Control-Allow-Headers': 'Authorization, Content-Type, Prefer',
   'Access-Control-Max-Age': '600',
 };

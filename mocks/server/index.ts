@@ -26,7 +26,7 @@ export interface FakeServerOptions extends Omit<FakeOptions, 'baseUrl'> {
   /** Timeouts and header limits; default {@link DEFAULT_SERVER_LIMITS}. Tests shorten the timeouts. */
   limits?: Partial<ServerLimits>;
   /**
-   * Keep the state in Redis, shared by every instance with the same URL and prefix (design.md
+   * Keep the state in Redis, shared by every instance with the same URL and prefix (docs/explanation/design.md
    * section 6). Default: in memory. Unreachable at start: `startFakeServer` rejects naming the URL.
    */
   redis?: RedisStoreOptions;
@@ -39,6 +39,7 @@ export interface RunningFakeServer {
   /** `url` + `/v1`: what clients use as the base address. */
   baseUrl: string;
   fake: Fake;
+  /** Stops listening, ends every connection and closes the store. */
   close(): Promise<void>;
 }
 
@@ -246,7 +247,7 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       }
     });
   });
-  // Deliberate limits: a slow or silent client cannot hold a connection forever (see limits.ts, README).
+  // Deliberate limits: a slow or silent client cannot hold a connection forever (see limits.ts, docs/explanation/robustness-and-security.md).
   applyServerLimits(server, limits);
   // Node would answer these with a bare status line; clients get an Error body like everywhere else.
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => protocolErrors.answer(error, socket));
@@ -277,3 +278,8 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     },
   };
 }
+
+/** The server's timeouts and size limits, and their defaults. */
+export { DEFAULT_SERVER_LIMITS, type ServerLimits } from './limits.js';
+/** Where a Redis store lives (`--store`). */
+export type { RedisStoreOptions } from '../domain/redis-store.js';

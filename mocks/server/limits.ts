@@ -2,7 +2,7 @@ import type { Server, ServerOptions } from 'node:http';
 
 /**
  * How long the standalone fake waits on a client and how much header it accepts. Every value is a
- * deliberate choice for a local test double whose requests are small (bodies <= 16 KiB); see the README
+ * deliberate choice for a local test double whose requests are small (bodies <= 16 KiB); see docs/explanation/robustness-and-security.md
  * section "Robustness and security".
  */
 export interface ServerLimits {

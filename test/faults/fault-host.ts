@@ -14,7 +14,7 @@ export interface ControlRefusal {
 }
 
 /**
- * The fake's test controls as one host offers them (design.md section 5): `fake.faults` / `fake.keys`
+ * The fake's test controls as one host offers them (docs/explanation/design.md section 5): `fake.faults` / `fake.keys`
  * in Node and in the page, `/__admin` over HTTP standalone. The same scenarios run against each.
  */
 export interface FaultHost {

@@ -3,7 +3,7 @@ import { FaultRules, type FaultRule } from '../../mocks/domain/faults.js';
 import type { KeyState } from '../../mocks/domain/key-controls.js';
 import type { ControlRefusal, FaultHost, HostStart, Sent } from './fault-host.js';
 
-// design.md section 5 in every host: the same scenarios against `setupFake`, the page's worker and the
+// docs/explanation/design.md section 5 in every host: the same scenarios against `setupFake`, the page's worker and the
 // standalone server. Every expectation is what a frontend would render from; none is host-specific.
 
 /** 5 s into a UTC minute, so no window rolls over during a scenario. */

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/glob
 import { startFakeServer, type RunningFakeServer } from '../../mocks/server/index.js';
 import { REDIS_INSTALL_COMMAND, REDIS_SERVER_PATH, redisIsInstalled, startRedis, type RedisProcess } from './redis-server.js';
 
-// design.md section 6 against a real redis-server: several standalone fakes on one Redis behave as one.
+// docs/explanation/design.md section 6 against a real redis-server: several standalone fakes on one Redis behave as one.
 const installed = redisIsInstalled();
 if (!installed) console.warn(`[redis] skipped: ${REDIS_SERVER_PATH} not found; install it with: ${REDIS_INSTALL_COMMAND}`);
 const describeWithRedis = installed ? describe : describe.skip;

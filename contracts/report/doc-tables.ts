@@ -6,7 +6,7 @@ import { DISTINCTIONS } from '../protocol/distinctions.js';
 import { EQUIVALENCES } from '../protocol/equivalences.js';
 import { SENTENCE_TABLE } from '../spec/sentence-table.js';
 
-// The README's tables are these, generated from the code; readme-tables.test.ts fails when they drift.
+// The docs' tables are these, generated from the code; test/docs/docs.test.ts fails when they drift.
 // Cells are written as they appear: text is escaped where it is prose, names are set in code spans.
 const cell = (text: string) => text.replace(/\|/g, '\\|');
 const code = (name: string) => `\`${name}\``;

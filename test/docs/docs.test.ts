@@ -1,0 +1,140 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { execFile } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { parse as parseYaml } from 'yaml';
+import { parseFaultRule } from '../../mocks/domain/faults.js';
+import { startFakeServer, type RunningFakeServer } from '../../mocks/server/index.js';
+import { documentationFiles, GENERATED_BLOCKS, blocksIn, staleFiles } from '../../scripts/docs/generated-blocks.js';
+import { brokenLinks, codeBlocks, type CodeBlock } from '../../scripts/docs/markdown.js';
+import { commandProblem, shellCommands } from '../../scripts/docs/shell-commands.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const run = promisify(execFile);
+const files = documentationFiles(ROOT);
+const blocks = files.flatMap((file) => codeBlocks(readFileSync(join(ROOT, file), 'utf8'), file));
+const where = (block: CodeBlock) => `${block.file}:${block.line}`;
+
+describe('the documentation (README.md and docs/)', () => {
+  it('has every generated block as the code builds it now (npm run docs rewrites them)', () => {
+    expect(staleFiles(ROOT)).toEqual([]);
+    const used = files.flatMap((file) => blocksIn(readFileSync(join(ROOT, file), 'utf8')));
+    expect([...new Set(used)].sort()).toEqual(Object.keys(GENERATED_BLOCKS).sort());
+  });
+
+  it('has every relative link and anchor resolving inside the repository', () => {
+    expect(files.flatMap((file) => brokenLinks(ROOT, file))).toEqual([]);
+  });
+
+  it('refers to the design only through docs/explanation/design.md, in code, tests and docs alike', () => {
+    const sources = (folder: string): string[] =>
+      readdirSync(join(ROOT, folder), { withFileTypes: true }).flatMap((entry) => {
+        if (['node_modules', 'dist', '.git', 'reports', 'coverage'].includes(entry.name)) return [];
+        const path = join(folder, entry.name);
+        return entry.isDirectory() ? sources(path) : /\.(ts|mts|mjs|md|yaml|json)$/.test(entry.name) && entry.name !== 'package-lock.json' ? [path] : [];
+      });
+    const bare = sources('.').flatMap((file) =>
+      readFileSync(join(ROOT, file), 'utf8')
+        .split('\n')
+        .flatMap((line, index) => ([...line.matchAll(/(.)design\.md/g)].some((match) => match[1] !== '/' && !line.slice(0, match.index + 1).endsWith('](')) ? [`${file}:${index + 1}`] : [])),
+    );
+    expect(bare).toEqual([]);
+  });
+
+  it('has a language on every code block, of a kind the tests below check', () => {
+    expect(blocks.filter((block) => !['sh', 'ts', 'jsonc', 'yaml', 'text'].includes(block.language)).map(where)).toEqual([]);
+  });
+
+  it('has every shell command as it works: npm scripts that exist, the real tarball, flags the bins accept', () => {
+    const problems = blocks
+      .filter((block) => block.language === 'sh')
+      .flatMap((block) => shellCommands(block.text).map((command) => ({ at: where(block), command: command.text, problem: commandProblem(ROOT, command) })))
+      .filter(({ problem }) => problem !== undefined);
+    expect(problems).toEqual([]);
+  });
+
+  it('has every fault rule written as JSON a fake accepts, and every YAML parsing', () => {
+    for (const block of blocks.filter((each) => each.language === 'jsonc')) {
+      const rule = JSON.parse(block.text.replace(/\/\/.*$/gm, '')) as unknown;
+      expect(() => parseFaultRule(rule as never, where(block), 'rule')).not.toThrow();
+    }
+    for (const block of blocks.filter((each) => each.language === 'yaml')) expect(() => parseYaml(block.text)).not.toThrow();
+  });
+
+  describe('curl commands against the standalone fake', () => {
+    let fake: RunningFakeServer;
+    beforeAll(async () => {
+      fake = await startFakeServer({ port: 0 });
+    });
+    afterAll(() => fake.close());
+
+    it('are answered (no 5xx but the 503s the commands ask for), in the order the docs give them', async () => {
+      const port = new URL(fake.baseUrl).port;
+      const curls = blocks
+        .filter((block) => block.language === 'sh')
+        .flatMap((block) => shellCommands(block.text).map((command) => ({ at: where(block), command })))
+        .filter(({ command }) => command.words[0] === 'curl' && command.text.includes('127.0.0.1:4010'));
+      expect(curls.length).toBeGreaterThan(5);
+      for (const { at, command } of curls) {
+        const args = command.words.slice(1).map((word) => word.replace('127.0.0.1:4010', `127.0.0.1:${port}`));
+        const { stdout } = await run('curl', ['-sS', '-o', '/dev/null', '-w', '%{http_code}', ...args]);
+        const status = Number(stdout);
+        const asked503 = command.text.includes('code=503');
+        expect({ at, command: command.text, ok: status >= 200 && (status < 500 || (asked503 && status === 503)) }).toEqual({ at, command: command.text, ok: true });
+      }
+      await fake.fake.reset();
+    });
+  });
+
+  it('has every TypeScript snippet compiling against the package sources', async () => {
+    const folder = join(ROOT, 'test/docs/.snippets');
+    rmSync(folder, { recursive: true, force: true });
+    mkdirSync(folder, { recursive: true });
+    try {
+      const snippets = blocks.filter((block) => block.language === 'ts');
+      for (const [index, block] of snippets.entries()) writeFileSync(join(folder, `snippet-${index}.ts`), `// ${where(block)}\n${block.text}\nexport {};\n`);
+      // What a snippet leaves to its reader: the test runner's globals and the app around it.
+      writeFileSync(
+        join(folder, 'context.d.ts'),
+        [
+          'declare function beforeAll(fn: () => unknown): void;',
+          'declare function afterEach(fn: () => unknown): void;',
+          'declare function afterAll(fn: () => unknown): void;',
+          'declare function it(name: string, fn: () => unknown): void;',
+          'declare function renderApp(): void;',
+          'declare const manyCategories: unknown[];',
+          'declare const baseUrl: string;',
+          'interface ImportMeta { env: Record<string, string | undefined> }',
+        ].join('\n'),
+      );
+      const entries = { 'petstore-harness': 'mocks/index.ts', 'petstore-harness/node': 'mocks/node/index.ts', 'petstore-harness/browser': 'mocks/browser/index.ts', 'petstore-harness/server': 'mocks/server/index.ts' };
+      writeFileSync(
+        join(folder, 'tsconfig.json'),
+        JSON.stringify({ extends: '../../../tsconfig.json', compilerOptions: { noEmit: true, baseUrl: '../../..', paths: Object.fromEntries(Object.entries(entries).map(([name, path]) => [name, [path]])) }, include: ['*.ts'] }),
+      );
+      const compiled = await run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', folder]).then(
+        () => '',
+        (error: { stdout: string }) => error.stdout,
+      );
+      expect(compiled).toBe('');
+      expect(snippets.length).toBeGreaterThanOrEqual(7);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it('builds the API reference of every public entry with TypeDoc, every warning an error (an undocumented export fails)', async () => {
+    const out = join(ROOT, 'test/docs/.api');
+    try {
+      const result = await run(process.execPath, [join(ROOT, 'node_modules/typedoc/bin/typedoc'), '--out', out], { cwd: ROOT }).then(
+        ({ stdout, stderr }) => ({ code: 0, output: `${stdout}${stderr}` }),
+        (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, output: `${error.stdout}${error.stderr}` }),
+      );
+      expect(result).toEqual({ code: 0, output: expect.not.stringMatching(/\[warning\]|\[error\]/) });
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
