@@ -5,7 +5,7 @@ import { availableParallelism } from 'node:os';
 /** @type {import('jest').Config} */
 export default {
   // Most of the long suites wait (paced runs against a server, Redis, Chromium, child processes) rather
-  // than compute: at least three at once overlap those waits even on two cores (CI: 5.1 min -> 2.7 min).
+  // than compute: at least three at once overlap those waits even on two cores (npm test here: 308 s -> 164 s).
   maxWorkers: Math.max(3, availableParallelism() - 1),
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
