@@ -202,12 +202,12 @@ export class QuotaLedger {
     const places = admitted.map(({ announcement }) => announcement.remaining).sort((a, b) => b - a);
     const expected = Array.from({ length: Math.min(admitted.length, previous.remaining) }, (_, index) => previous.remaining - 1 - index);
     const concurrently = answers.length > 1 ? ` (${answers.length} requests at once, ${admitted.length} admitted)` : '';
+    const twice = firstRepeated(places);
     if (admitted.length > previous.remaining) {
       broken.push({ promise: 'no_admission_past_the_limit', title: 'Admitted beyond what the window announced', lines: [
         `Received: ${admitted.length} admitted (${admitted.map(({ exchange }) => exchange.status).join(', ')}) / Expected: at most ${previous.remaining}, as X-RateLimit-Remaining: ${previous.remaining} announced${concurrently}`,
       ], exchange: admitted[admitted.length - 1]!.exchange, involved });
-    } else if (new Set(places).size < places.length) {
-      const twice = firstRepeated(places);
+    } else if (twice !== undefined) {
       broken.push({ promise: 'one_place_per_answer', title: 'Two answers claim the same place in the window', lines: [
         `Received: X-RateLimit-Remaining ${places.join(', ')} / Expected: ${expected.join(', ')}: one place each, after Remaining ${previous.remaining}${concurrently}`,
       ], exchange: admitted.find(({ announcement }) => announcement.remaining === twice)!.exchange, involved });

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { checkTableMarkdown, distinctionTableMarkdown, equivalenceTableMarkdown, faultTableMarkdown, promiseTableMarkdown, sentenceTableMarkdown } from '../../contracts/report/doc-tables.js';
 import { cliReferenceMarkdown } from './cli-reference.js';
 
@@ -22,7 +22,7 @@ export function documentationFiles(root: string): string[] {
     readdirSync(join(root, folder), { withFileTypes: true }).flatMap((entry) =>
       entry.isDirectory() ? walk(join(folder, entry.name)) : entry.name.endsWith('.md') ? [join(folder, entry.name)] : [],
     );
-  return ['README.md', ...walk('docs')].map((file) => relative(root, join(root, file)));
+  return ['README.md', ...walk('docs')];
 }
 
 /** The text with each generated block as the code builds it now; throws on a block name nothing generates. */
