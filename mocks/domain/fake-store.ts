@@ -2,9 +2,10 @@ import type { SchemaValidators } from '../../spec/schema-registry.js';
 import type { Access, AccessControlOptions } from './access.js';
 import type { AdjustableClock } from './clock.js';
 import { apiError, type ApiError } from './errors.js';
-import type { FaultRule, FaultStore } from './faults.js';
+import type { FaultRule, FaultStore, FaultSubject } from './faults.js';
 import type { ApiKey } from './plans.js';
 import type { WindowName, WindowState } from './quota.js';
+import type { RecordStep } from './record-step.js';
 import type { Category, NewCategory, Order, Pet, SeedData } from './seed.js';
 
 // The store boundary of docs/explanation/design.md section 6: every piece of a fake's state that several instances must
@@ -47,11 +48,34 @@ export interface StoreParts {
   faults: readonly FaultRule[];
 }
 
+/** One request as {@link FakeStore.admitAtOnce} takes it. */
+export interface AdmissionRequest {
+  authorization: string | null;
+  clientAddress: string;
+  /** What the fault rules match on. */
+  subject: FaultSubject;
+  /** The record step to take if the request is admitted. */
+  step?: RecordStep | undefined;
+}
+
+/** A request admitted or refused, and the step's result when it was admitted and had one. */
+export interface Admitted {
+  access: Access;
+  result?: unknown;
+}
+
 /** The whole state of one fake, wherever it lives. */
 export interface FakeStore {
   readonly records: RecordStore;
   readonly access: AccessStore;
   readonly faults: FaultStore;
+  /**
+   * Admission and the record step as one step of the store (one Redis round trip), for a request no
+   * fault rule applies to at either stage. Undefined when one applies: the caller then takes the
+   * stages one by one (`faults.take`, `access.check`, the step) in the order of
+   * docs/explanation/design.md section 5.
+   */
+  admitAtOnce(request: AdmissionRequest): Promise<Admitted | undefined>;
   /** Persists the fake clock's offset (ms), so every instance reads the same time. */
   setClockOffset(offsetMs: number): Promise<void>;
   /** Takes the shared offset into this instance's clock (another instance may have moved it). */

@@ -180,6 +180,11 @@ function seededRandom(seed: number): () => number {
 
 const pathMatchers = new Map<string, (path: string) => boolean>();
 
+/** Whether any of the rules applies to a request, at either stage. */
+export function anyRuleApplies(rules: readonly FaultRule[], subject: FaultSubject): boolean {
+  return rules.some((rule) => matchesSubject(rule, subject, rule.beforeAuth === true ? 'beforeAuth' : 'afterAuth'));
+}
+
 /** Whether a rule of this stage applies to a request: method, key and path pattern. */
 export function matchesSubject(rule: FaultRule, subject: FaultSubject, stage: 'beforeAuth' | 'afterAuth'): boolean {
   if ((rule.beforeAuth === true) !== (stage === 'beforeAuth')) return false;
@@ -324,6 +329,11 @@ export class FaultRules {
   reset(source = 'faults'): void {
     this.clear();
     for (const rule of this.#initial) this.add(rule, source);
+  }
+
+  /** Whether any rule applies to a request, at either stage. */
+  appliesTo(subject: FaultSubject): boolean {
+    return this.#held.length > 0 && anyRuleApplies(this.#held.map(({ rule }) => rule), subject);
   }
 
   /** The rules with how often each fired, in the order they apply. */

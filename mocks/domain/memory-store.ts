@@ -1,8 +1,9 @@
 import { persist as persistExtension } from '@msw/data/extensions/persist';
 import { AccessControl } from './access.js';
 import type { AdjustableClock } from './clock.js';
-import type { AccessStore, FakeStore, RecordStore, StoreParts } from './fake-store.js';
+import type { AccessStore, AdmissionRequest, Admitted, FakeStore, RecordStore, StoreParts } from './fake-store.js';
 import { FaultRules, type FaultStore } from './faults.js';
+import { takeStep } from './record-step.js';
 import type { SeedData } from './seed.js';
 import { PetStoreData } from './store.js';
 
@@ -20,6 +21,7 @@ export class MemoryStore implements FakeStore {
   readonly records: RecordStore;
   readonly access: AccessStore & { readonly control: AccessControl };
   readonly faults: FaultStore;
+  readonly #rules: FaultRules;
   readonly #data: PetStoreData;
   readonly #clock: AdjustableClock;
   #loading: Promise<void>;
@@ -49,6 +51,7 @@ export class MemoryStore implements FakeStore {
       restore: async (key) => control.restore(key),
     };
     const rules = new FaultRules(options.faults, 'createFake({ faults })');
+    this.#rules = rules;
     this.faults = {
       add: async (rule, source) => {
         const { id } = rules.add(rule, source);
@@ -61,6 +64,12 @@ export class MemoryStore implements FakeStore {
       reset: async () => rules.reset(),
     };
     this.#loading = options.persist ? this.#data.restoreOrLoad(options.seed) : this.#data.load(options.seed);
+  }
+
+  async admitAtOnce({ authorization, clientAddress, subject, step }: AdmissionRequest): Promise<Admitted | undefined> {
+    if (this.#rules.appliesTo(subject)) return undefined;
+    const access = this.access.control.check(authorization, clientAddress);
+    return access.granted && step ? { access, result: await takeStep(this.records, step) } : { access };
   }
 
   async setClockOffset(offsetMs: number): Promise<void> {

@@ -3,14 +3,21 @@
 
 /**
  * Admission of one request: the clock offset, the revocation, the ban, both quota windows and the
- * rejection tally that bans, in one step. The same rules as `AccessControl.check`.
- * KEYS: clock, revoked, ban, rejections, key quota, address quota.
+ * rejection tally that bans, in one step; then, if the request is admitted, its record step. The same
+ * rules as `AccessControl.check`. The caller read the fault rules from its cache and found none that
+ * applies; if they changed since (the version differs), nothing happens and the answer is 'stale'.
+ * KEYS: clock, revoked, ban, rejections, key quota, address quota, fault rules' version, categories,
+ * pets, orders, category sequence.
  * ARGV: system now (ms), key ('' without a valid one), perMinute, perDay, free perMinute, free perDay,
- * ban threshold, ban length (ms), address bucket lifetime (ms).
- * Returns { kind, offset, ... }: kind 'banned' + until; or 'key' / 'revoked' / 'anonymous' +
- * exhausted window (-1 none), minute start, minute count, day start, day count.
+ * ban threshold, ban length (ms), address bucket lifetime (ms), the cached rules' version ('*': do not
+ * check), the step ('' none, listCategories, createCategory, findPet, listOrders), its argument (the
+ * new category's JSON without its id, or the pet's id).
+ * Returns { 'stale' }, or { kind, offset, ... }: kind 'banned' + until; or 'key' / 'revoked' /
+ * 'anonymous' + exhausted window (-1 none), minute start, minute count, day start, day count, then for
+ * an admitted request the step's result (records' JSON; '' for a pet that does not exist).
  */
 export const ADMIT = `
+if ARGV[10] ~= '*' and (redis.call('GET', KEYS[7]) or '') ~= ARGV[10] then return { 'stale' } end
 local offset = tonumber(redis.call('GET', KEYS[1]) or '0')
 local now = tonumber(ARGV[1]) + offset
 local function consume(bucket, perMinute, perDay)
@@ -34,6 +41,21 @@ end
 local function answer(kind, r)
   return { kind, tostring(offset), r[1], r[2], r[3], r[4], r[5] }
 end
+local function step(reply)
+  local kind = ARGV[11]
+  if kind == 'listCategories' or kind == 'listOrders' then
+    local values = redis.call('HVALS', kind == 'listCategories' and KEYS[8] or KEYS[10])
+    for i = 1, #values do reply[#reply + 1] = values[i] end
+  elseif kind == 'findPet' then
+    reply[#reply + 1] = redis.call('HGET', KEYS[9], ARGV[12]) or ''
+  elseif kind == 'createCategory' then
+    local id = redis.call('INCR', KEYS[11])
+    local json = '{"id":' .. id .. ',' .. ARGV[12]
+    redis.call('HSET', KEYS[8], id, json)
+    reply[#reply + 1] = json
+  end
+  return reply
+end
 local key = ARGV[2]
 local kind = 'anonymous'
 if key ~= '' then
@@ -55,8 +77,9 @@ if key ~= '' then
         return { 'banned', tostring(offset), tostring(untilMs) }
       end
       redis.call('HSET', KEYS[4], 'start', windowStart, 'count', count)
+      return answer('key', r)
     end
-    return answer('key', r)
+    return step(answer('key', r))
   end
 end
 local r = consume(KEYS[6], tonumber(ARGV[5]), tonumber(ARGV[6]))
@@ -66,8 +89,9 @@ return answer(kind, r)
 
 /**
  * Counts one firing of a fault rule, unless it is gone or used up: a rule read by several requests at
- * once still fires exactly `times` times. The last firing removes it.
- * KEYS: rules, order, fired, draws. ARGV: id, times ('' for always). Returns the firing's number, or -1.
+ * once still fires exactly `times` times. The last firing removes it and sets a new rules' version.
+ * KEYS: rules, order, fired, draws, version. ARGV: id, times ('' for always), the new version.
+ * Returns the firing's number, or -1.
  */
 export const FIRE_FAULT = `
 if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then return -1 end
@@ -77,6 +101,7 @@ if ARGV[2] ~= '' and fired >= tonumber(ARGV[2]) then
   redis.call('LREM', KEYS[2], 0, ARGV[1])
   redis.call('HDEL', KEYS[3], ARGV[1])
   redis.call('HDEL', KEYS[4], ARGV[1])
+  redis.call('SET', KEYS[5], ARGV[3])
 end
 return fired
 `;

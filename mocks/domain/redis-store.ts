@@ -2,11 +2,12 @@ import type { Redis, Result } from 'ioredis';
 import { anonymousAccess, banned, keyAccess, REVOKED_KEY_MESSAGE, type Access } from './access.js';
 import { authenticate } from './auth.js';
 import type { AdjustableClock } from './clock.js';
-import type { AccessStore, FakeStore, RecordStore, StoreParts } from './fake-store.js';
+import type { AccessStore, AdmissionRequest, Admitted, FakeStore, RecordStore, StoreParts } from './fake-store.js';
 import { PLAN_LIMITS, type ApiKey } from './plans.js';
 import { quotaDecision, windowsOfCounts, type WindowName, type WindowState } from './quota.js';
 import { reachable, RedisFaultStore } from './redis-faults.js';
 import { ADMIT, FIRE_FAULT, SEED_IF_EMPTY } from './redis-scripts.js';
+import type { RecordStep } from './record-step.js';
 import type { Category, NewCategory, Order, Pet, SeedData } from './seed.js';
 
 declare module 'ioredis' {
@@ -58,9 +59,9 @@ export async function connectRedisStore(options: RedisStoreOptions): Promise<(pa
     redis.disconnect();
     throw new Error(`cannot reach Redis at ${options.url} (${(lastError ?? (error as Error)).message})`);
   }
-  redis.defineCommand('petstoreAdmit', { numberOfKeys: 6, lua: ADMIT });
+  redis.defineCommand('petstoreAdmit', { numberOfKeys: 11, lua: ADMIT });
   redis.defineCommand('petstoreSeedIfEmpty', { numberOfKeys: 5, lua: SEED_IF_EMPTY });
-  redis.defineCommand('petstoreFireFault', { numberOfKeys: 4, lua: FIRE_FAULT });
+  redis.defineCommand('petstoreFireFault', { numberOfKeys: 5, lua: FIRE_FAULT });
   return (parts) => new RedisStore(redis, options.prefix ?? 'petstore:', parts);
 }
 
@@ -76,6 +77,7 @@ export class RedisStore implements FakeStore {
   readonly #redis: Redis;
   readonly #prefix: string;
   readonly #clock: AdjustableClock;
+  readonly #admit: (authorization: string | null, clientAddress: string, rulesVersion: string, step?: RecordStep) => Promise<Admitted | 'stale'>;
   #loading: Promise<void>;
 
   constructor(redis: Redis, prefix: string, parts: StoreParts) {
@@ -107,29 +109,36 @@ export class RedisStore implements FakeStore {
     // The base clock (the system's, unless the options gave another) plus the shared offset.
     const baseNow = () => this.#clock.now() - this.#clock.offsetMs;
     const offsetNow = async () => baseNow() + Number((await redis.get(key('clock'))) ?? 0);
+    this.#admit = async (authorization, clientAddress, version, step) => {
+      const auth = authenticate(authorization, keys);
+      const apiKey = auth.ok ? auth.apiKey : undefined;
+      const systemNow = baseNow();
+      const reply = await redis.petstoreAdmit(
+        key('clock'), key('revoked'), key(`ban:${apiKey?.key ?? ''}`), key(`rejections:${apiKey?.key ?? ''}`),
+        key(`quota:key:${apiKey?.key ?? ''}`), key(`quota:address:${clientAddress}`), this.faults.versionKey,
+        key('categories'), key('pets'), key('orders'), key('category:seq'),
+        systemNow, apiKey?.key ?? '', apiKey?.limits.perMinute ?? 0, apiKey?.limits.perDay ?? 0,
+        PLAN_LIMITS.free.perMinute, PLAN_LIMITS.free.perDay, ban.threshold, ban.seconds * 1000, ADDRESS_BUCKET_MS,
+        version, step?.kind ?? '', stepArgument(step),
+      );
+      const [kind, offset, ...rest] = reply;
+      if (kind === 'stale') return 'stale';
+      // Every instance takes the clock offset the admission read: one clock for all of them.
+      this.#clock.setOffsetMs(Number(offset));
+      const nowMs = systemNow + Number(offset);
+      if (kind === 'banned') return { access: banned(apiKey!, Number(rest[0]), nowMs) };
+      const [exhausted, minuteStart, minuteCount, dayStart, dayCount] = rest.map(Number) as [number, number, number, number, number];
+      const limits = kind === 'key' ? apiKey!.limits : PLAN_LIMITS.free;
+      const quota = quotaDecision(windowsOfCounts([minuteStart, dayStart], [minuteCount, dayCount], limits), exhausted, nowMs);
+      if (kind === 'key') {
+        const access = keyAccess(apiKey!, quota);
+        return access.granted && step ? { access, result: stepResult(step, rest.slice(5)) } : { access };
+      }
+      if (kind === 'revoked' || auth.ok) return { access: anonymousAccess(quota, 'invalid_api_key', REVOKED_KEY_MESSAGE) };
+      return { access: anonymousAccess(quota, auth.code, auth.message) };
+    };
     this.access = {
-      check: (authorization, clientAddress) =>
-        reachable(async () => {
-          const auth = authenticate(authorization, keys);
-          const apiKey = auth.ok ? auth.apiKey : undefined;
-          const systemNow = baseNow();
-          const [kind, offset, ...rest] = await redis.petstoreAdmit(
-            key('clock'), key('revoked'), key(`ban:${apiKey?.key ?? ''}`), key(`rejections:${apiKey?.key ?? ''}`),
-            key(`quota:key:${apiKey?.key ?? ''}`), key(`quota:address:${clientAddress}`),
-            systemNow, apiKey?.key ?? '', apiKey?.limits.perMinute ?? 0, apiKey?.limits.perDay ?? 0,
-            PLAN_LIMITS.free.perMinute, PLAN_LIMITS.free.perDay, ban.threshold, ban.seconds * 1000, ADDRESS_BUCKET_MS,
-          );
-          // Every instance takes the clock offset the admission read: one clock for all of them.
-          this.#clock.setOffsetMs(Number(offset));
-          const nowMs = systemNow + Number(offset);
-          if (kind === 'banned') return banned(apiKey!, Number(rest[0]), nowMs);
-          const [exhausted, minuteStart, minuteCount, dayStart, dayCount] = rest.map(Number) as [number, number, number, number, number];
-          const limits = kind === 'key' ? apiKey!.limits : PLAN_LIMITS.free;
-          const quota = quotaDecision(windowsOfCounts([minuteStart, dayStart], [minuteCount, dayCount], limits), exhausted, nowMs);
-          if (kind === 'key') return keyAccess(apiKey!, quota);
-          if (kind === 'revoked' || auth.ok) return anonymousAccess(quota, 'invalid_api_key', REVOKED_KEY_MESSAGE);
-          return anonymousAccess(quota, auth.code, auth.message);
-        }) as Promise<Access>,
+      check: (authorization, clientAddress) => reachable(async () => ((await this.#admit(authorization, clientAddress, ANY_VERSION)) as Admitted).access),
       keyOf: (name) => keys.get(name),
       windowsOf: (apiKey: ApiKey) => reachable(async () => windowsAt(await redis.hmget(key(`quota:key:${apiKey.key}`), 'ms', 'mc', 'ds', 'dc'), apiKey, await offsetNow())),
       setRemaining: (apiKey: ApiKey, remaining: Partial<Record<WindowName, number>>) =>
@@ -151,6 +160,21 @@ export class RedisStore implements FakeStore {
     };
     this.faults = new RedisFaultStore(redis, prefix, parts.faults);
     this.#loading = this.#seedIfEmpty(parts.seed);
+  }
+
+  /** One round trip: the cached fault rules' version checked, admission, the step. Read again when the rules changed. */
+  admitAtOnce({ authorization, clientAddress, subject, step }: AdmissionRequest): Promise<Admitted | undefined> {
+    return reachable(async () => {
+      for (let attempt = 0; attempt < 3; attempt += 1) {
+        const rules = await this.faults.snapshot();
+        if (RedisFaultStore.applies(rules, subject)) return undefined;
+        const admitted = await this.#admit(authorization, clientAddress, rules.version, step);
+        if (admitted !== 'stale') return admitted;
+        this.faults.forget();
+      }
+      // The rules keep changing under this request: take the stages one by one.
+      return undefined;
+    });
   }
 
   setClockOffset(offsetMs: number): Promise<void> {
@@ -195,6 +219,31 @@ export class RedisStore implements FakeStore {
     const sequenceStart = Math.max(0, ...seed.categories.map((category) => category.id));
     const seeded = await reachable(() => this.#redis.petstoreSeedIfEmpty(key('seeded'), key('categories'), key('pets'), key('orders'), key('category:seq'), ...records, 'S', sequenceStart));
     if (seeded === 1) await reachable(() => this.faults.reset());
+  }
+}
+
+// Admission without the fault rules' version check: the stages one by one, after the rules were taken.
+const ANY_VERSION = '*';
+
+/** The script's argument for a step: a new category's JSON after its id (the memory store's field order), or a pet's id. */
+function stepArgument(step: RecordStep | undefined): string {
+  if (step?.kind === 'createCategory') {
+    const { name, description } = step.category;
+    return JSON.stringify({ name, ...(description !== undefined && { description }) }).slice(1);
+  }
+  return step?.kind === 'findPet' ? String(step.id) : '';
+}
+
+/** A step's result from the script's reply after the quota fields. */
+function stepResult(step: RecordStep, values: string[]): unknown {
+  switch (step.kind) {
+    case 'listCategories':
+    case 'listOrders':
+      return byId(values);
+    case 'findPet':
+      return values[0] ? JSON.parse(values[0]) : undefined;
+    case 'createCategory':
+      return JSON.parse(values[0]!);
   }
 }
 

@@ -4,24 +4,25 @@ import { checkJsonContentType, parseJsonBody } from '../domain/request-body.js';
 import type { NewCategory } from '../domain/seed.js';
 import { errorAnswer, jsonAnswer } from './api-call.js';
 import type { FakeContext } from './context.js';
-import { guarded } from './guarded.js';
+import { afterStep, answerWith, guarded } from './guarded.js';
 import type { Operation } from './operation.js';
 
 /** `listCategories` and `createCategory`. */
 export function categoryOperations(context: FakeContext): Operation[] {
   const validateNewCategory = context.schemas.validator('NewCategory');
 
-  const listCategories = guarded(context, async () => jsonAnswer(await context.store.records.listCategories()));
+  const listCategories = guarded(context, () => afterStep({ kind: 'listCategories' }, (categories) => jsonAnswer(categories)));
 
-  const createCategory = guarded(context, async ({ call }) => {
+  // The body is judged before the guards, so that only a valid one is written; a refusal still comes first.
+  const createCategory = guarded(context, async (call) => {
     const wrongMediaType = checkJsonContentType(call.header('content-type'));
-    if (wrongMediaType) return errorAnswer(wrongMediaType);
+    if (wrongMediaType) return answerWith(errorAnswer(wrongMediaType));
     const body = parseJsonBody(await call.body());
-    if (!body.ok) return errorAnswer(body.error);
+    if (!body.ok) return answerWith(errorAnswer(body.error));
     if (!validateNewCategory(body.value)) {
-      return errorAnswer(apiError('invalid_request', describeSchemaErrors(validateNewCategory.errors, 'body')));
+      return answerWith(errorAnswer(apiError('invalid_request', describeSchemaErrors(validateNewCategory.errors, 'body'))));
     }
-    return jsonAnswer(await context.store.records.createCategory(body.value as NewCategory), 201);
+    return afterStep({ kind: 'createCategory', category: body.value as NewCategory }, (category) => jsonAnswer(category, 201));
   });
 
   return [

@@ -2,17 +2,35 @@ import { bearerToken } from '../domain/auth.js';
 import { apiError } from '../domain/errors.js';
 import { StoreUnavailableError, storeUnavailable } from '../domain/fake-store.js';
 import type { FaultOutcome, FaultSubject } from '../domain/faults.js';
-import type { ApiKey } from '../domain/plans.js';
 import { preferredFaults } from '../domain/prefer.js';
+import { takeStep, type RecordStep, type StepResult } from '../domain/record-step.js';
 import { errorAnswer, type Answer, type ApiCall } from './api-call.js';
 import type { FakeContext } from './context.js';
 import { rateLimitHeaders } from './responses.js';
 import { normalizedPath } from './route-pattern.js';
 
-/** What a resolver behind the guards receives. */
-export interface GuardedArgs {
-  call: ApiCall;
-  apiKey: ApiKey;
+/**
+ * What an operation makes of a call before the guards run: the record step it needs once the request
+ * is admitted (none when it can answer without the store, e.g. a body that fails validation), and how
+ * it answers then. Deciding the step first lets a shared store take admission and the step together.
+ */
+export interface Plan {
+  step?: RecordStep;
+  /** Runs once the request is admitted, with the step's result. */
+  answer(result: unknown): Answer;
+}
+
+/**
+ * A plan with a record step, typed by the step.
+ * @example afterStep({ kind: 'listCategories' }, (categories) => jsonAnswer(categories))
+ */
+export function afterStep<S extends RecordStep>(step: S, answer: (result: StepResult<S>) => Answer): Plan {
+  return { step, answer: answer as (result: unknown) => Answer };
+}
+
+/** A plan that needs no record step: its answer is known before admission, and given only after it. */
+export function answerWith(answer: Answer): Plan {
+  return { answer: () => answer };
 }
 
 /** Options of {@link guarded}. */
@@ -25,29 +43,31 @@ export interface GuardOptions {
 export type Resolver = (call: ApiCall) => Promise<Answer>;
 
 /**
- * Runs the test controls, auth and quota before a resolver, and puts the rate-limit headers on
+ * Runs the test controls, auth and quota before an operation, and puts the rate-limit headers on
  * whatever it answers. The order is docs/explanation/design.md section 5's: latency, `beforeAuth` rules (consuming
- * nothing), auth and quota, the request's `Prefer` faults, the first matching rule, the resolver.
- * A denied request never reaches a fault or the resolver.
- * @example guarded(context, () => jsonAnswer([]))
+ * nothing), auth and quota, the request's `Prefer` faults, the first matching rule, the operation.
+ * A denied request never reaches a fault or the operation's record step.
+ * @example guarded(context, () => afterStep({ kind: 'listOrders' }, (orders) => jsonAnswer(orders)))
  */
-export function guarded(
-  context: FakeContext,
-  resolve: (args: GuardedArgs) => Answer | Promise<Answer>,
-  options: GuardOptions = {},
-): Resolver {
+export function guarded(context: FakeContext, planOf: (call: ApiCall) => Plan | Promise<Plan>, options: GuardOptions = {}): Resolver {
   const answer = async (call: ApiCall): Promise<Answer> => {
     const { store } = context;
     await store.ready();
     await pause(context.latencyMs());
-    const subject: FaultSubject = { method: call.method, path: normalizedPath(call.path), key: bearerToken(call.header('authorization')) };
-    const early = await store.faults.take(subject, 'beforeAuth');
-    if (early) {
-      const answer = await deliver(early.outcome, {});
+    const authorization = call.header('authorization');
+    const subject: FaultSubject = { method: call.method, path: normalizedPath(call.path), key: bearerToken(authorization) };
+    const preferred = preferredFaults(call.header('prefer'));
+    const plan = await planOf(call);
+    const step = preferred.ok ? plan.step : undefined;
+    // With no fault to deliver, nothing comes between admission and the step: the store takes them together.
+    const atOnce = preferred.ok && preferred.outcomes.length > 0 ? undefined : await store.admitAtOnce({ authorization, clientAddress: call.clientAddress, subject, step });
+    if (!atOnce) {
+      const early = await store.faults.take(subject, 'beforeAuth');
+      const answer = early && (await deliver(early.outcome, {}));
       if (answer) return answer;
     }
 
-    const access = await store.access.check(call.header('authorization'), call.clientAddress);
+    const access = atOnce?.access ?? (await store.access.check(authorization, call.clientAddress));
     const headers = { ...rateLimitHeaders(access.rateLimit, context.clock.now()), ...options.headers };
     if (!access.granted) {
       if (access.challenge) headers['WWW-Authenticate'] = access.challenge;
@@ -56,20 +76,22 @@ export function guarded(
     }
 
     // The request earned its headers and consumed its quota: what a fault answers carries them.
-    const preferred = preferredFaults(call.header('prefer'));
     if (!preferred.ok) return errorAnswer(apiError('invalid_request', preferred.message), headers);
     if (preferred.applied.length > 0) headers['Preference-Applied'] = preferred.applied.join(', ');
-    const outcomes = [...preferred.outcomes];
-    if (!outcomes.some(endsTheRequest)) {
-      const fired = await store.faults.take(subject, 'afterAuth');
-      if (fired) outcomes.push(fired.outcome);
-    }
-    for (const outcome of outcomes) {
-      const answer = await deliver(outcome, headers);
-      if (answer) return answer;
+    if (!atOnce) {
+      const outcomes = [...preferred.outcomes];
+      if (!outcomes.some(endsTheRequest)) {
+        const fired = await store.faults.take(subject, 'afterAuth');
+        if (fired) outcomes.push(fired.outcome);
+      }
+      for (const outcome of outcomes) {
+        const answer = await deliver(outcome, headers);
+        if (answer) return answer;
+      }
     }
 
-    const answer = await resolve({ call, apiKey: access.apiKey });
+    const result = atOnce ? atOnce.result : step && (await takeStep(store.records, step));
+    const answer = plan.answer(result);
     return { ...answer, headers: { ...answer.headers, ...headers } };
   };
   return async (call) => {

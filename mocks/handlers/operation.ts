@@ -1,7 +1,7 @@
 import { apiError, type ApiError } from '../domain/errors.js';
 import { errorAnswer, type Answer, type ApiCall } from './api-call.js';
 import type { FakeContext } from './context.js';
-import { guarded, type Resolver } from './guarded.js';
+import { answerWith, guarded, type Resolver } from './guarded.js';
 import { normalizedPath } from './route-pattern.js';
 
 /** One operation of the interface: where it answers and the resolver that answers. */
@@ -43,9 +43,9 @@ export class OperationRouter {
         allow: here.map((operation) => operation.method).join(', '),
       });
     }
-    this.#unmatched = guarded(context, ({ call }) => {
+    this.#unmatched = guarded(context, (call) => {
       const { error, headers } = this.unmatchedError(call.method, call.path);
-      return errorAnswer(error, headers);
+      return answerWith(errorAnswer(error, headers));
     });
   }
 

@@ -1,8 +1,8 @@
 import { deprecationHeaders, isPastSunset } from '../domain/deprecation.js';
 import { apiError } from '../domain/errors.js';
-import { errorAnswer, jsonAnswer } from './api-call.js';
+import { errorAnswer, jsonAnswer, type Answer } from './api-call.js';
 import type { FakeContext } from './context.js';
-import { guarded } from './guarded.js';
+import { afterStep, guarded } from './guarded.js';
 import type { Operation } from './operation.js';
 import { lastPathSegment } from './route-pattern.js';
 
@@ -13,21 +13,25 @@ const POSITIVE_INTEGER = /^[1-9][0-9]{0,18}$/;
 export function petOperations(context: FakeContext): Operation[] {
   const policy = context.petsDeprecation;
 
+  // Retirement is judged after admission, on the clock admission read (another instance may have moved it).
+  const retired = (): Answer | undefined => {
+    if (!isPastSunset(policy, context.clock.now())) return undefined;
+    const sunset = new Date(policy.sunsetAtEpochSeconds * 1000).toUTCString();
+    return errorAnswer(apiError('gone', `GET /pets/{petId} was retired on ${sunset}.`));
+  };
   const getPetById = guarded(
     context,
-    async ({ call }) => {
-      if (isPastSunset(policy, context.clock.now())) {
-        const sunset = new Date(policy.sunsetAtEpochSeconds * 1000).toUTCString();
-        return errorAnswer(apiError('gone', `GET /pets/{petId} was retired on ${sunset}.`));
-      }
+    (call) => {
       const raw = lastPathSegment(call.path);
       if (raw === undefined || !POSITIVE_INTEGER.test(raw) || BigInt(raw) > INT64_MAX) {
         const got = raw === undefined ? 'malformed percent-encoding' : JSON.stringify(raw.slice(0, 40));
-        return errorAnswer(apiError('invalid_request', `path: petId must be a positive 64-bit integer, got ${got}.`));
+        return { answer: () => retired() ?? errorAnswer(apiError('invalid_request', `path: petId must be a positive 64-bit integer, got ${got}.`)) };
       }
       const id = Number(raw);
-      const pet = Number.isSafeInteger(id) ? await context.store.records.findPet(id) : undefined;
-      return pet ? jsonAnswer(pet) : errorAnswer(apiError('not_found', `No pet has id ${raw}.`));
+      const notFound = () => errorAnswer(apiError('not_found', `No pet has id ${raw}.`));
+      // An id past 2^53 names no stored pet: no step to take.
+      if (!Number.isSafeInteger(id)) return { answer: () => retired() ?? notFound() };
+      return afterStep({ kind: 'findPet', id }, (pet) => retired() ?? (pet ? jsonAnswer(pet) : notFound()));
     },
     { headers: deprecationHeaders(policy) },
   );

@@ -40,6 +40,29 @@ if (installed) {
         await Promise.all([a.close(), b.close()]);
       }
     }, 30_000);
+
+    // Each instance answers from the rules it last read; a change anywhere must reach its very next request.
+    it('fires, on an instance that already served requests, a rule the other added or a reset brought back', async () => {
+      const prefix = `cached-faults-${++prefixes}:`;
+      const startUp = [{ id: 'orders-down', match: { path: '/store/orders' }, effect: { status: 503 } }];
+      const [a, b] = [await startFakeServer({ port: 0, redis: { url: redis!.url, prefix }, faults: startUp }), await startFakeServer({ port: 0, redis: { url: redis!.url, prefix } })];
+      const get = async (server: typeof a, path: string) => (await fetch(`${server.baseUrl}${path}`, { headers: { authorization: 'Bearer enterprise-test-key' } })).status;
+      const admin = (method: string, path: string, rule?: object) =>
+        fetch(`${a.url}/__admin${path}`, { method, ...(rule && { headers: { 'content-type': 'application/json' }, body: JSON.stringify(rule) }) });
+      try {
+        expect(await get(b, '/store/orders')).toBe(503);
+        expect((await admin('DELETE', '/faults')).status).toBe(204);
+        expect([await get(b, '/categories'), await get(b, '/store/orders')]).toEqual([200, 200]);
+
+        expect((await admin('POST', '/faults', { id: 'once', match: { path: '/categories' }, effect: { status: 502 }, times: 1 })).status).toBe(201);
+        expect([await get(b, '/categories'), await get(b, '/categories'), await get(a, '/categories')]).toEqual([502, 200, 200]);
+
+        expect((await admin('POST', '/reset')).status).toBe(204);
+        expect([await get(b, '/store/orders'), await get(b, '/categories')]).toEqual([503, 200]);
+      } finally {
+        await Promise.all([a.close(), b.close()]);
+      }
+    }, 30_000);
   });
 } else {
   describe.skip(`fault rules on Redis (skipped: no ${REDIS_SERVER_PATH}; install it with \`${REDIS_INSTALL_COMMAND}\`)`, () => undefined);
