@@ -44,6 +44,8 @@ interface Bucket {
  */
 export class QuotaLedger {
   readonly #buckets = new Map<string, Bucket>();
+  /** The subject seen last, already at the map's end: one busy key skips the re-insert. */
+  #latest: string | undefined;
 
   constructor(readonly capacity = Number.POSITIVE_INFINITY) {}
 
@@ -85,14 +87,21 @@ export class QuotaLedger {
   /** Forgets every subject. */
   clear(): void {
     this.#buckets.clear();
+    this.#latest = undefined;
   }
 
   #touch(subject: string, nowMs: number): Bucket {
+    const latest = subject === this.#latest ? this.#buckets.get(subject) : undefined;
+    if (latest) {
+      latest.lastSeenMs = nowMs;
+      return latest;
+    }
     const bucket = this.#buckets.get(subject) ?? { starts: [], counts: [], lastSeenMs: nowMs };
     // Re-inserting keeps the map in least-recently-seen order.
     this.#buckets.delete(subject);
     bucket.lastSeenMs = nowMs;
     this.#buckets.set(subject, bucket);
+    this.#latest = subject;
     this.#evict(nowMs);
     return bucket;
   }

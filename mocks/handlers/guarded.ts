@@ -53,11 +53,13 @@ export function guarded(context: FakeContext, planOf: (call: ApiCall) => Plan | 
   const answer = async (call: ApiCall): Promise<Answer> => {
     const { store } = context;
     await store.ready();
-    await pause(context.latencyMs());
+    const latencyMs = context.latencyMs();
+    if (latencyMs > 0) await pause(latencyMs);
     const authorization = call.header('authorization');
     const subject: FaultSubject = { method: call.method, path: normalizedPath(call.path), key: bearerToken(authorization) };
     const preferred = preferredFaults(call.header('prefer'));
-    const plan = await planOf(call);
+    const planned = planOf(call);
+    const plan = planned instanceof Promise ? await planned : planned;
     const step = preferred.ok ? plan.step : undefined;
     // With no fault to deliver, nothing comes between admission and the step: the store takes them together.
     const atOnce = preferred.ok && preferred.outcomes.length > 0 ? undefined : await store.admitAtOnce({ authorization, clientAddress: call.clientAddress, subject, step });
@@ -68,7 +70,8 @@ export function guarded(context: FakeContext, planOf: (call: ApiCall) => Plan | 
     }
 
     const access = atOnce?.access ?? (await store.access.check(authorization, call.clientAddress));
-    const headers = { ...rateLimitHeaders(access.rateLimit, context.clock.now()), ...options.headers };
+    const headers = rateLimitHeaders(access.rateLimit, context.clock.now());
+    if (options.headers) Object.assign(headers, options.headers);
     if (!access.granted) {
       if (access.challenge) headers['WWW-Authenticate'] = access.challenge;
       if (access.retryAfterSeconds !== undefined) headers['Retry-After'] = String(access.retryAfterSeconds);
@@ -92,7 +95,8 @@ export function guarded(context: FakeContext, planOf: (call: ApiCall) => Plan | 
 
     const result = atOnce ? atOnce.result : step && (await takeStep(store.records, step));
     const answer = plan.answer(result);
-    return { ...answer, headers: { ...answer.headers, ...headers } };
+    for (const name in answer.headers) if (!(name in headers)) headers[name] = answer.headers[name]!;
+    return { ...answer, headers };
   };
   return async (call) => {
     try {

@@ -66,6 +66,9 @@ function pathOf(rawUrl: string): string {
   return rawUrl;
 }
 
+// A path the URL parser would leave as it is (no dot, escape or query): most requests skip the parse.
+const PLAIN_PATH = /^[A-Za-z0-9/_~-]+$/;
+
 // Node's parser lets through a few bytes that fetch's Headers refuses; such a value counts as absent,
 // so both paths into the operations (fetch Request, IncomingMessage) see the same headers.
 const FETCH_REFUSED_VALUE = /[\0\r\n]/;
@@ -99,9 +102,10 @@ function toHeaders(incoming: IncomingMessage): Headers {
 // every answer of the standalone fake carries it.
 const CORS_HEADER_LIST = Object.entries(CORS_HEADERS).flat();
 
-function send(res: ServerResponse, status: number, headers: Record<string, string>, body?: string | Uint8Array): void {
+function send(res: ServerResponse, status: number, headers: Record<string, string>, body?: string | Uint8Array, contentType?: string): void {
   const length = body === undefined ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
   const list = [...CORS_HEADER_LIST];
+  if (contentType !== undefined && !('Content-Type' in headers)) list.push('Content-Type', contentType);
   for (const name in headers) {
     if (!(name in CORS_HEADERS)) list.push(name, headers[name]!);
   }
@@ -111,7 +115,7 @@ function send(res: ServerResponse, status: number, headers: Record<string, strin
 }
 
 function sendJson(res: ServerResponse, status: number, headers: Record<string, string>, value: unknown): void {
-  send(res, status, { 'Content-Type': 'application/json', ...headers }, JSON.stringify(value));
+  send(res, status, headers, JSON.stringify(value), 'application/json');
 }
 
 /** A fault rule's network error on the intercepted path: the connection ends without an answer. */
@@ -186,7 +190,7 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       return admin.body === undefined ? send(res, admin.status, admin.headers ?? {}) : sendJson(res, admin.status, admin.headers ?? {}, admin.body);
     }
     // Normalised as fetch would (dot segments, escapes), so the operations see what an msw host sees.
-    const { pathname, search } = new URL(`${INTERNAL_ORIGIN}${path}`);
+    const { pathname, search } = PLAIN_PATH.test(path) ? { pathname: path, search: '' } : new URL(`${INTERNAL_ORIGIN}${path}`);
     if (!isUnderApi(sentPath) || !isUnderApi(pathname)) {
       return sendJson(res, 404, {}, apiError('not_found', `No operation at ${method} ${sentPath}; the API is under ${API_PREFIX}.`));
     }
@@ -215,7 +219,7 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       remaining = answered.headers['X-RateLimit-Remaining'];
       // A fault's network error: the connection ends without a byte of answer.
       if (answered.dropped) res.destroy();
-      else if (answered.rawBody !== undefined) send(res, status, { 'Content-Type': 'application/json', ...answered.headers }, answered.rawBody);
+      else if (answered.rawBody !== undefined) send(res, status, answered.headers, answered.rawBody, 'application/json');
       else sendJson(res, status, answered.headers, answered.body);
     }
     log?.(
