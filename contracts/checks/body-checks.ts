@@ -4,7 +4,7 @@ import { snippet } from '../conformance/response-conformance.js';
 import { invalidObjectCases } from '../generate/invalid-values.js';
 import { malformedBodies } from '../generate/malformed-bodies.js';
 import { exampleRequest, operationModels, successOf, type OperationModel } from '../generate/operation-model.js';
-import { checkProperty } from '../generate/property.js';
+import { checkProperty, NoveltyStop } from '../generate/property.js';
 import { boundaryObjects, validValues } from '../generate/valid-values.js';
 import { resolveSchema, type JsonSchema } from '../spec/spec-document.js';
 import type { ContractRequest, Exchange } from '../transport/exchange.js';
@@ -35,17 +35,19 @@ const NOT_JSON_MEDIA_TYPES: fc.Arbitrary<string | null> = fc.oneof(
 );
 
 /** Every request a write must refuse, each with what it breaks, for the checks that send them. */
+/** Refused writes of every kind, taking turns (a schema break, a syntax break, a media type, ...), so the first few cover every kind. */
 function refusedRequests(model: WriteModel, seed: number, runs: number): Array<{ breaks: string; request: ContractRequest }> {
   const { method, path } = exampleRequest(model);
   const sample = <T>(cases: { any: fc.Arbitrary<T>; examples: T[] }) => [...cases.examples, ...fc.sample(cases.any, { seed, numRuns: runs })];
-  return [
-    ...sample(schemaBreaks(model)).map(({ breaks, body }) => ({ breaks, request: { method, path, json: body } })),
-    ...sample(syntaxBreaks(model)).map(({ breaks, bytes }) => ({ breaks, request: { method, path, rawBody: bytes } })),
-    ...fc.sample(NOT_JSON_MEDIA_TYPES, { seed, numRuns: Math.ceil(runs / 4) + 1 }).map((contentType) => ({
+  const kinds: Array<Array<{ breaks: string; request: ContractRequest }>> = [
+    sample(schemaBreaks(model)).map(({ breaks, body }) => ({ breaks, request: { method, path, json: body } })),
+    sample(syntaxBreaks(model)).map(({ breaks, bytes }) => ({ breaks, request: { method, path, rawBody: bytes } })),
+    fc.sample(NOT_JSON_MEDIA_TYPES, { seed, numRuns: Math.ceil(runs / 4) + 1 }).map((contentType) => ({
       breaks: `Content-Type ${contentType ?? '(none)'}`,
       request: { method, path, json: exampleRequest(model).json, contentType },
     })),
   ];
+  return Array.from({ length: Math.max(...kinds.map((kind) => kind.length)) }, (_, i) => kinds.flatMap((kind) => (i < kind.length ? [kind[i]!] : []))).flat();
 }
 
 /** The answer holds exactly what was sent, plus the fields the service assigns (in the answer's schema only). */
@@ -161,11 +163,17 @@ export const invalidBodyNotStored: Check = {
       };
       const before = await listIds('before');
       const known = new Set(before.entries.map((entry) => JSON.stringify(entry.id)));
-      const sent = refusedRequests(model, context.seed, Math.ceil(context.runs / 2));
-      for (const { request } of sent) await context.send(request);
+      const novelty = new NoveltyStop(context);
+      let sent = 0;
+      for (const { request } of refusedRequests(model, context.seed, Math.ceil(context.runs / 2))) {
+        if (novelty.stopped) break;
+        await context.send(request);
+        sent += 1;
+        novelty.caseDone();
+      }
       const after = await listIds('after');
       const added = after.entries.filter((entry) => !known.has(JSON.stringify(entry.id)));
-      context.note(`${model.operation.operationId}: ${sent.length} refused requests sent`);
+      context.note(`${model.operation.operationId}: ${sent} refused requests sent`);
       expectThat(added.length === 0, 'Refused bodies were stored', [
         `Received: ${added.length} new entr${added.length === 1 ? 'y' : 'ies'} in ${list.method} ${list.path} / Expected: none`,
         ...added.slice(0, 5).map((entry) => `Stored: ${snippet(JSON.stringify(entry), 200)}`),

@@ -66,6 +66,13 @@ export interface CheckContext {
   capabilities: readonly Capability[];
   /** The most requests a check may have in flight at once (`--max-concurrency`). */
   maxConcurrency: number;
+  /**
+   * How many generated cases in a row may show nothing new before a property stops sending; undefined:
+   * every case is sent. Set on a live target whose key's quota is what limits the run.
+   */
+  patience(): number | undefined;
+  /** How many distinct things (coverage items, statuses with their error codes) this check's answers have shown so far. */
+  evidence(): number;
   /** Takes the promises this check's exchanges broke so far, for a check that reports them itself (after shrinking). */
   takeBrokenPromises(): BrokenPromise[];
   /** Present on the fake only. */
@@ -116,6 +123,16 @@ export class CheckNotApplicable extends Error {
 /** The run's `--max-requests` is used up: the check stops where it is and is reported as skipped. */
 export class RequestBudgetExhausted extends Error {
   override readonly name = 'RequestBudgetExhausted';
+}
+
+/** The run's `--max-minutes` cannot hold what the check needs next: it is left out, and the report says so. */
+export class TimeBudgetExhausted extends Error {
+  override readonly name = 'TimeBudgetExhausted';
+}
+
+/** Whether a thrown value ends a check as skipped rather than failed: not applicable, or a budget used up. */
+export function isSkip(error: unknown): error is Error {
+  return error instanceof Error && (error.name === 'CheckNotApplicable' || error.name === 'RequestBudgetExhausted' || error.name === 'TimeBudgetExhausted');
 }
 
 /** Whether a thrown value is a {@link CheckFailure}. */

@@ -14,6 +14,7 @@ export interface ContractCliOptions {
   seed?: number;
   runs?: number;
   maxRequests?: number;
+  maxMinutes?: number;
   maxConcurrency?: number;
   minCoverage?: number;
 }
@@ -44,6 +45,7 @@ export function contractProgram(command: string, write: (text: string) => void):
     .option('--seed <n>', 'seed of the generated cases (printed on every run); the same seed replays the same cases', wholeNumber('--seed', 0, 2 ** 31 - 1))
     .option('--runs <n>', 'generated cases per property, beyond the fixed boundaries (default 100; 20 on a URL target)', wholeNumber('--runs', 0, 100_000))
     .option('--max-requests <n>', 'the most requests sent to each target; checks past it are skipped, and the run says how many it sent', wholeNumber('--max-requests', 1, 10_000_000))
+    .option('--max-minutes <n>', 'the most minutes spent on each target (waits for quota windows included); checks that would not fit are left out, and the run names them', wholeNumber('--max-minutes', 1, 24 * 60))
     .option('--max-concurrency <n>', 'the most requests in flight at once when the suite acts as several clients (default 4)', wholeNumber('--max-concurrency', 1, 64))
     .option('--min-coverage <percent>', 'fail (exit 1) when a target\'s operation x status x header coverage is below this', percent)
     .addHelpText('after', `\nCommands (each has its own --help):\n  ${command} watch --upstream URL    a proxy that judges real traffic\n  ${command} replay FILE.har --target T   replays recorded traffic against targets\n\n${CONTRACT_EXIT}`)

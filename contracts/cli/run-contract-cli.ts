@@ -6,7 +6,7 @@ import { disagreementsOf, jsonReport, type ContractReport, type SuiteReport } fr
 import { checkLine, createdText, summaryText } from '../report/terminal-report.js';
 import { summarise } from '../runner/check-result.js';
 import { runChecks, sessionOf } from '../runner/run-check.js';
-import { suiteSettings, type SuiteSettings } from '../runner/target-session.js';
+import { LEFT_OUT, suiteSettings, type SuiteSettings } from '../runner/target-session.js';
 import { isExitTwoError } from '../targets/target-errors.js';
 import type { RunningTarget } from '../targets/target.js';
 import { HelpRequested, parseContractCli, type ContractCliOptions } from './cli-options.js';
@@ -22,7 +22,7 @@ async function runAgainst(target: RunningTarget, settings: SuiteSettings, io: Cl
   const { descriptor } = target;
   const startedAt = new Date();
   const where = descriptor.label === descriptor.baseUrl ? descriptor.label : `${descriptor.label} (${descriptor.baseUrl})`;
-  io.out(`Contract suite against ${where}: ${CHECKS.length} checks, ${settings.runs} generated cases per property, seed ${settings.seed}${settings.maxRequests ? `, at most ${settings.maxRequests} requests` : ''}`);
+  io.out(`Contract suite against ${where}: ${CHECKS.length} checks, ${settings.runs} generated cases per property, seed ${settings.seed}${settings.maxRequests ? `, at most ${settings.maxRequests} requests` : ''}${settings.maxMinutes ? `, at most ${settings.maxMinutes} min` : ''}`);
   const results = await runChecks(CHECKS, descriptor, {
     settings,
     onNote: (check, message) => io.out(`      ${check}: ${message}`),
@@ -34,6 +34,8 @@ async function runAgainst(target: RunningTarget, settings: SuiteSettings, io: Cl
   const coverage = coverageOf(results.flatMap((result) => result.observed));
   io.out(`${summaryText(results, summary, durationMs / 1000)}; ${requests} requests sent to ${descriptor.label}`);
   io.out(coverageText(coverage));
+  const leftOut = results.filter((result) => result.outcome === 'skipped' && result.reason?.startsWith(LEFT_OUT));
+  if (leftOut.length > 0) io.out(`Left out to fit --max-minutes ${settings.maxMinutes}: ${leftOut.map((result) => result.check).join(', ')} (run without it, or with more minutes, for these)`);
   const session = sessionOf(descriptor, settings);
   const created = session.marker === undefined ? undefined : { marker: session.marker, records: session.model.created() };
   if (created) io.out(createdText(created));
@@ -99,7 +101,7 @@ export async function runContractCli(argv: readonly string[], io: CliIo, stop: P
   try {
     for (const [index, target] of targets.entries()) {
       if (index > 0) io.out('');
-      const settings = suiteSettings({ live: target.descriptor.paced, seed, ...(options.runs !== undefined && { runs: options.runs }), ...(options.maxRequests !== undefined && { maxRequests: options.maxRequests }), ...(options.maxConcurrency !== undefined && { maxConcurrency: options.maxConcurrency }) });
+      const settings = suiteSettings({ live: target.descriptor.paced, seed, ...(options.runs !== undefined && { runs: options.runs }), ...(options.maxRequests !== undefined && { maxRequests: options.maxRequests }), ...(options.maxMinutes !== undefined && { maxMinutes: options.maxMinutes }), ...(options.maxConcurrency !== undefined && { maxConcurrency: options.maxConcurrency }) });
       reports.push(await runAgainst(target, settings, io));
     }
   } finally {
@@ -111,6 +113,7 @@ export async function runContractCli(argv: readonly string[], io: CliIo, stop: P
   const report: ContractReport = {
     seed,
     ...(options.maxRequests !== undefined && { maxRequests: options.maxRequests }),
+    ...(options.maxMinutes !== undefined && { maxMinutes: options.maxMinutes }),
     ...(options.minCoverage !== undefined && { minCoverage: options.minCoverage }),
     exitCode,
     targets: reports,

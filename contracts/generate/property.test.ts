@@ -1,10 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { CheckFailure, type CheckContext } from '../checks/check.js';
-import { checkProperty } from './property.js';
+import { checkProperty, NoveltyStop } from './property.js';
 
-function context(seed: number): CheckContext {
-  return { seed, runs: 30, note: () => undefined } as unknown as CheckContext;
+function context(seed: number, patience?: number, evidence = () => 0): CheckContext {
+  return { seed, runs: 30, note: () => undefined, patience: () => patience, evidence } as unknown as CheckContext;
 }
 
 describe('checkProperty', () => {
@@ -34,5 +34,38 @@ describe('checkProperty', () => {
     expect(failure.lines[0]).toBe('Received: 3 items');
     expect(failure.lines[1]).toMatch(/^Counterexample \(lists, after \d+ cases, shrunk \d+ times\): \[0,0,0\]$/);
     expect(failure.lines[2]).toBe('Replay with: --seed 4');
+  });
+
+  // A live key's quota is spent where coverage needs it: cases stop once they keep showing nothing new.
+  it('stops sending after `patience` cases in a row show nothing new; with no patience sends every case', async () => {
+    const shown = new Set<string>();
+    const sendAll = async (patience: number | undefined) => {
+      shown.clear();
+      let sent = 0;
+      // Each case "answers" with its value's sign: two kinds of evidence, then only repeats.
+      const tried = await checkProperty(context(5, patience, () => shown.size), 'integers', fc.integer(), async (value) => {
+        sent += 1;
+        shown.add(value < 0 ? 'negative' : 'other');
+      }, { examples: [1, 2, 3, 4, 5, 6] });
+      return { sent, tried };
+    };
+    // The examples come first: 1 shows 'other' (new), 2, 3 and 4 show nothing new.
+    expect(await sendAll(3)).toEqual({ sent: 4, tried: 4 });
+    expect(await sendAll(undefined)).toEqual({ sent: 36, tried: 36 });
+  });
+});
+
+describe('NoveltyStop', () => {
+  it('stops after `patience` cases in a row show nothing new, and starts over when something new shows', () => {
+    let evidence = 1;
+    const novelty = new NoveltyStop(context(1, 2, () => evidence));
+    novelty.caseDone();
+    expect(novelty.stopped).toBe(false);
+    novelty.caseDone();
+    expect(novelty.stopped).toBe(true);
+    evidence += 1;
+    novelty.caseDone();
+    expect(novelty.stopped).toBe(false);
+    expect(new NoveltyStop(context(1, undefined)).stopped).toBe(false);
   });
 });

@@ -35,19 +35,25 @@ export async function checkProperty<T>(
 ): Promise<number> {
   let shrinking = false;
   let shrinkRequests = 0;
+  const examples = options.examples ?? [];
+  const novelty = new NoveltyStop(context);
+  let cases = 0;
   const property = fc.asyncProperty(arbitrary, async (value) => {
     if (shrinking && (shrinkRequests += 1) > SHRINK_REQUESTS) return;
+    // Past the point where cases stopped showing anything new, the rest are drawn but not sent.
+    if (!shrinking && novelty.stopped) return;
+    cases += 1;
     try {
       await predicate(value);
     } catch (error) {
       shrinking = true;
       throw error;
     }
+    novelty.caseDone();
   });
-  const examples = options.examples ?? [];
   const details = await fc.check(property, { seed: context.seed, numRuns: (options.runs ?? context.runs) + examples.length, examples: examples.map((example) => [example] as [T]) });
-  const tried = details.numRuns;
-  context.note(`${what}: ${tried} generated cases (seed ${context.seed})`);
+  const tried = shrinking ? details.numRuns : cases;
+  context.note(`${what}: ${tried} generated cases (seed ${context.seed})${novelty.stopped ? `; stopped after ${novelty.patience} in a row showed nothing new (the key's quota is spent where coverage needs it)` : ''}`);
   if (!details.failed) return tried;
   const error = details.errorInstance;
   if (error instanceof Error && error.name === 'RequestBudgetExhausted') throw error;
@@ -58,4 +64,34 @@ export async function checkProperty<T>(
   ];
   if (isCheckFailure(error)) throw new CheckFailure(error.title, [...error.lines, ...found], error.exchange);
   throw new CheckFailure(`Check could not complete (${what}): ${error instanceof Error ? error.message : String(error)}`, found);
+}
+
+/**
+ * When generated cases stop being worth their requests: after `context.patience()` cases in a row whose
+ * answers showed nothing this check had not seen. The fixed examples come first, so the boundaries are
+ * the cases tried. Never stops where the context sets no patience (a target whose quota is no constraint).
+ * @example const novelty = new NoveltyStop(context); for (const c of cases) { if (novelty.stopped) break; await send(c); novelty.caseDone(); }
+ */
+export class NoveltyStop {
+  readonly #context: CheckContext;
+  readonly patience: number | undefined;
+  #seen: number;
+  #quiet = 0;
+
+  constructor(context: CheckContext) {
+    this.#context = context;
+    this.patience = context.patience();
+    this.#seen = context.evidence();
+  }
+
+  get stopped(): boolean {
+    return this.patience !== undefined && this.#quiet >= this.patience;
+  }
+
+  /** Counts one case that was sent. */
+  caseDone(): void {
+    const seen = this.#context.evidence();
+    this.#quiet = seen > this.#seen ? 0 : this.#quiet + 1;
+    this.#seen = seen;
+  }
 }

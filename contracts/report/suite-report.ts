@@ -31,6 +31,8 @@ export interface Disagreement {
 export interface ContractReport {
   seed: number;
   maxRequests?: number;
+  /** `--max-minutes`, when given. */
+  maxMinutes?: number;
   minCoverage?: number;
   exitCode: 0 | 1;
   targets: SuiteReport[];

@@ -1,4 +1,4 @@
-import { CheckNotApplicable, isCheckFailure, type Check, type CheckContext } from '../checks/check.js';
+import { isCheckFailure, isSkip, type Check, type CheckContext } from '../checks/check.js';
 import { specValidators } from '../spec/spec-validators.js';
 import { PROMISES } from '../model/promise-rules.js';
 import { skipReason, type TargetDescriptor } from '../targets/target.js';
@@ -32,6 +32,8 @@ function contextFor(descriptor: TargetDescriptor, session: TargetSession, note: 
   return {
     capabilities: descriptor.capabilities,
     maxConcurrency: session.settings.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY,
+    patience: () => session.patience,
+    evidence: () => tally.evidence.size,
     takeBrokenPromises: () => tally.broken.splice(0),
     send: session.send,
     marked: (request) => session.marked(request),
@@ -85,7 +87,7 @@ export async function runCheck(check: Check, descriptor: TargetDescriptor, optio
   } catch (error) {
     const broken = brokenPromise();
     if (broken) return broken;
-    if (error instanceof Error && (error.name === 'CheckNotApplicable' || error.name === 'RequestBudgetExhausted' || error instanceof CheckNotApplicable)) {
+    if (isSkip(error)) {
       return { ...base, outcome: 'skipped', reason: error.message, ...finished() };
     }
     if (isCheckFailure(error)) {

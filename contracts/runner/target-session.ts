@@ -1,4 +1,4 @@
-import { RequestBudgetExhausted, type CheckContext, type TargetClock } from '../checks/check.js';
+import { RequestBudgetExhausted, TimeBudgetExhausted, type CheckContext, type TargetClock } from '../checks/check.js';
 import { serverEpochSeconds } from '../checks/rate-limit-checks.js';
 import { observedItems, operationOfRequest } from '../coverage/coverage.js';
 import { markedBody, runMarker } from '../generate/run-marker.js';
@@ -6,7 +6,7 @@ import type { BrokenPromise } from '../model/broken-promise.js';
 import { PromiseModel } from '../model/promise-model.js';
 import { fakeClock, resetFake } from '../targets/fake-admin.js';
 import type { TargetDescriptor } from '../targets/target.js';
-import type { ContractRequest, Exchange } from '../transport/exchange.js';
+import { errorCodeOf, headerOf, type ContractRequest, type Exchange } from '../transport/exchange.js';
 import { pacedSender, realTimeWaiter, type Waiter } from '../transport/paced-sender.js';
 import { sendRequest } from '../transport/send-request.js';
 
@@ -22,7 +22,12 @@ export interface SuiteSettings {
   maxRequests?: number;
   /** The most requests in flight at once, for checks that act as several clients (default {@link DEFAULT_MAX_CONCURRENCY}). */
   maxConcurrency?: number;
+  /** The run's time on one target, from its first request; a check that would not fit is left out and reported. */
+  maxMinutes?: number;
 }
+
+/** How the reason of a check the time budget left out begins. */
+export const LEFT_OUT = 'left out to fit --max-minutes';
 
 /** Requests in flight at once when `--max-concurrency` is not given: a few clients, well inside a free key's minute. */
 export const DEFAULT_MAX_CONCURRENCY = 4;
@@ -37,6 +42,7 @@ export function suiteSettings(options: Partial<SuiteSettings> & { live: boolean 
     runs: options.runs ?? (options.live ? DEFAULT_RUNS.live : DEFAULT_RUNS.local),
     maxConcurrency: options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY,
     ...(options.maxRequests !== undefined && { maxRequests: options.maxRequests }),
+    ...(options.maxMinutes !== undefined && { maxMinutes: options.maxMinutes }),
   };
 }
 
@@ -57,8 +63,14 @@ function waiterFor(clock: TargetClock | undefined): Waiter {
 export interface CheckTally {
   requests: number;
   observed: Set<string>;
+  /** Every distinct thing its answers showed: coverage items, and each operation's status with its error code. */
+  evidence: Set<string>;
   broken: BrokenPromise[];
 }
+
+/** A key's per-minute limit affords one generated case in a row that shows nothing new per 20 requests; at least {@link LEAST_PATIENCE}. */
+const PATIENCE_PER_MINUTE_LIMIT = 1 / 20;
+const LEAST_PATIENCE = 3;
 
 /**
  * Everything the suite keeps about one target across its checks: one pacer (the window one check used
@@ -79,7 +91,10 @@ export class TargetSession {
   #sent = 0;
   /** The fake's clock minus this machine's, in seconds, as its last move answered. */
   #clockOffset = 0;
-  #tally: CheckTally = { requests: 0, observed: new Set(), broken: [] };
+  #tally: CheckTally = { requests: 0, observed: new Set(), evidence: new Set(), broken: [] };
+  /** The key's per-minute limit as the target's answers state it (`X-RateLimit-Limit`). */
+  #keyLimit: number | undefined;
+  #startedAt: number | undefined;
   #note: (message: string) => void = () => undefined;
 
   constructor(descriptor: TargetDescriptor, settings: SuiteSettings) {
@@ -87,7 +102,9 @@ export class TargetSession {
     this.#settings = settings;
     this.model = new PromiseModel({ baseUrl: descriptor.baseUrl, capabilities: descriptor.capabilities, ...(descriptor.plan && { plan: descriptor.plan }) });
     this.clock = descriptor.adminUrl && descriptor.capabilities.includes('clock') ? this.#trackedClock(fakeClock(descriptor.adminUrl)) : undefined;
-    this.waiter = waiterFor(this.clock);
+    const waiter = waiterFor(this.clock);
+    // Moving the fake's clock costs no time; a real wait must fit what is left of --max-minutes.
+    this.waiter = this.clock ? waiter : { ...waiter, wait: async (seconds) => (this.#affordWait(seconds), await waiter.wait(seconds)) };
     this.marker = descriptor.kind === 'url' ? runMarker(settings.seed) : undefined;
     this.#paced = pacedSender((request) => this.#sendCounted(request), (message) => this.#note(message), this.waiter);
   }
@@ -104,8 +121,18 @@ export class TargetSession {
   /** Starts the tally of a check; its notes go to `note` from now on. */
   begin(note: (message: string) => void): CheckTally {
     this.#note = note;
-    this.#tally = { requests: 0, observed: new Set(), broken: [] };
+    this.#tally = { requests: 0, observed: new Set(), evidence: new Set(), broken: [] };
     return this.#tally;
+  }
+
+  /**
+   * How many generated cases in a row may show nothing new before a property stops sending (undefined:
+   * every case is sent). Only on a paced target, and in proportion to what its key allows a minute, so
+   * a free key's run spends its quota where coverage needs it and a key with room runs every case.
+   */
+  get patience(): number | undefined {
+    if (!this.#descriptor.paced || this.#keyLimit === undefined) return undefined;
+    return Math.max(LEAST_PATIENCE, Math.round(this.#keyLimit * PATIENCE_PER_MINUTE_LIMIT));
   }
 
   /** Sets what the session's key has left in its minute window (the fake's `/__admin/keys`); the model forgets what it believed. */
@@ -159,11 +186,27 @@ export class TargetSession {
     return json === request.json ? request : { ...request, json };
   }
 
+  /** Seconds left of `--max-minutes`, counted from the run's first request; undefined without one. */
+  secondsLeft(): number | undefined {
+    const { maxMinutes } = this.#settings;
+    if (maxMinutes === undefined) return undefined;
+    this.#startedAt ??= performance.now();
+    return maxMinutes * 60 - (performance.now() - this.#startedAt) / 1000;
+  }
+
+  /** Refuses to start a wait the time budget cannot hold: the check stops and is reported as left out. */
+  #affordWait(seconds: number): void {
+    const left = this.secondsLeft();
+    if (left !== undefined && seconds > left) throw new TimeBudgetExhausted(`${LEFT_OUT} ${this.#settings.maxMinutes}: it needed a ${seconds} s wait with ${Math.max(0, Math.floor(left))} s left`);
+  }
+
   async #sendCounted(request: ContractRequest): Promise<Exchange> {
     const { maxRequests } = this.#settings;
     if (maxRequests !== undefined && this.#sent >= maxRequests) {
       throw new RequestBudgetExhausted(`the request budget is used up (--max-requests ${maxRequests})`);
     }
+    const left = this.secondsLeft();
+    if (left !== undefined && left <= 0) throw new TimeBudgetExhausted(`${LEFT_OUT} ${this.#settings.maxMinutes}: the time was used up`);
     this.#sent += 1;
     this.#tally.requests += 1;
     const tally = this.#tally;
@@ -176,7 +219,18 @@ export class TargetSession {
       throw error;
     }
     tally.broken.push(...this.model.answered(ticket, exchange, this.targetNow(exchange)));
-    for (const item of observedItems(exchange, this.#descriptor.baseUrl)) this.#tally.observed.add(item);
+    const { baseUrl } = this.#descriptor;
+    for (const item of observedItems(exchange, baseUrl)) {
+      tally.observed.add(item);
+      tally.evidence.add(item);
+    }
+    const operation = operationOfRequest(exchange.request.method, exchange.request.url, baseUrl)?.operationId ?? `${exchange.request.method} undocumented`;
+    tally.evidence.add(`${operation} ${exchange.status} ${errorCodeOf(exchange) ?? ''}`);
+    const limit = Number(headerOf(exchange, 'x-ratelimit-limit'));
+    if (exchange.status !== 401 && (request.auth ?? 'key') === 'key' && Number.isSafeInteger(limit) && limit > 0 && limit !== this.#keyLimit) {
+      this.#keyLimit = limit;
+      if (this.#descriptor.paced) this.#note(`the key allows ${limit} requests a minute (X-RateLimit-Limit): generated cases stop after ${this.patience} in a row show nothing new`);
+    }
     return exchange;
   }
 }

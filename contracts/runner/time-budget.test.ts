@@ -1,0 +1,44 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { startFakeServer, type RunningFakeServer } from '../../mocks/server/index.js';
+import type { Check } from '../checks/check.js';
+import { connectUrlTarget } from '../targets/url-target.js';
+import { runCheck } from './run-check.js';
+import { LEFT_OUT } from './target-session.js';
+
+// --max-minutes against a live URL: what would not fit is left out, said so, and never waited for.
+let server: RunningFakeServer;
+beforeAll(async () => {
+  server = await startFakeServer({ port: 0 });
+});
+afterAll(() => server.close());
+
+const target = async () => (await connectUrlTarget({ baseUrl: server.baseUrl, apiKey: 'free-test-key', allow: [] })).descriptor;
+const waitingCheck = (seconds: number): Check => ({
+  name: 'waits',
+  verifies: 'nothing; it needs the target\'s time to pass',
+  needs: [],
+  async run(context) {
+    await context.send({ method: 'GET', path: '/categories' });
+    await context.wait(seconds, 'a window to end');
+  },
+});
+
+describe('the time budget of a run (--max-minutes)', () => {
+  it('leaves out a check whose wait would not fit, at once and naming the budget; one that fits passes', async () => {
+    const descriptor = await target();
+    const settings = { seed: 1, runs: 1, maxMinutes: 0.05 };
+    const started = performance.now();
+    const leftOut = await runCheck(waitingCheck(30), descriptor, { settings });
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(leftOut).toMatchObject({ outcome: 'skipped', reason: expect.stringMatching(new RegExp(`^${LEFT_OUT} 0.05: it needed a 30 s wait with \\d+ s left$`)) as unknown, requests: 1 });
+    expect(await runCheck(waitingCheck(0.01), descriptor, { settings })).toMatchObject({ outcome: 'passed' });
+  });
+
+  it('sends nothing more once the time is used up', async () => {
+    const descriptor = await target();
+    const settings = { seed: 1, runs: 1, maxMinutes: 0.01 };
+    expect(await runCheck(waitingCheck(0.01), descriptor, { settings })).toMatchObject({ outcome: 'passed', requests: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(await runCheck(waitingCheck(0.01), descriptor, { settings })).toMatchObject({ outcome: 'skipped', reason: `${LEFT_OUT} 0.01: the time was used up`, requests: 0 });
+  });
+});
