@@ -104,7 +104,11 @@ export class TargetSession {
     this.clock = descriptor.adminUrl && descriptor.capabilities.includes('clock') ? this.#trackedClock(fakeClock(descriptor.adminUrl)) : undefined;
     const waiter = waiterFor(this.clock);
     // Moving the fake's clock costs no time; a real wait must fit what is left of --max-minutes.
-    this.waiter = this.clock ? waiter : { ...waiter, wait: async (seconds) => (this.#affordWait(seconds), await waiter.wait(seconds)) };
+    const budgeted = async (seconds: number) => {
+      this.#affordWait(seconds);
+      await waiter.wait(seconds);
+    };
+    this.waiter = this.clock ? waiter : { ...waiter, wait: budgeted };
     this.marker = descriptor.kind === 'url' ? runMarker(settings.seed) : undefined;
     this.#paced = pacedSender((request) => this.#sendCounted(request), (message) => this.#note(message), this.waiter);
   }
