@@ -33,7 +33,7 @@ function contextFor(descriptor: TargetDescriptor, session: TargetSession, note: 
     capabilities: descriptor.capabilities,
     maxConcurrency: session.settings.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY,
     patience: () => session.patience,
-    evidence: () => tally.evidence.size,
+    evidence: () => tally.observed.size + tally.answerKinds.size,
     takeBrokenPromises: () => tally.broken.splice(0),
     send: session.send,
     marked: (request) => session.marked(request),

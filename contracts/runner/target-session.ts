@@ -63,8 +63,8 @@ function waiterFor(clock: TargetClock | undefined): Waiter {
 export interface CheckTally {
   requests: number;
   observed: Set<string>;
-  /** Every distinct thing its answers showed: coverage items, and each operation's status with its error code. */
-  evidence: Set<string>;
+  /** Each operation's status with its error code, as its answers showed them (with `observed`, what the check has seen). */
+  answerKinds: Set<string>;
   broken: BrokenPromise[];
 }
 
@@ -91,7 +91,7 @@ export class TargetSession {
   #sent = 0;
   /** The fake's clock minus this machine's, in seconds, as its last move answered. */
   #clockOffset = 0;
-  #tally: CheckTally = { requests: 0, observed: new Set(), evidence: new Set(), broken: [] };
+  #tally: CheckTally = { requests: 0, observed: new Set(), answerKinds: new Set(), broken: [] };
   /** The key's per-minute limit as the target's answers state it (`X-RateLimit-Limit`). */
   #keyLimit: number | undefined;
   #startedAt: number | undefined;
@@ -125,7 +125,7 @@ export class TargetSession {
   /** Starts the tally of a check; its notes go to `note` from now on. */
   begin(note: (message: string) => void): CheckTally {
     this.#note = note;
-    this.#tally = { requests: 0, observed: new Set(), evidence: new Set(), broken: [] };
+    this.#tally = { requests: 0, observed: new Set(), answerKinds: new Set(), broken: [] };
     return this.#tally;
   }
 
@@ -224,12 +224,9 @@ export class TargetSession {
     }
     tally.broken.push(...this.model.answered(ticket, exchange, this.targetNow(exchange)));
     const { baseUrl } = this.#descriptor;
-    for (const item of observedItems(exchange, baseUrl)) {
-      tally.observed.add(item);
-      tally.evidence.add(item);
-    }
+    for (const item of observedItems(exchange, baseUrl)) tally.observed.add(item);
     const operation = operationOfRequest(exchange.request.method, exchange.request.url, baseUrl)?.operationId ?? `${exchange.request.method} undocumented`;
-    tally.evidence.add(`${operation} ${exchange.status} ${errorCodeOf(exchange) ?? ''}`);
+    tally.answerKinds.add(`${operation} ${exchange.status} ${errorCodeOf(exchange) ?? ''}`);
     const limit = Number(headerOf(exchange, 'x-ratelimit-limit'));
     if (exchange.status !== 401 && (request.auth ?? 'key') === 'key' && Number.isSafeInteger(limit) && limit > 0 && limit !== this.#keyLimit) {
       this.#keyLimit = limit;

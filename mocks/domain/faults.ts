@@ -180,9 +180,9 @@ function seededRandom(seed: number): () => number {
 
 const pathMatchers = new Map<string, (path: string) => boolean>();
 
-/** Whether any of the rules applies to a request, at either stage. */
-export function anyRuleApplies(rules: readonly FaultRule[], subject: FaultSubject): boolean {
-  return rules.some((rule) => matchesSubject(rule, subject, rule.beforeAuth === true ? 'beforeAuth' : 'afterAuth'));
+/** Whether a rule applies to a request at its own stage. */
+export function ruleApplies(rule: FaultRule, subject: FaultSubject): boolean {
+  return matchesSubject(rule, subject, rule.beforeAuth === true ? 'beforeAuth' : 'afterAuth');
 }
 
 /** Whether a rule of this stage applies to a request: method, key and path pattern. */
@@ -333,7 +333,7 @@ export class FaultRules {
 
   /** Whether any rule applies to a request, at either stage. */
   appliesTo(subject: FaultSubject): boolean {
-    return this.#held.length > 0 && anyRuleApplies(this.#held.map(({ rule }) => rule), subject);
+    return this.#held.some(({ rule }) => ruleApplies(rule, subject));
   }
 
   /** The rules with how often each fired, in the order they apply. */

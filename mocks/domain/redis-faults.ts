@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { ConfigError, isConfigError } from './config-error.js';
 import { StoreUnavailableError } from './fake-store.js';
-import { anyRuleApplies, drawAt, matchesSubject, outcomeOf, parseFaultRule, type ActiveFault, type FaultRule, type FaultStore, type FaultSubject, type FiredFault } from './faults.js';
+import { drawAt, matchesSubject, outcomeOf, parseFaultRule, type ActiveFault, type FaultRule, type FaultStore, type FaultSubject, type FiredFault } from './faults.js';
 
 interface StoredRule {
   rule: FaultRule & { id: string };
@@ -84,11 +84,6 @@ export class RedisFaultStore implements FaultStore {
   /** Drops the snapshot: admission found the version changed. */
   forget(): void {
     this.#snapshot = undefined;
-  }
-
-  /** Whether any rule of a snapshot applies to a request. */
-  static applies(snapshot: RulesSnapshot, subject: FaultSubject): boolean {
-    return snapshot.rules.length > 0 && anyRuleApplies(snapshot.rules, subject);
   }
 
   async #add(input: FaultRule, source: string): Promise<ActiveFault> {

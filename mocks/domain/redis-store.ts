@@ -3,6 +3,7 @@ import { anonymousAccess, banned, keyAccess, REVOKED_KEY_MESSAGE, type Access } 
 import { authenticate } from './auth.js';
 import type { AdjustableClock } from './clock.js';
 import type { AccessStore, AdmissionRequest, Admitted, FakeStore, RecordStore, StoreParts } from './fake-store.js';
+import { ruleApplies } from './faults.js';
 import { PLAN_LIMITS, type ApiKey } from './plans.js';
 import { quotaDecision, windowsOfCounts, type WindowName, type WindowState } from './quota.js';
 import { reachable, RedisFaultStore } from './redis-faults.js';
@@ -166,9 +167,9 @@ export class RedisStore implements FakeStore {
   admitAtOnce({ authorization, clientAddress, subject, step }: AdmissionRequest): Promise<Admitted | undefined> {
     return reachable(async () => {
       for (let attempt = 0; attempt < 3; attempt += 1) {
-        const rules = await this.faults.snapshot();
-        if (RedisFaultStore.applies(rules, subject)) return undefined;
-        const admitted = await this.#admit(authorization, clientAddress, rules.version, step);
+        const snapshot = await this.faults.snapshot();
+        if (snapshot.rules.some((rule) => ruleApplies(rule, subject))) return undefined;
+        const admitted = await this.#admit(authorization, clientAddress, snapshot.version, step);
         if (admitted !== 'stale') return admitted;
         this.faults.forget();
       }
