@@ -18,10 +18,14 @@ export function rateLimitHeaders(exchange: Exchange, context?: string): RateLimi
   };
 }
 
+// Answers in the same second share their Date: under a proxy's load one parse serves thousands of them.
+let lastDate = { header: '', millis: Number.NaN };
+
 /** The target's idea of now, in epoch seconds: its `Date` header, else ours. */
 export function serverEpochSeconds(exchange: Exchange): number {
-  const date = Date.parse(headerOf(exchange, 'date') ?? '');
-  return Math.floor((Number.isNaN(date) ? Date.now() : date) / 1000);
+  const header = headerOf(exchange, 'date') ?? '';
+  if (header !== lastDate.header) lastDate = { header, millis: Date.parse(header) };
+  return Math.floor((Number.isNaN(lastDate.millis) ? Date.now() : lastDate.millis) / 1000);
 }
 
 const MINUTE = 60;

@@ -40,19 +40,31 @@ export function normalisedPath(path: string): string {
 /** The request's path under the base address, normalised, without its query; undefined when it is not under it. */
 export function pathUnder(url: string, baseUrl: string): string | undefined {
   if (!url.startsWith(baseUrl)) return undefined;
-  return normalisedPath(url.slice(baseUrl.length).split('?')[0]!);
+  const query = url.indexOf('?', baseUrl.length);
+  const path = url.slice(baseUrl.length, query === -1 ? undefined : query);
+  return path.includes('%') ? normalisedPath(path) : path;
 }
 
-function operationsOfPath(path: string): DocumentedOperation[] {
+// Every exchange a proxy judges asks several times which operation its path is; the answers are kept
+// for the paths seen most (bounded: ids make the paths of real traffic unbounded).
+const MAX_KNOWN_PATHS = 1_000;
+const operationsByPath = new Map<string, readonly DocumentedOperation[]>();
+
+function operationsOfPath(path: string): readonly DocumentedOperation[] {
+  const known = operationsByPath.get(path);
+  if (known) return known;
   patterns ??= Object.values(documentedSpec().operations).map((operation) => ({ operation, pattern: templatePattern(operation.path) }));
-  return patterns.filter(({ pattern }) => pattern.test(path)).map(({ operation }) => operation);
+  const operations = patterns.filter(({ pattern }) => pattern.test(path)).map(({ operation }) => operation);
+  if (operationsByPath.size >= MAX_KNOWN_PATHS) operationsByPath.clear();
+  operationsByPath.set(path, operations);
+  return operations;
 }
 
 /**
  * The operations on a path (any method): empty for a path the spec does not have.
  * @example operationsOnPath('/categories')?.map(({ method }) => method) // ['GET', 'POST']
  */
-export function operationsOnPath(path: string): DocumentedOperation[] | undefined {
+export function operationsOnPath(path: string): readonly DocumentedOperation[] | undefined {
   const operations = operationsOfPath(path);
   return operations.length > 0 ? operations : undefined;
 }
@@ -96,8 +108,23 @@ export function coverageOf(observed: Iterable<string>): Coverage {
 export function observedItems(exchange: Exchange, baseUrl: string): string[] {
   const operation = operationOfRequest(exchange.request.method, exchange.request.url, baseUrl);
   if (!operation) return [];
-  const status = `${operation.operationId} ${exchange.status}`;
-  const documented = operation.responses[String(exchange.status)];
-  const headers = (documented?.headers ?? []).filter((header) => exchange.headers[header.name.toLowerCase()] !== undefined);
-  return [status, ...headers.map((header) => `${status} ${header.name}`)];
+  const { status, headers } = itemsOf(operation, exchange.status);
+  const observed = [status];
+  for (const header of headers) if (exchange.headers[header.lower] !== undefined) observed.push(header.item);
+  return observed;
+}
+
+// The item names of an operation's status, built once: a proxy names them for every exchange it judges.
+const itemsByOperation = new WeakMap<DocumentedOperation, Map<number, { status: string; headers: Array<{ lower: string; item: string }> }>>();
+
+function itemsOf(operation: DocumentedOperation, status: number): { status: string; headers: Array<{ lower: string; item: string }> } {
+  let byStatus = itemsByOperation.get(operation);
+  if (!byStatus) itemsByOperation.set(operation, (byStatus = new Map()));
+  let items = byStatus.get(status);
+  if (!items) {
+    const name = `${operation.operationId} ${status}`;
+    items = { status: name, headers: (operation.responses[String(status)]?.headers ?? []).map((header) => ({ lower: header.name.toLowerCase(), item: `${name} ${header.name}` })) };
+    byStatus.set(status, items);
+  }
+  return items;
 }

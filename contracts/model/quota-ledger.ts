@@ -10,11 +10,35 @@ const SLACK_SECONDS = 2;
 // keys; the least recently answered are forgotten first (their next answer is judged as a fresh window's).
 const MAX_REMEMBERED = 10_000;
 
-/** Sets a key as the most recently used, forgetting the least recently used past {@link MAX_REMEMBERED}. */
-function remember<V>(map: Map<string, V>, key: string, value: V): void {
-  map.delete(key);
-  map.set(key, value);
-  if (map.size > MAX_REMEMBERED) map.delete(map.keys().next().value as string);
+/** A map that forgets its least recently set entries past {@link MAX_REMEMBERED}. */
+class RecentlySet<V> {
+  readonly #entries = new Map<string, V>();
+  // Setting the newest key again needs no move: most traffic is one key answered over and over.
+  #newest: string | undefined;
+
+  get(key: string): V | undefined {
+    return this.#entries.get(key);
+  }
+
+  set(key: string, value: V): void {
+    if (key !== this.#newest) {
+      this.#entries.delete(key);
+      this.#newest = key;
+    }
+    this.#entries.set(key, value);
+    if (this.#entries.size > MAX_REMEMBERED) this.#entries.delete(this.#entries.keys().next().value as string);
+  }
+
+  /** Forgets every key but `kept`. */
+  keepOnly(kept: string): void {
+    for (const key of [...this.#entries.keys()]) if (key !== kept) this.#entries.delete(key);
+    if (this.#newest !== kept) this.#newest = undefined;
+  }
+
+  clear(): void {
+    this.#entries.clear();
+    this.#newest = undefined;
+  }
 }
 
 type WindowKind = 'minute' | 'day';
@@ -66,14 +90,36 @@ function firstRepeated(values: readonly number[]): number | undefined {
 }
 
 /**
+ * Whether no answer came back before another was sent while claiming a place that later request
+ * undercuts (or being a 429 the later one got past): a sweep in sending order, linear after the sort,
+ * where the search for the pair to report looks at every pair.
+ */
+function inRealTimeOrder(answers: ReadonlyArray<Observation & { announcement: Announcement }>): boolean {
+  const byAnswered = [...answers].sort((a, b) => a.answered - b.answered);
+  const bySent = answers.filter(({ exchange }) => !isRateLimited(exchange)).sort((a, b) => a.sent - b.sent);
+  let next = 0;
+  let refusedBefore = false;
+  let lowestBefore = Infinity;
+  for (const later of bySent) {
+    for (; next < byAnswered.length && byAnswered[next]!.answered < later.sent; next += 1) {
+      const earlier = byAnswered[next]!;
+      if (isRateLimited(earlier.exchange)) refusedBefore = true;
+      else lowestBefore = Math.min(lowestBefore, earlier.announcement.remaining);
+    }
+    if (refusedBefore || later.announcement.remaining >= lowestBefore) return false;
+  }
+  return true;
+}
+
+/**
  * The quota half of the model: per bucket, the window its answers announced. Judges a burst of answers
  * (one, for a client that waits for each answer) against what the bucket's last answer promised.
  */
 export class QuotaLedger {
-  readonly #buckets = new Map<string, BucketState>();
+  readonly #buckets = new RecentlySet<BucketState>();
   readonly #plan: PlanLimits | undefined;
   /** Tokens seen answered: a key the target knows (true) or one it refused with 401 (false). */
-  readonly #known = new Map<string, boolean>();
+  readonly #known = new RecentlySet<boolean>();
 
   constructor(plan: PlanLimits | undefined) {
     this.#plan = plan;
@@ -93,7 +139,7 @@ export class QuotaLedger {
     const token = bearerTokenOf(exchange);
     if (token === '') return 'anonymous';
     if (token === undefined) return exchange.status === 401 ? 'anonymous' : undefined;
-    if (exchange.status !== 429) remember(this.#known, token, exchange.status !== 401);
+    if (exchange.status !== 429) this.#known.set(token, exchange.status !== 401);
     const valid = this.#known.get(token);
     return valid === undefined ? undefined : valid ? `key ${token}` : 'anonymous';
   }
@@ -106,7 +152,7 @@ export class QuotaLedger {
       const bucket = this.#bucketOf(observation.exchange);
       // An answer that cannot be placed in a bucket leaves every key's count unknown: start over.
       if (bucket === undefined) {
-        for (const name of [...this.#buckets.keys()]) if (name !== 'anonymous') this.#buckets.delete(name);
+        this.#buckets.keepOnly('anonymous');
         continue;
       }
       const observations = byBucket.get(bucket);
@@ -116,7 +162,7 @@ export class QuotaLedger {
     for (const [bucket, observations] of byBucket) {
       const state = this.#buckets.get(bucket) ?? { limits: {} };
       broken.push(...this.#judgeBucket(bucket, state, observations));
-      remember(this.#buckets, bucket, state);
+      this.#buckets.set(bucket, state);
     }
     return broken;
   }
@@ -140,24 +186,31 @@ export class QuotaLedger {
       if (shape.kind) announced.push({ ...observation, announcement, kind: shape.kind });
     }
     const previous = state.window;
-    const inPrevious = previous ? announced.filter(({ announcement, kind, now }) => kind === previous.kind && announcement.reset === previous.reset && now < previous.reset + SLACK_SECONDS) : [];
-    if (previous && inPrevious.length > 0) broken.push(...this.#judgeAgainst(previous, inPrevious));
+    const inPrevious: typeof announced = [];
     // A window the bucket had not announced before (a fresh one): its answers must still claim one place each.
-    const fresh = new Map<string, typeof announced>();
-    const judgedAlready = new Set(inPrevious);
+    // By window: a day's Reset is also a whole minute, so the kind goes in the key's lowest bit.
+    const fresh = new Map<number, typeof announced>();
+    let latest: (typeof announced)[number] | undefined;
     for (const answer of announced) {
-      if (judgedAlready.has(answer)) continue;
-      const window = `${answer.kind} ${answer.announcement.reset}`;
+      const { announcement, kind, now } = answer;
+      if (!latest || announcement.reset > latest.announcement.reset) latest = answer;
+      if (previous && kind === previous.kind && announcement.reset === previous.reset && now < previous.reset + SLACK_SECONDS) {
+        inPrevious.push(answer);
+        continue;
+      }
+      const window = announcement.reset * 2 + (kind === 'day' ? 1 : 0);
       const answers = fresh.get(window);
       if (answers) answers.push(answer);
       else fresh.set(window, [answer]);
     }
+    if (previous && inPrevious.length > 0) broken.push(...this.#judgeAgainst(previous, inPrevious));
     for (const answers of fresh.values()) broken.push(...this.#onePlaceEach(answers));
     // The bucket's window now: the latest one announced, at its lowest count.
-    const latest = announced.reduce<(typeof announced)[number] | undefined>((last, each) => (!last || each.announcement.reset > last.announcement.reset ? each : last), undefined);
     if (latest) {
-      const same = announced.filter(({ announcement, kind }) => kind === latest.kind && announcement.reset === latest.announcement.reset);
-      const lowest = Math.min(...same.map(({ announcement, exchange }) => (isRateLimited(exchange) ? 0 : announcement.remaining)));
+      let lowest = Infinity;
+      for (const { announcement, kind, exchange } of announced) {
+        if (kind === latest.kind && announcement.reset === latest.announcement.reset) lowest = Math.min(lowest, isRateLimited(exchange) ? 0 : announcement.remaining);
+      }
       state.window = { ...latest.announcement, remaining: lowest, kind: latest.kind };
     }
     return broken;
@@ -200,7 +253,10 @@ export class QuotaLedger {
     const admitted = answers.filter(({ exchange }) => !isRateLimited(exchange));
     const rejected = answers.filter(({ exchange }) => isRateLimited(exchange));
     const places = admitted.map(({ announcement }) => announcement.remaining).sort((a, b) => b - a);
-    const expected = Array.from({ length: Math.min(admitted.length, previous.remaining) }, (_, index) => previous.remaining - 1 - index);
+    // The places the admitted answers must claim: one each, counting down from what was announced.
+    const expectedCount = Math.min(admitted.length, previous.remaining);
+    const expectedPlace = (index: number) => previous.remaining - 1 - index;
+    const expected = () => Array.from({ length: expectedCount }, (_, index) => expectedPlace(index));
     const concurrently = answers.length > 1 ? ` (${answers.length} requests at once, ${admitted.length} admitted)` : '';
     const twice = firstRepeated(places);
     if (admitted.length > previous.remaining) {
@@ -209,12 +265,12 @@ export class QuotaLedger {
       ], exchange: admitted[admitted.length - 1]!.exchange, involved });
     } else if (twice !== undefined) {
       broken.push({ promise: 'one_place_per_answer', title: 'Two answers claim the same place in the window', lines: [
-        `Received: X-RateLimit-Remaining ${places.join(', ')} / Expected: ${expected.join(', ')}: one place each, after Remaining ${previous.remaining}${concurrently}`,
+        `Received: X-RateLimit-Remaining ${places.join(', ')} / Expected: ${expected().join(', ')}: one place each, after Remaining ${previous.remaining}${concurrently}`,
       ], exchange: admitted.find(({ announcement }) => announcement.remaining === twice)!.exchange, involved });
-    } else if (places.join() !== expected.join()) {
-      const first = admitted.find(({ announcement }, index) => announcement.remaining !== expected[index]) ?? admitted[0]!;
+    } else if (places.length !== expectedCount || places.some((place, index) => place !== expectedPlace(index))) {
+      const first = admitted.find(({ announcement }, index) => announcement.remaining !== expectedPlace(index)) ?? admitted[0]!;
       broken.push({ promise: 'charged_once_per_admitted_request', title: answers.length > 1 ? 'Concurrent admitted requests were not charged one each' : `X-RateLimit-Remaining did not fall by exactly one for an admitted ${first.exchange.status}`, lines: [
-        `Received: X-RateLimit-Remaining ${places.join(', ')} after ${previous.remaining} / Expected: ${expected.join(', ')} (every admitted request costs one, whatever its outcome${concurrently})`,
+        `Received: X-RateLimit-Remaining ${places.join(', ')} after ${previous.remaining} / Expected: ${expected().join(', ')} (every admitted request costs one, whatever its outcome${concurrently})`,
       ], exchange: first.exchange, involved });
     }
     if (rejected.length > 0 && admitted.length < previous.remaining) {
@@ -243,7 +299,8 @@ export class QuotaLedger {
 
   /** An answer that came back before another was sent must have claimed an earlier place (or the window ran out first). */
   #realTimeOrder(answers: Array<Observation & { announcement: Announcement }>, involved: Exchange[]): BrokenPromise[] {
-    if (answers.length < 2) return [];
+    if (answers.length < 2 || inRealTimeOrder(answers)) return [];
+    // Something is out of order: find the first pair, in the order the answers came, to report it.
     for (const earlier of answers) {
       for (const later of answers) {
         if (earlier.answered >= later.sent || isRateLimited(later.exchange)) continue;

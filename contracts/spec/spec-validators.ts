@@ -13,22 +13,15 @@ export function schemaViolations(errors: ErrorObject[] | null | undefined): stri
 }
 
 /**
- * Validators compiled from the spec, once per operation + status + media type (or header) and cached.
+ * Validators compiled from the spec, once per schema object and cached.
  * @example specValidators().body('listCategories', '200', 'application/json')?.(json)
  */
 export class SpecValidators {
   // The same ajv set-up the fake validates with (2020-12, ajv-formats' int32/int64, component refs).
   readonly #schemas = new SchemaRegistry(specDocument());
-  readonly #cache = new Map<string, ValidateFunction>();
-
-  #compiled(key: string, schema: JsonSchema): ValidateFunction {
-    let validate = this.#cache.get(key);
-    if (!validate) {
-      validate = this.#schemas.compile(schema);
-      this.#cache.set(key, validate);
-    }
-    return validate;
-  }
+  // By schema object: a proxy asks for validators on every exchange, and a lookup by identity costs
+  // nothing where one by a key built from the operation, status and media type would build the key first.
+  readonly #bySchema = new WeakMap<JsonSchema, ValidateFunction>();
 
   /** The documented response for a status, falling back to the spec's `4XX`/`default` entries. */
   response(operationId: string, status: number): DocumentedResponse | undefined {
@@ -46,7 +39,7 @@ export class SpecValidators {
     const response = this.response(operationId, status);
     const schema = response?.content[mediaType];
     if (!response || !schema) return undefined;
-    return this.#compiled(`${operationId} ${response.status} ${mediaType}`, schema);
+    return this.schema(schema);
   }
 
   /** A named component schema's validator, e.g. `NewCategory` or `Error`. */
@@ -54,8 +47,6 @@ export class SpecValidators {
     if (!documentedSpec().schemas[name]) throw new Error(`spec: no component schema "${name}"`);
     return this.#schemas.validator(name);
   }
-
-  readonly #bySchema = new WeakMap<JsonSchema, ValidateFunction>();
 
   /** The validator of any schema of the document (a property's, a parameter's), compiled once per schema object. */
   schema(schema: JsonSchema): ValidateFunction {
@@ -67,10 +58,6 @@ export class SpecValidators {
     return validate;
   }
 
-  /** The validator of one documented header's (already parsed) value. */
-  header(operationId: string, status: string, name: string, schema: JsonSchema): ValidateFunction {
-    return this.#compiled(`${operationId} ${status} header ${name}`, schema);
-  }
 }
 
 let shared: SpecValidators | undefined;

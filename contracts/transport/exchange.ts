@@ -63,7 +63,8 @@ export function headerOf(exchange: Exchange, name: string): string | undefined {
 /** A request header's value as sent, whatever the case of its name. */
 export function requestHeaderOf(exchange: Exchange, name: string): string | undefined {
   const lower = name.toLowerCase();
-  return Object.entries(exchange.request.headers).find(([field]) => field.toLowerCase() === lower)?.[1];
+  for (const field in exchange.request.headers) if (field.toLowerCase() === lower) return exchange.request.headers[field];
+  return undefined;
 }
 
 /** The bearer token a request sent however it is spelt: `''` for none, undefined when the field is there but unreadable. */

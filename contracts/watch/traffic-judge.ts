@@ -107,9 +107,10 @@ export class TrafficJudge {
     const { method, url } = exchange.request;
     const operation = operationOfRequest(method, url, this.#baseUrl);
     const name = operation?.operationId ?? `${method} ${pathUnder(url, this.#baseUrl) ?? url}`;
-    // Paths no operation has are counted together: their number is unbounded.
-    this.#count(this.#byOperationStatus, `${operation?.operationId ?? `(no operation) ${method}`} ${exchange.status}`);
-    for (const item of observedItems(exchange, this.#baseUrl)) this.#observed.add(item);
+    const observed = observedItems(exchange, this.#baseUrl);
+    for (const item of observed) this.#observed.add(item);
+    // `listCategories 200` is the first item observed; paths no operation has are counted together (their number is unbounded).
+    this.#count(this.#byOperationStatus, observed[0] ?? `(no operation) ${method} ${exchange.status}`);
     const found: TrafficViolation[] = [];
     if (operation) {
       if (operation.deprecated) this.#deprecatedCall(operation.operationId, operation.sunset, exchange);
