@@ -90,3 +90,31 @@ export async function pacedMedianMs(servers: ServerProcess[], rounds: number, ke
   }
   return times.map((each) => Math.round(1000 * [...each].sort((a, b) => a - b)[Math.floor(each.length / 2)]!) / 1000);
 }
+
+/**
+ * Loads servers in turns, `rounds` times each, starting each round with the next server, and averages
+ * each server's rounds: machine noise (these machines are shared) then falls on all of them alike, where
+ * one long run each would hand a slow minute to whichever ran in it. Every request of a POST round grows
+ * the list, so the rotation also shares out who answers the longest lists.
+ * @example const [direct, proxied] = await loadInTurns([fake, proxy], 'GET', 3, options);
+ */
+export async function loadInTurns(servers: ServerProcess[], scenario: Scenario, rounds: number, options: LoadOptions): Promise<LoadResult[]> {
+  const results: LoadResult[][] = servers.map(() => []);
+  for (let round = 0; round < rounds; round += 1) {
+    for (let turn = 0; turn < servers.length; turn += 1) {
+      const index = (round + turn) % servers.length;
+      results[index]!.push(await loadServer(servers[index]!, scenario, options));
+    }
+  }
+  const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+  return results.map((each) => ({
+    requestsPerSecond: Math.round(mean(each.map((result) => result.requestsPerSecond))),
+    p50Ms: median(each.map((result) => result.p50Ms)),
+    p99Ms: median(each.map((result) => result.p99Ms)),
+    requests: each.reduce((sum, result) => sum + result.requests, 0),
+    unexpected: each.reduce((sum, result) => sum + result.unexpected, 0),
+    errors: each.reduce((sum, result) => sum + result.errors, 0),
+    serverCpuMicrosPerRequest: Math.round(mean(each.map((result) => result.serverCpuMicrosPerRequest))),
+  }));
+}

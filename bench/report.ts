@@ -76,7 +76,8 @@ export function printReport(results: BenchResults, print: (line: string) => void
     const bare = watch.bareProxy[scenario];
     print(
       `watch, ${scenario} under load: ${proxied.requestsPerSecond} req/s through the proxy, ${direct.requestsPerSecond} direct (${(100 * ratio(proxied.requestsPerSecond, direct.requestsPerSecond)).toFixed(0)}%), p50 ${proxied.p50Ms} ms against ${direct.p50Ms} ms; ` +
-        `a bare node:http proxy ${bare.requestsPerSecond} req/s (${(100 * ratio(bare.requestsPerSecond, direct.requestsPerSecond)).toFixed(0)}%)`,
+        `a bare node:http proxy ${bare.requestsPerSecond} req/s (${(100 * ratio(bare.requestsPerSecond, direct.requestsPerSecond)).toFixed(0)}%); ` +
+        `proxy CPU per request ${proxied.serverCpuMicrosPerRequest} µs (bare ${bare.serverCpuMicrosPerRequest} µs)`,
     );
   }
   print(`watch, one request at a time (median of 500): ${watch.pacedP50Ms.proxied} ms through the proxy, ${watch.pacedP50Ms.direct} ms direct: +${(watch.pacedP50Ms.proxied - watch.pacedP50Ms.direct).toFixed(2)} ms`);

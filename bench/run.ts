@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Command, InvalidArgumentError } from 'commander';
 import { freeLoopbackPort } from '../contracts/targets/free-port.js';
-import { loadServer, pacedMedianMs, sendRequests, type LoadResult, type Scenario } from './load.js';
+import { loadInTurns, loadServer, pacedMedianMs, sendRequests, type LoadResult, type Scenario } from './load.js';
 import { buildBundles, CONTRACT_BIN, FAKE_SERVER_BIN } from '../scripts/build/bundles.js';
 import type { ContractReport } from '../contracts/report/suite-report.js';
 import { printReport, type BenchResults, type ContractRun } from './report.js';
@@ -156,19 +156,25 @@ const load = {
   floor: await withServer(floorCommand, loadAll),
 };
 
+// How many turns each of direct, watch and the bare proxy takes under load (see loadInTurns).
+const WATCH_ROUNDS = 3;
+
 // `watch` in front of the fake, in its own process as a team runs it: the same load through it beside
 // the fake alone, and the latency a frontend sees one request at a time.
-process.stderr.write('watch: the fake alone, then the fake through the proxy\n');
+process.stderr.write(`watch: the fake alone, through watch and through a bare proxy, in turns (${WATCH_ROUNDS} rounds each)\n`);
 const watch = await withServer(fakeCommand, async (fake) => {
   const port = await freeLoopbackPort();
   const proxyCommand = async (): Promise<ServerCommand> => ({ name: 'watch', command: process.execPath, args: [CONTRACT_BIN, 'watch', '--upstream', fake.baseUrl, '--port', String(port)], baseUrl: `http://127.0.0.1:${port}/v1`, headers: probeHeaders });
   const barePort = await freeLoopbackPort();
   const bareCommand = async (): Promise<ServerCommand> => ({ name: 'bare proxy', command: process.execPath, args: [join(ROOT, 'bench/bare-proxy.mjs'), fake.baseUrl, String(barePort)], baseUrl: `http://127.0.0.1:${barePort}/v1`, headers: probeHeaders });
-  return withServer(proxyCommand, async (proxy) => withServer(bareCommand, async (bare) => {
+  return withServer(proxyCommand, async (proxy) => withServer(bareCommand, async (bareProxy) => {
     const [directMs, proxiedMs] = await pacedMedianMs([fake, proxy], 500, KEY);
-    // Scenario by scenario, direct then through each proxy: every POST grows the list, so all GETs come before any.
+    // Scenario by scenario, the three in turns: every POST grows the list, so all GETs come before any.
     const load = { connections: options.connections, durationSeconds: options.duration, key: KEY };
-    const run = async (scenario: Scenario) => ({ direct: await loadServer(fake, scenario, load), proxied: await loadServer(proxy, scenario, load), bare: await loadServer(bare, scenario, load) });
+    const run = async (scenario: Scenario) => {
+      const [direct, proxied, bare] = await loadInTurns([fake, proxy, bareProxy], scenario, WATCH_ROUNDS, load);
+      return { direct: direct!, proxied: proxied!, bare: bare! };
+    };
     const get = await run('GET');
     const post = await run('POST');
     process.stderr.write(`  GET ${get.direct.requestsPerSecond} req/s direct, ${get.proxied.requestsPerSecond} through watch, ${get.bare.requestsPerSecond} through a bare proxy; POST ${post.direct.requestsPerSecond}, ${post.proxied.requestsPerSecond}, ${post.bare.requestsPerSecond}\n`);
