@@ -1,6 +1,7 @@
 import type { PlanLimits } from '../checks/check.js';
 import { bearerTokenOf, errorCodeOf, headerOf, type Exchange } from '../transport/exchange.js';
 import type { BrokenPromise, Observation } from './broken-promise.js';
+import { RecentlySet } from './recently-set.js';
 
 const MINUTE = 60;
 const DAY = 86_400;
@@ -9,37 +10,6 @@ const SLACK_SECONDS = 2;
 // The most buckets (keys) and tokens remembered: a proxy in front of real traffic sees any number of
 // keys; the least recently answered are forgotten first (their next answer is judged as a fresh window's).
 const MAX_REMEMBERED = 10_000;
-
-/** A map that forgets its least recently set entries past {@link MAX_REMEMBERED}. */
-class RecentlySet<V> {
-  readonly #entries = new Map<string, V>();
-  // Setting the newest key again needs no move: most traffic is one key answered over and over.
-  #newest: string | undefined;
-
-  get(key: string): V | undefined {
-    return this.#entries.get(key);
-  }
-
-  set(key: string, value: V): void {
-    if (key !== this.#newest) {
-      this.#entries.delete(key);
-      this.#newest = key;
-    }
-    this.#entries.set(key, value);
-    if (this.#entries.size > MAX_REMEMBERED) this.#entries.delete(this.#entries.keys().next().value as string);
-  }
-
-  /** Forgets every key but `kept`. */
-  keepOnly(kept: string): void {
-    for (const key of [...this.#entries.keys()]) if (key !== kept) this.#entries.delete(key);
-    if (this.#newest !== kept) this.#newest = undefined;
-  }
-
-  clear(): void {
-    this.#entries.clear();
-    this.#newest = undefined;
-  }
-}
 
 type WindowKind = 'minute' | 'day';
 
@@ -116,10 +86,10 @@ function inRealTimeOrder(answers: ReadonlyArray<Observation & { announcement: An
  * (one, for a client that waits for each answer) against what the bucket's last answer promised.
  */
 export class QuotaLedger {
-  readonly #buckets = new RecentlySet<BucketState>();
+  readonly #buckets = new RecentlySet<BucketState>(MAX_REMEMBERED);
   readonly #plan: PlanLimits | undefined;
   /** Tokens seen answered: a key the target knows (true) or one it refused with 401 (false). */
-  readonly #known = new RecentlySet<boolean>();
+  readonly #known = new RecentlySet<boolean>(MAX_REMEMBERED);
 
   constructor(plan: PlanLimits | undefined) {
     this.#plan = plan;

@@ -5,6 +5,7 @@ import { resolveSchema } from '../spec/spec-document.js';
 import type { DocumentedOperation, DocumentedResponse } from '../spec/spec-document.js';
 import type { Exchange } from '../transport/exchange.js';
 import type { BrokenPromise, Observation } from './broken-promise.js';
+import { RecentlySet } from './recently-set.js';
 
 type Record = { [field: string]: unknown };
 
@@ -29,11 +30,13 @@ interface Created {
 const isRecord = (value: unknown): value is Record => typeof value === 'object' && value !== null && !Array.isArray(value);
 const idOf = (record: Record) => (typeof record.id === 'number' || typeof record.id === 'string' ? String(record.id) : undefined);
 
+const utf8 = new TextDecoder();
+
 function bodySent(exchange: Exchange): unknown {
   const { body } = exchange.request;
   if (body === undefined) return undefined;
   try {
-    return JSON.parse(typeof body === 'string' ? body : new TextDecoder().decode(body)) as unknown;
+    return JSON.parse(typeof body === 'string' ? body : utf8.decode(body)) as unknown;
   } catch {
     return undefined;
   }
@@ -44,12 +47,13 @@ function bodySent(exchange: Exchange): unknown {
  * to it), what the run created, and what every list must therefore say.
  */
 export class RecordLedger {
-  readonly #writes: OperationModel[];
-  readonly #created = new Map<string, Map<string, Created>>();
+  /** The writes that add to a collection, by operationId, with the fields their body schema names. */
+  readonly #writes: Map<string, { write: OperationModel; fields: string[] }>;
+  readonly #created = new Map<string, RecentlySet<Created>>();
   #log: CreatedRecord[] = [];
 
   constructor() {
-    this.#writes = operationModels().filter((model) => !model.safe && model.listedBy);
+    this.#writes = new Map(operationModels().filter((model) => !model.safe && model.listedBy).map((write) => [write.operation.operationId, { write, fields: Object.keys(resolveSchema(write.bodySchema ?? {}).properties ?? {}) }]));
   }
 
   /** The target forgot its records (the fake's reset). */
@@ -65,14 +69,14 @@ export class RecordLedger {
 
   /** Judges one answered exchange of a known operation, in the order the answers came. */
   judge(operation: DocumentedOperation, { exchange, sent, answered }: Observation, stateful: boolean): BrokenPromise[] {
-    const write = this.#writes.find((model) => model.operation.operationId === operation.operationId);
-    if (write && exchange.status === write.successStatus && isRecord(exchange.json)) return this.#judgeCreated(write, exchange, answered, stateful);
+    const write = this.#writes.get(operation.operationId);
+    if (write && exchange.status === write.write.successStatus && isRecord(exchange.json)) return this.#judgeCreated(write, exchange, answered, stateful);
     const documented = operation.responses[String(exchange.status)];
     if (documented && Array.isArray(exchange.json) && (documented.orderedBy || documented.complete)) return this.#judgeList(operation, documented, exchange, sent, stateful);
     return [];
   }
 
-  #judgeCreated(write: OperationModel, exchange: Exchange, answered: number, stateful: boolean): BrokenPromise[] {
+  #judgeCreated({ write, fields }: { write: OperationModel; fields: string[] }, exchange: Exchange, answered: number, stateful: boolean): BrokenPromise[] {
     const record = exchange.json as Record;
     this.#log.push({ operationId: write.operation.operationId, record });
     // Trimmed in batches: shifting one off a full log on every create would cost its length each time.
@@ -80,13 +84,12 @@ export class RecordLedger {
     if (!stateful) return [];
     const broken: BrokenPromise[] = [];
     const sentBody = bodySent(exchange);
-    const fields = Object.keys(resolveSchema(write.bodySchema ?? {}).properties ?? {});
-    if (isRecord(sentBody)) {
+    // Field by field: the two views below are built only to report a difference.
+    const storedAsSent = (sent: Record) => fields.every((field) => (field in sent) === (field in record) && (!(field in record) || isDeepStrictEqual(record[field], sent[field])));
+    if (isRecord(sentBody) && !storedAsSent(sentBody)) {
       const asSent = Object.fromEntries(fields.filter((field) => field in sentBody).map((field) => [field, sentBody[field]]));
       const asAnswered = Object.fromEntries(fields.filter((field) => field in record).map((field) => [field, record[field]]));
-      if (!isDeepStrictEqual(asAnswered, asSent)) {
-        broken.push({ promise: 'stored_as_sent', title: 'The created record is not what was sent', lines: [`Received: ${snippet(JSON.stringify(asAnswered), 200)} / Expected: ${snippet(JSON.stringify(asSent), 200)} (the fields sent, exactly; none added)`], exchange });
-      }
+      broken.push({ promise: 'stored_as_sent', title: 'The created record is not what was sent', lines: [`Received: ${snippet(JSON.stringify(asAnswered), 200)} / Expected: ${snippet(JSON.stringify(asSent), 200)} (the fields sent, exactly; none added)`], exchange });
     }
     const collection = this.#collection(write.listedBy!.operationId);
     const id = idOf(record);
@@ -95,10 +98,7 @@ export class RecordLedger {
       broken.push({ promise: 'ids_unique', title: 'Two created records were answered with the same id', lines: [
         `Received: id ${id} for ${snippet(JSON.stringify(record), 120)} / Expected: an id no other record has; ${snippet(JSON.stringify(earlier.record), 120)} was created with it`,
       ], exchange, involved: [earlier.exchange, exchange] });
-    } else if (id !== undefined) {
-      collection.set(id, { record, answered, exchange });
-      if (collection.size > MAX_RECORDS) collection.delete(collection.keys().next().value as string);
-    }
+    } else if (id !== undefined) collection.set(id, { record, answered, exchange });
     return broken;
   }
 
@@ -132,9 +132,9 @@ export class RecordLedger {
     return broken;
   }
 
-  #collection(listOperationId: string): Map<string, Created> {
+  #collection(listOperationId: string): RecentlySet<Created> {
     let collection = this.#created.get(listOperationId);
-    if (!collection) this.#created.set(listOperationId, (collection = new Map()));
+    if (!collection) this.#created.set(listOperationId, (collection = new RecentlySet(MAX_RECORDS)));
     return collection;
   }
 }

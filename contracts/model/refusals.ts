@@ -15,10 +15,14 @@ interface Refusal {
 /** Whether the request can still be judged past a stage: `undefined` when the spec leaves it open. */
 type Verdict = Refusal | 'passes' | undefined;
 
+// One of each for every exchange judged: a proxy judges many.
+const utf8Encoder = new TextEncoder();
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
 function bodyBytes(exchange: Exchange): Uint8Array | undefined {
   const { body } = exchange.request;
   if (body === undefined) return undefined;
-  return typeof body === 'string' ? new TextEncoder().encode(body) : body;
+  return typeof body === 'string' ? utf8Encoder.encode(body) : body;
 }
 
 /** `application/json`, with no parameter but `charset=utf-8` (any case): JSON by the equivalence table. */
@@ -56,7 +60,7 @@ function earliestRefusal(operation: DocumentedOperation | undefined, exchange: E
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return undefined;
   let value: unknown;
   try {
-    value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+    value = JSON.parse(strictUtf8.decode(bytes));
   } catch {
     return { status: 400, why: 'its body is not JSON (as UTF-8)' };
   }

@@ -79,7 +79,7 @@ function headerRecord(flat: string[]): Record<string, string> {
 
 /** Collects a stream's bytes up to a limit while counting all of them. */
 class Tee {
-  readonly #chunks: Buffer[] = [];
+  #chunks: Buffer[] = [];
   #kept = 0;
   size = 0;
 
@@ -97,8 +97,10 @@ class Tee {
     return this.size <= this.limit;
   }
 
+  /** The bytes kept, joined once (the request's are read to send them, then to judge them). */
   bytes(): Buffer {
-    return Buffer.concat(this.#chunks);
+    if (this.#chunks.length !== 1) this.#chunks = [Buffer.concat(this.#chunks)];
+    return this.#chunks[0]!;
   }
 }
 
