@@ -46,7 +46,7 @@ export function wholeNumber(name: string, min: number, max: number) {
  * Parses argv with a commander program: the program when it parsed, 0 after `--help`, 2 (with the
  * reason and where help is) on bad usage.
  */
-export function parseWith(program: Command, argv: readonly string[], io: CliIo): Command | number {
+export function parseWith(program: Command, argv: readonly string[], io: CliIo, label = program.name().split(' ').pop()): Command | number {
   program.exitOverride().configureOutput({ writeOut: (text) => io.out(text.trimEnd()), writeErr: (text) => io.out(text.trimEnd()), outputError: () => undefined });
   try {
     program.parse([...argv], { from: 'user' });
@@ -54,7 +54,7 @@ export function parseWith(program: Command, argv: readonly string[], io: CliIo):
   } catch (error) {
     if (error instanceof CommanderError && (error.code === 'commander.helpDisplayed' || error.code === 'commander.help')) return 0;
     const message = error instanceof Error ? error.message.replace(/^error: /, '') : String(error);
-    io.err(`${program.name().split(' ').pop()}: ${message} (see ${program.name()} --help)`);
+    io.err(`${label}: ${message} (see ${program.name()} --help)`);
     return 2;
   }
 }

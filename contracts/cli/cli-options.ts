@@ -19,11 +19,6 @@ export interface ContractCliOptions {
   minCoverage?: number;
 }
 
-/** `--help` was asked for: print it and exit 0. */
-export class HelpRequested extends Error {
-  override readonly name = 'HelpRequested';
-}
-
 function percent(value: string): number {
   const number = Number(value);
   if (value.trim() === '' || !Number.isFinite(number) || number < 0 || number > 100) throw new InvalidArgumentError(`--min-coverage must be a percentage from 0 to 100; got "${value}"`);
@@ -34,7 +29,7 @@ function percent(value: string): number {
 export const CONTRACT_EXIT = 'Exit: 0 every applicable check passed (and coverage reached --min-coverage); 1 a check failed or coverage fell short; 2 bad usage, or a target is unreachable.';
 
 /** The suite's command line (`command` names it in usage); its help is written through `write`. */
-export function contractProgram(command: string, write: (text: string) => void): Command {
+export function contractProgram(command: string): Command {
   return new Command(command)
     .description('Runs the contract suite of spec/openapi.yaml against the fake, Prism, or a live base URL.')
     .requiredOption('--target <target>', 'fake | prism | a base URL ending in /v1; repeat it to compare targets in one matrix', collect)
@@ -48,28 +43,12 @@ export function contractProgram(command: string, write: (text: string) => void):
     .option('--max-minutes <n>', 'the most minutes spent on each target (waits for quota windows included); checks that would not fit are left out, and the run names them', wholeNumber('--max-minutes', 1, 24 * 60))
     .option('--max-concurrency <n>', 'the most requests in flight at once when the suite acts as several clients (default 4)', wholeNumber('--max-concurrency', 1, 64))
     .option('--min-coverage <percent>', 'fail (exit 1) when a target\'s operation x status x header coverage is below this', percent)
-    .addHelpText('after', `\nCommands (each has its own --help):\n  ${command} watch --upstream URL    a proxy that judges real traffic\n  ${command} replay FILE.har --target T   replays recorded traffic against targets\n\n${CONTRACT_EXIT}`)
-    .exitOverride()
-    .configureOutput({ writeOut: write, writeErr: write, outputError: () => undefined });
+    .addHelpText('after', `\nCommands (each has its own --help):\n  ${command} watch --upstream URL    a proxy that judges real traffic\n  ${command} replay FILE.har --target T   replays recorded traffic against targets\n\n${CONTRACT_EXIT}`);
 }
 
-/**
- * Parses the arguments after the command (`petstore-contract`, or `npm run contract --`, as `command`
- * names it). Throws {@link UsageError} (exit 2) on anything wrong, {@link HelpRequested} (exit 0) for `--help`.
- * @example parseContractCli(['--target', 'fake', '--junit', 'reports/contract.xml'], console.log)
- */
-export function parseContractCli(argv: readonly string[], write: (text: string) => void, name = 'npm run contract --'): ContractCliOptions {
-  const command = contractProgram(name, write);
-  try {
-    command.parse([...argv], { from: 'user' });
-  } catch (error) {
-    if (error instanceof CommanderError && (error.code === 'commander.helpDisplayed' || error.code === 'commander.help')) {
-      throw new HelpRequested();
-    }
-    const message = error instanceof Error ? error.message.replace(/^error: /, '') : String(error);
-    throw new UsageError(`${message} (see ${name} --help)`);
-  }
-  const { target, allow, ...rest } = command.opts<Omit<ContractCliOptions, 'targets' | 'allow'> & { target: string[]; allow?: Capability[] }>();
+/** The options of a parsed {@link contractProgram}, as the run takes them. */
+export function contractOptions(parsed: Command): ContractCliOptions {
+  const { target, allow, ...rest } = parsed.opts<Omit<ContractCliOptions, 'targets' | 'allow'> & { target: string[]; allow?: Capability[] }>();
   const defined = Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined));
   return { targets: target, allow: allow ?? [], ...defined };
 }

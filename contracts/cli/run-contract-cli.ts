@@ -9,8 +9,8 @@ import { runChecks, sessionOf } from '../runner/run-check.js';
 import { LEFT_OUT, suiteSettings, type SuiteSettings } from '../runner/target-session.js';
 import { isExitTwoError } from '../targets/target-errors.js';
 import type { RunningTarget } from '../targets/target.js';
-import { HelpRequested, parseContractCli, type ContractCliOptions } from './cli-options.js';
-import { commandOf, writeReport, type CliIo } from './cli-common.js';
+import { contractOptions, contractProgram, type ContractCliOptions } from './cli-options.js';
+import { commandOf, parseWith, writeReport, type CliIo } from './cli-common.js';
 import { startTargetFor } from './start-target.js';
 import { runReplayCli, runWatchCli } from './watch-cli.js';
 
@@ -86,14 +86,9 @@ async function startTargets(options: ContractCliOptions, io: CliIo): Promise<Run
 export async function runContractCli(argv: readonly string[], io: CliIo, stop: Promise<void> = new Promise(() => undefined)): Promise<number> {
   if (argv[0] === 'watch') return runWatchCli(argv.slice(1), io, stop);
   if (argv[0] === 'replay') return runReplayCli(argv.slice(1), io);
-  let options;
-  try {
-    options = parseContractCli(argv, (text) => io.out(text.trimEnd()), commandOf(io));
-  } catch (error) {
-    if (error instanceof HelpRequested) return 0;
-    io.err(`contract: ${(error as Error).message}`);
-    return 2;
-  }
+  const parsed = parseWith(contractProgram(commandOf(io)), argv, io, 'contract');
+  if (typeof parsed === 'number') return parsed;
+  const options = contractOptions(parsed);
   const targets = await startTargets(options, io);
   if (!targets) return 2;
   const seed = suiteSettings({ live: false, ...(options.seed !== undefined && { seed: options.seed }) }).seed;

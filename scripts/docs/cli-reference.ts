@@ -41,7 +41,7 @@ export function cliReferenceMarkdown(): string {
   const none = () => undefined;
   return [
     commandSection('`petstore-fake` (`npm start --`)', fakeServerCommand(), FAKE_EXIT),
-    commandSection('`petstore-contract` (`npm run contract --`)', contractProgram('petstore-contract', none), CONTRACT_EXIT),
+    commandSection('`petstore-contract` (`npm run contract --`)', contractProgram('petstore-contract'), CONTRACT_EXIT),
     commandSection('`petstore-contract watch`', watchProgram('petstore-contract'), WATCH_EXIT),
     commandSection('`petstore-contract replay`', replayProgram('petstore-contract'), REPLAY_EXIT),
   ].join('\n\n');

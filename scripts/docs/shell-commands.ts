@@ -46,7 +46,7 @@ function parses(program: Command, args: string[]): string | undefined {
 function contractArgsProblem(args: string[]): string | undefined {
   if (args[0] === 'watch') return parses(watchProgram('petstore-contract'), args.slice(1));
   if (args[0] === 'replay') return parses(replayProgram('petstore-contract'), args.slice(1));
-  return parses(contractProgram('petstore-contract', () => undefined), args);
+  return parses(contractProgram('petstore-contract'), args);
 }
 
 interface Manifest {
