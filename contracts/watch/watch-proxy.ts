@@ -55,20 +55,38 @@ export function upstreamCertificates(env: NodeJS.ProcessEnv = process.env): stri
 // Hop-by-hop fields (RFC 9110 §7.6.1) belong to one connection and are never forwarded.
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
 
-/** Raw header lines (`[name, value, name, value, ...]`) without hop-by-hop fields, `Host` replaced (or dropped when `host` is undefined). */
-function forwardedHeaders(raw: string[], host: string | undefined): string[] {
-  const kept: string[] = [];
+/** A message's header lines as forwarded, and what they say of its body. */
+interface ForwardedHeaders {
+  /** `[name, value, name, value, ...]` without hop-by-hop fields, `Host` replaced (or dropped). */
+  fields: string[];
+  /** Its `Content-Length`, when it has a readable one. */
+  length?: number;
+  /** It came with `Transfer-Encoding` (a body of unknown length). */
+  chunked: boolean;
+}
+
+const latin1 = (field: string | Buffer) => (typeof field === 'string' ? field : field.toString('latin1'));
+
+/**
+ * The raw header lines (node:http's strings or undici's bytes) as forwarded, read in one pass: the
+ * proxy reads every message's headers, so it reads them once.
+ */
+function forwardedHeaders(raw: ReadonlyArray<string | Buffer>, host: string | undefined): ForwardedHeaders {
+  const forwarded: ForwardedHeaders = { fields: [], chunked: false };
   for (let index = 0; index < raw.length; index += 2) {
-    const name = raw[index]!;
+    const name = latin1(raw[index]!);
+    const value = latin1(raw[index + 1]!);
     const lower = name.toLowerCase();
+    if (lower === 'content-length') forwarded.length = /^\d+$/.test(value) ? Number(value) : undefined;
+    else if (lower === 'transfer-encoding') forwarded.chunked = true;
     if (HOP_BY_HOP.has(lower)) continue;
     if (lower === 'host') {
-      if (host !== undefined) kept.push(name, host);
+      if (host !== undefined) forwarded.fields.push(name, host);
       continue;
     }
-    kept.push(name, raw[index + 1]!);
+    forwarded.fields.push(name, value);
   }
-  return kept;
+  return forwarded;
 }
 
 function headerRecord(flat: string[]): Record<string, string> {
@@ -175,8 +193,7 @@ export async function startWatchProxy(options: WatchProxyOptions): Promise<Runni
     const ticket = judge.sending();
     const path = incoming.url ?? '/';
     const method = incoming.method ?? 'GET';
-    const headers = forwardedHeaders(incoming.rawHeaders, upstream.host);
-    const hasBody = incoming.headers['content-length'] !== undefined || incoming.headers['transfer-encoding'] !== undefined;
+    const { fields: headers, length: declaredLength, chunked } = forwardedHeaders(incoming.rawHeaders, upstream.host);
     const requestBody = new Tee(limit);
     const responseBody = new Tee(limit);
     let status = 0;
@@ -213,9 +230,9 @@ export async function startWatchProxy(options: WatchProxyOptions): Promise<Runni
       },
       onHeaders(statusCode, rawHeaders, resume, statusText) {
         status = statusCode;
-        answerFields = forwardedHeaders(rawHeaders.map((field) => field.toString('latin1')), undefined);
-        const length = Number(answerFields[answerFields.findIndex((name, index) => index % 2 === 0 && name.toLowerCase() === 'content-length') + 1]);
-        expectedLength = method === 'HEAD' || !Number.isSafeInteger(length) ? -1 : length;
+        const answer = forwardedHeaders(rawHeaders, undefined);
+        answerFields = answer.fields;
+        expectedLength = method === 'HEAD' || answer.length === undefined || !Number.isSafeInteger(answer.length) ? -1 : answer.length;
         outgoing.writeHead(statusCode, statusText, answerFields);
         resumeUpstream = resume;
         return true;
@@ -247,9 +264,8 @@ export async function startWatchProxy(options: WatchProxyOptions): Promise<Runni
         abandon();
       },
     });
-    const declaredLength = Number(incoming.headers['content-length']);
-    if (!hasBody) send(null);
-    else if (incoming.headers['transfer-encoding'] === undefined && declaredLength <= limit) {
+    if (declaredLength === undefined && !chunked) send(null);
+    else if (!chunked && declaredLength !== undefined && declaredLength <= limit) {
       // A body within the limit is read whole before it goes on (as nginx buffers request bodies): one
       // write to the upstream where a stream would cost a write per chunk, and most bodies are one chunk.
       incoming.on('data', (chunk: Buffer) => requestBody.add(chunk));
