@@ -120,6 +120,27 @@ describe('petstore-contract watch', () => {
     }
   });
 
+  it('cancels the upstream request when the client goes away, without blaming the upstream', async () => {
+    let upstreamRequestClosed!: () => void;
+    const closed = new Promise<void>((resolve) => (upstreamRequestClosed = resolve));
+    // An upstream that never answers.
+    const upstream: Server = createServer((incoming) => incoming.socket.on('close', upstreamRequestClosed));
+    upstream.listen(0, '127.0.0.1');
+    await once(upstream, 'listening');
+    const upstreamErrors: string[] = [];
+    const proxy = await startWatchProxy({ upstream: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/v1`, onUpstreamError: (line) => upstreamErrors.push(line) });
+    try {
+      await expect(fetch(`${proxy.baseUrl}/categories`, { signal: AbortSignal.timeout(100) })).rejects.toThrow();
+      await closed;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(upstreamErrors).toEqual([]);
+      expect(proxy.summary().exchanges).toBe(0);
+    } finally {
+      await proxy.close();
+      upstream.close();
+    }
+  });
+
   it('finds nothing in ordinary traffic to the correct fake, and every break of a broken variant that the traffic shows', async () => {
     const shown: string[] = [];
     for (const variant of [undefined, ...BROKEN_VARIANTS]) {

@@ -1,9 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { Transform, pipeline } from 'node:stream';
+import type { Transform } from 'node:stream';
 import { Pool, type Dispatcher } from 'undici';
-import { existsSync, readFileSync } from 'node:fs';
-import { rootCertificates } from 'node:tls';
 import type { AddressInfo } from 'node:net';
+import { answerHeaders, badGateway, forwardedHeaders, headerRecord, Tee, teed, upstreamCertificates } from './forwarding.js';
 import { parsedJson, type Exchange } from '../transport/exchange.js';
 import { HarRecorder } from './har.js';
 import { TrafficJudge, type TrafficSummary, type TrafficViolation } from './traffic-judge.js';
@@ -39,125 +38,6 @@ export interface RunningWatchProxy {
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
-
-// Where the system keeps its CA bundle (OpenSSL's variable first, then Debian's and Red Hat's paths).
-const SYSTEM_CA_FILES = ['/etc/ssl/certs/ca-certificates.crt', '/etc/pki/tls/certs/ca-bundle.crt'];
-
-/**
- * The CAs an HTTPS upstream is verified with: Node's own and the system's (a company CA that signs
- * staging is in the system's bundle, not in Node's).
- */
-export function upstreamCertificates(env: NodeJS.ProcessEnv = process.env): string[] {
-  const file = [env.SSL_CERT_FILE, ...SYSTEM_CA_FILES].find((candidate) => candidate !== undefined && existsSync(candidate));
-  return file ? [...rootCertificates, readFileSync(file, 'utf8')] : [...rootCertificates];
-}
-
-// Hop-by-hop fields (RFC 9110 §7.6.1) belong to one connection and are never forwarded.
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
-
-/** A message's header lines as forwarded, and what they say of its body. */
-interface ForwardedHeaders {
-  /** `[name, value, name, value, ...]` without hop-by-hop fields, `Host` replaced (or dropped). */
-  fields: string[];
-  /** Its `Content-Length`, when it has a readable one. */
-  length?: number;
-  /** It came with `Transfer-Encoding` (a body of unknown length). */
-  chunked: boolean;
-}
-
-const latin1 = (field: string | Buffer) => (typeof field === 'string' ? field : field.toString('latin1'));
-
-/**
- * The raw header lines (node:http's strings or undici's bytes) as forwarded, read in one pass: the
- * proxy reads every message's headers, so it reads them once.
- */
-function forwardedHeaders(raw: ReadonlyArray<string | Buffer>, host: string | undefined): ForwardedHeaders {
-  const forwarded: ForwardedHeaders = { fields: [], chunked: false };
-  for (let index = 0; index < raw.length; index += 2) {
-    const name = latin1(raw[index]!);
-    const value = latin1(raw[index + 1]!);
-    const lower = name.toLowerCase();
-    if (lower === 'content-length') forwarded.length = /^\d+$/.test(value) ? Number(value) : undefined;
-    else if (lower === 'transfer-encoding') forwarded.chunked = true;
-    if (HOP_BY_HOP.has(lower)) continue;
-    if (lower === 'host') {
-      if (host !== undefined) forwarded.fields.push(name, host);
-      continue;
-    }
-    forwarded.fields.push(name, value);
-  }
-  return forwarded;
-}
-
-function headerRecord(flat: string[]): Record<string, string> {
-  const record: Record<string, string> = {};
-  for (let index = 0; index < flat.length; index += 2) record[flat[index]!] = flat[index + 1]!;
-  return record;
-}
-
-/** Collects a stream's bytes up to a limit while counting all of them. */
-class Tee {
-  #chunks: Buffer[] = [];
-  #kept = 0;
-  size = 0;
-
-  constructor(readonly limit: number) {}
-
-  add(chunk: Buffer): void {
-    this.size += chunk.length;
-    if (this.#kept + chunk.length <= this.limit) {
-      this.#chunks.push(chunk);
-      this.#kept += chunk.length;
-    }
-  }
-
-  get complete(): boolean {
-    return this.size <= this.limit;
-  }
-
-  /** The bytes kept, joined once (the request's are read to send them, then to judge them). */
-  bytes(): Buffer {
-    if (this.#chunks.length !== 1) this.#chunks = [Buffer.concat(this.#chunks)];
-    return this.#chunks[0]!;
-  }
-}
-
-function badGateway(response: ServerResponse, message: string): void {
-  if (response.headersSent) {
-    response.destroy();
-    return;
-  }
-  const body = JSON.stringify({ code: 'bad_gateway', message, status: 502 });
-  response.writeHead(502, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
-  response.end(body);
-}
-
-/** The answer's header record as the judge reads it: names lower-cased, repeated fields joined. */
-function answerHeaders(flat: string[]): Record<string, string> {
-  const record: Record<string, string> = {};
-  for (let index = 0; index < flat.length; index += 2) {
-    const name = flat[index]!.toLowerCase();
-    record[name] = record[name] === undefined ? flat[index + 1]! : `${record[name]}, ${flat[index + 1]!}`;
-  }
-  return record;
-}
-
-/**
- * The request's body as it streams to the upstream, teed: what is under the limit is kept for the judge.
- * For bodies over the limit or of unknown length. A stream of its own rather than a second `data`
- * listener on the request: the upstream may start reading only once its connection is up, and a flowing
- * request would have lost the first chunks by then.
- */
-function teed(incoming: IncomingMessage, tee: Tee): Transform {
-  const body = new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      tee.add(chunk);
-      done(null, chunk);
-    },
-  });
-  pipeline(incoming, body, () => {});
-  return body;
-}
 
 /**
  * A reverse proxy in front of the service that forwards every request and answer unchanged (method,
@@ -202,6 +82,7 @@ export async function startWatchProxy(options: WatchProxyOptions): Promise<Runni
     let expectedLength = -1;
     let cancel: ((reason?: Error) => void) | undefined;
     let resumeUpstream = () => {};
+    let clientGone = false;
     let settled = false;
     const abandon = () => {
       if (settled) return;
@@ -256,6 +137,8 @@ export async function startWatchProxy(options: WatchProxyOptions): Promise<Runni
         judgeLater();
       },
       onError(error: Error & { code?: string }) {
+        // Cancelled because the client went away: nobody to answer, and nothing the upstream did wrong.
+        if (clientGone) return abandon();
         if (!outgoing.headersSent) {
           const message = `the upstream ${options.upstream} did not answer ${method} ${path} (${error.code ?? error.message})`;
           options.onUpstreamError?.(message);
@@ -274,6 +157,7 @@ export async function startWatchProxy(options: WatchProxyOptions): Promise<Runni
     // The client went away before its answer: the upstream request goes too.
     outgoing.on('close', () => {
       if (!outgoing.writableFinished) {
+        clientGone = true;
         cancel?.();
         abandon();
       }
