@@ -44,7 +44,7 @@ export function wholeNumber(name: string, min: number, max: number) {
 
 /**
  * Parses argv with a commander program: the program when it parsed, 0 after `--help`, 2 (with the
- * reason and where help is) on bad usage.
+ * reason and where help is, on a line starting with `label`) on bad usage.
  */
 export function parseWith(program: Command, argv: readonly string[], io: CliIo, label = program.name().split(' ').pop()): Command | number {
   program.exitOverride().configureOutput({ writeOut: (text) => io.out(text.trimEnd()), writeErr: (text) => io.out(text.trimEnd()), outputError: () => undefined });

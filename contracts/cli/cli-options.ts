@@ -1,6 +1,5 @@
-import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError } from 'commander';
 import type { Capability } from '../checks/check.js';
-import { UsageError } from '../targets/target-errors.js';
 import { collect, parseAllow, wholeNumber } from './cli-common.js';
 
 /** The command line of docs/explanation/design.md section 4, parsed. */
@@ -28,7 +27,7 @@ function percent(value: string): number {
 /** What the suite's exit status means (its help and the CLI reference say it). */
 export const CONTRACT_EXIT = 'Exit: 0 every applicable check passed (and coverage reached --min-coverage); 1 a check failed or coverage fell short; 2 bad usage, or a target is unreachable.';
 
-/** The suite's command line (`command` names it in usage); its help is written through `write`. */
+/** The suite's command line (`command` names it in usage); `parseWith` parses it. */
 export function contractProgram(command: string): Command {
   return new Command(command)
     .description('Runs the contract suite of spec/openapi.yaml against the fake, Prism, or a live base URL.')

@@ -1,4 +1,4 @@
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, Option } from 'commander';
 import { readFile } from 'node:fs/promises';
 import type { Capability } from '../checks/check.js';
 import { replayAgainst, type ReplayReport } from '../watch/replay.js';
