@@ -48,7 +48,7 @@ export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
  */
 export async function startWatchProxy(options: WatchProxyOptions): Promise<RunningWatchProxy> {
   const upstream = new URL(options.upstream);
-  // undici's pool, not node:http's client: with keep-alive it costs the proxy about a third less CPU per
+  // undici's pool, not node:http's client: with keep-alive it costs the proxy about a quarter less CPU per
   // exchange, and on a machine the proxy shares with its clients and the service that is throughput.
   // No timeouts of its own: a slow upstream is the client's to give up on, as it would be without the proxy.
   const pool = new Pool(upstream.origin, {
