@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { CheckFailure, isCheckFailure, type CheckContext } from '../checks/check.js';
+import { CheckFailure, isCheckFailure, isSkip, type CheckContext } from '../checks/check.js';
 
 /** Requests a failing property may spend looking for a smaller counterexample; past it, the smallest found so far is reported. */
 const SHRINK_REQUESTS = 150;
@@ -56,14 +56,22 @@ export async function checkProperty<T>(
   context.note(`${what}: ${tried} generated cases (seed ${context.seed})${novelty.stopped ? `; stopped after ${novelty.patience} in a row showed nothing new (the key's quota is spent where coverage needs it)` : ''}`);
   if (!details.failed) return tried;
   const error = details.errorInstance;
-  if (error instanceof Error && error.name === 'RequestBudgetExhausted') throw error;
   const [counterexample] = details.counterexample ?? [];
   const found = [
     `Counterexample (${what}, after ${details.numRuns} cases, shrunk ${details.numShrinks} times): ${(options.describe ?? stringify)(counterexample as T)}`,
     `Replay with: --seed ${context.seed}`,
   ];
   if (isCheckFailure(error)) throw new CheckFailure(error.title, [...error.lines, ...found], error.exchange);
-  throw new CheckFailure(`Check could not complete (${what}): ${error instanceof Error ? error.message : String(error)}`, found);
+  throw notCompleted(error, what, found);
+}
+
+/**
+ * What a generated run that threw (rather than finding the target wrong) ends its check with: a skip as
+ * it is (a budget used up, a case not applicable), anything else as a failure saying it could not complete.
+ */
+export function notCompleted(error: unknown, what: string, lines: string[] = []): Error {
+  if (isSkip(error)) return error;
+  return new CheckFailure(`Check could not complete (${what}): ${error instanceof Error ? error.message : String(error)}`, lines);
 }
 
 /**

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startFakeServer, type RunningFakeServer } from '../../mocks/server/index.js';
+import fc from 'fast-check';
 import type { Check } from '../checks/check.js';
+import { concurrentClientsSerialisable } from '../checks/concurrent-clients-check.js';
+import { checkProperty } from '../generate/property.js';
 import { connectUrlTarget } from '../targets/url-target.js';
 import { runCheck } from './run-check.js';
 import { LEFT_OUT } from './target-session.js';
@@ -40,5 +43,34 @@ describe('the time budget of a run (--max-minutes)', () => {
     expect(await runCheck(waitingCheck(0.01), descriptor, { settings })).toMatchObject({ outcome: 'passed', requests: 1 });
     await new Promise((resolve) => setTimeout(resolve, 700));
     expect(await runCheck(waitingCheck(0.01), descriptor, { settings })).toMatchObject({ outcome: 'skipped', reason: `${LEFT_OUT} 0.01: the time was used up`, requests: 0 });
+  });
+});
+
+// A budget runs out inside generated cases too: fast-check catches what the case threw, and the check
+// must still end as left out, neither passed (nothing was judged) nor failed (the target did nothing wrong).
+describe('a budget used up inside generated cases', () => {
+  const generated: Check = {
+    name: 'generated',
+    verifies: 'nothing; it sends one request per generated case',
+    needs: [],
+    async run(context) {
+      await checkProperty(context, 'cases', fc.integer(), async () => {
+        await context.send({ method: 'GET', path: '/categories' });
+      }, { runs: 5 });
+    },
+  };
+
+  it('leaves a property-based check out when the time is used up, instead of failing it', async () => {
+    const descriptor = await target();
+    const settings = { seed: 1, runs: 5, maxMinutes: 0.01 };
+    expect(await runCheck(waitingCheck(0.01), descriptor, { settings })).toMatchObject({ outcome: 'passed' });
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(await runCheck(generated, descriptor, { settings })).toMatchObject({ outcome: 'skipped', reason: `${LEFT_OUT} 0.01: the time was used up` });
+  });
+
+  it('leaves the concurrent-clients check out when its requests run out, instead of passing it', async () => {
+    const descriptor = await target();
+    const result = await runCheck(concurrentClientsSerialisable, descriptor, { settings: { seed: 1, runs: 5, maxRequests: 1 } });
+    expect(result).toMatchObject({ outcome: 'skipped', reason: 'the request budget is used up (--max-requests 1)' });
   });
 });
