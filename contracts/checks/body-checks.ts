@@ -34,8 +34,10 @@ const NOT_JSON_MEDIA_TYPES: fc.Arbitrary<string | null> = fc.oneof(
   fc.tuple(fc.stringMatching(/^[a-z]{1,8}$/), fc.stringMatching(/^[a-z]{1,8}$/)).map(([type, subtype]) => `${type}/${subtype}`).filter((media) => !media.includes('json')),
 );
 
-/** Every request a write must refuse, each with what it breaks, for the checks that send them. */
-/** Refused writes of every kind, taking turns (a schema break, a syntax break, a media type, ...), so the first few cover every kind. */
+/**
+ * Every request a write must refuse, each with what it breaks, the kinds taking turns (a schema break, a
+ * syntax break, a media type, ...) so that the first few cover every kind.
+ */
 function refusedRequests(model: WriteModel, seed: number, runs: number): Array<{ breaks: string; request: ContractRequest }> {
   const { method, path } = exampleRequest(model);
   const sample = <T>(cases: { any: fc.Arbitrary<T>; examples: T[] }) => [...cases.examples, ...fc.sample(cases.any, { seed, numRuns: runs })];
@@ -47,7 +49,11 @@ function refusedRequests(model: WriteModel, seed: number, runs: number): Array<{
       request: { method, path, json: exampleRequest(model).json, contentType },
     })),
   ];
-  return Array.from({ length: Math.max(...kinds.map((kind) => kind.length)) }, (_, i) => kinds.flatMap((kind) => (i < kind.length ? [kind[i]!] : []))).flat();
+  const inTurns: Array<{ breaks: string; request: ContractRequest }> = [];
+  for (let turn = 0; turn < Math.max(...kinds.map((kind) => kind.length)); turn += 1) {
+    for (const kind of kinds) if (turn < kind.length) inTurns.push(kind[turn]!);
+  }
+  return inTurns;
 }
 
 /** The answer holds exactly what was sent, plus the fields the service assigns (in the answer's schema only). */
