@@ -3,7 +3,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { createServer as createHttpsServer } from 'node:https';
 import { once } from 'node:events';
 import { createServer, request, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect as connectNet, createServer as createNetServer, type AddressInfo, type Server as NetServer } from 'node:net';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -51,6 +51,59 @@ async function watching(args: string[]): Promise<{ baseUrl: string; stop(): Prom
   const baseUrl = /through (\S+):/.exec(out.find((line) => line.startsWith('Watching ')) ?? '')?.[1];
   if (!baseUrl) throw new Error(`watch did not start: ${[...out, ...err].join('\n')}`);
   return { baseUrl, out, err, stop: async () => { stop(); return exit; } };
+}
+
+/**
+ * An upstream that answers by request line, byte for byte as written here: what node:http would frame
+ * for it (lengths, chunks) is spelled out, and some answers no node:http server gives (ended by the close).
+ */
+function scriptedUpstream(): NetServer & { connections(): number; heads: string[] } {
+  let connections = 0;
+  const heads: string[] = [];
+  const server = createNetServer((socket) => {
+    connections += 1;
+    let buffered = Buffer.alloc(0);
+    socket.on('data', (chunk: Buffer) => {
+      buffered = Buffer.concat([buffered, chunk]);
+      for (let end = buffered.indexOf('\r\n\r\n'); end !== -1; end = buffered.indexOf('\r\n\r\n')) {
+        const head = buffered.subarray(0, end).toString('latin1');
+        heads.push(head);
+        const length = Number(/\r\ncontent-length: (\d+)/i.exec(head)?.[1] ?? 0);
+        if (/\r\nexpect: 100-continue/i.test(head) && buffered.length === end + 4) socket.write('HTTP/1.1 100 Continue\r\n\r\n');
+        if (buffered.length < end + 4 + length) return;
+        const body = buffered.subarray(end + 4, end + 4 + length).toString('latin1');
+        buffered = buffered.subarray(end + 4 + length);
+        const [method, target] = head.split(' ');
+        const counted = (text: string) => `Content-Length: ${text.length}\r\n\r\n${text}`;
+        if (target!.startsWith('/v1/n/')) socket.write(`HTTP/1.1 200 OK\r\n${counted(target!.slice(6))}`);
+        else if (method === 'HEAD') socket.write('HTTP/1.1 200 OK\r\nContent-Length: 5\r\nKeep-Alive: timeout=5\r\n\r\n');
+        else if (target === '/v1/chunked') socket.write('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n');
+        else if (target === '/v1/until-close') socket.end('HTTP/1.1 200 OK\r\n\r\nall of it');
+        else if (target === '/v1/continue') socket.write(`HTTP/1.1 201 Created\r\n${counted(`got ${body}`)}`);
+        else if (target === '/v1/idle-close') socket.end(`HTTP/1.1 200 OK\r\n${counted('bye.')}`);
+      }
+    });
+    socket.on('error', () => {});
+  });
+  return Object.assign(server, { connections: () => connections, heads });
+}
+
+/** Sends each piece as its own write once the answer to the last has begun; resolves with all the bytes once the proxy closes. */
+async function rawExchange(port: number, pieces: string[]): Promise<string> {
+  const socket = connectNet(port, '127.0.0.1');
+  const received: Buffer[] = [];
+  let next = 0;
+  const sendNext = () => {
+    if (next < pieces.length) socket.write(pieces[next++]!);
+  };
+  socket.on('connect', sendNext);
+  socket.on('data', (chunk: Buffer) => {
+    received.push(chunk);
+    // A little later, so that what the upstream does between two requests (closing) has happened.
+    setTimeout(sendNext, 50);
+  });
+  await once(socket, 'close');
+  return Buffer.concat(received).toString('latin1');
 }
 
 describe('petstore-contract watch', () => {
@@ -114,6 +167,73 @@ describe('petstore-contract watch', () => {
       expect(streamed).toBe(418);
       expect(received?.url).toBe('/v1/stream');
       expect(received?.body.equals(Buffer.from([0x01, 0x02, 0xff]))).toBe(true);
+    } finally {
+      await proxy.close();
+      upstream.close();
+    }
+  });
+
+  it('frames every message itself: pipelined requests, HEAD, 1xx, chunked, close-delimited, HTTP/1.0, a reused connection the upstream closed', async () => {
+    const upstream = scriptedUpstream();
+    upstream.listen(0, '127.0.0.1');
+    await once(upstream, 'listening');
+    const proxy = await startWatchProxy({ upstream: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/v1` });
+    const port = Number(new URL(proxy.baseUrl).port);
+    try {
+      // Four requests in one write: four answers, in order, each framed as it came (HEAD: a length, no body;
+      // the upstream's Keep-Alive, a hop-by-hop field, stays behind).
+      const pipelined = await rawExchange(port, [
+        'GET /v1/n/1 HTTP/1.1\r\nHost: a\r\nConnection: X-Hop\r\nX-Hop: 1\r\n\r\nGET /v1/n/22 HTTP/1.1\r\nHost: a\r\n\r\nHEAD /v1/head HTTP/1.1\r\nHost: a\r\n\r\n' +
+          'GET /v1/chunked HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n',
+      ]);
+      expect(pipelined).toBe(
+        'HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\n1' +
+          'HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n22' +
+          'HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\n' +
+          'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n3\r\nabc\r\n0\r\n\r\n',
+      );
+      // The field the client's Connection named is hop-by-hop too; Host is the upstream's.
+      expect(upstream.heads[0]).toBe(`GET /v1/n/1 HTTP/1.1\r\nHost: 127.0.0.1:${(upstream.address() as AddressInfo).port}`);
+      // An answer that ends with the connection: the client's connection ends with it.
+      expect(await rawExchange(port, ['GET /v1/until-close HTTP/1.1\r\nHost: a\r\n\r\n'])).toBe('HTTP/1.1 200 OK\r\nConnection: close\r\n\r\nall of it');
+      // An HTTP/1.0 client cannot read chunks: it gets the bytes and the close.
+      expect(await rawExchange(port, ['GET /v1/chunked HTTP/1.0\r\n\r\n'])).toBe('HTTP/1.1 200 OK\r\nConnection: close\r\n\r\nabc');
+      // Expect: 100-continue: the upstream's interim answer reaches the client, which then sends the body.
+      expect(await rawExchange(port, ['POST /v1/continue HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 2\r\nConnection: close\r\n\r\n', 'ok'])).toBe(
+        'HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 201 Created\r\nContent-Length: 6\r\nConnection: close\r\n\r\ngot ok',
+      );
+      // The upstream closes the kept-alive connection between two requests: the second goes on a new one.
+      expect(await rawExchange(port, ['GET /v1/idle-close HTTP/1.1\r\nHost: a\r\n\r\n', 'GET /v1/n/3 HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n'])).toBe(
+        'HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\nbye.HTTP/1.1 200 OK\r\nContent-Length: 1\r\nConnection: close\r\n\r\n3',
+      );
+      expect(upstream.connections()).toBe(6);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(proxy.summary().exchanges).toBe(9);
+    } finally {
+      await proxy.close();
+      upstream.close();
+    }
+  });
+
+  it('refuses what is not HTTP/1.1 with an Error body, before anything reaches the upstream', async () => {
+    const upstream = scriptedUpstream();
+    upstream.listen(0, '127.0.0.1');
+    await once(upstream, 'listening');
+    const proxy = await startWatchProxy({ upstream: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/v1` });
+    const port = Number(new URL(proxy.baseUrl).port);
+    const refused = async (bytes: string) => {
+      const [head, body] = (await rawExchange(port, [bytes])).split('\r\n\r\n');
+      return { statusLine: head!.split('\r\n')[0], error: JSON.parse(body!) as { code: string; status: number; message: string } };
+    };
+    try {
+      expect(await refused('GET /v1/n/1 HTTP/1.1\r\nX-A : 1\r\n\r\n')).toEqual({ statusLine: 'HTTP/1.1 400 Bad Request', error: { code: 'invalid_request', status: 400, message: 'Header line 1 is not "name: value".' } });
+      expect(await refused('POST /v1/n/1 HTTP/1.1\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n')).toMatchObject({ statusLine: 'HTTP/1.1 400 Bad Request', error: { code: 'invalid_request', message: 'Content-Length cannot be sent with Transfer-Encoding.' } });
+      expect(await refused(`GET /v1/n/1 HTTP/1.1\r\nX-Big: ${'x'.repeat(20_000)}\r\n\r\n`)).toMatchObject({ statusLine: 'HTTP/1.1 431 Request Header Fields Too Large', error: { code: 'request_header_fields_too_large', status: 431 } });
+      expect(await refused('CONNECT a:443 HTTP/1.1\r\nHost: a:443\r\n\r\n')).toMatchObject({ error: { code: 'invalid_request', status: 400 } });
+      // A request already going on is answered first; the refusal follows it.
+      const both = await rawExchange(port, ['GET /v1/n/1 HTTP/1.1\r\nHost: a\r\n\r\nBAD\r\n\r\n']);
+      expect(both).toMatch(/^HTTP\/1\.1 200 OK\r\n[^]*\r\n\r\n1HTTP\/1\.1 400 Bad Request\r\n/);
+      expect(upstream.connections()).toBe(1);
     } finally {
       await proxy.close();
       upstream.close();

@@ -1,8 +1,6 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { Transform } from 'node:stream';
-import { Pool, type Dispatcher } from 'undici';
-import type { AddressInfo } from 'node:net';
-import { answerHeaders, badGateway, forwardedHeaders, headerRecord, Tee, teed, upstreamCertificates } from './forwarding.js';
+import { createServer, type AddressInfo } from 'node:net';
+import { answerHeaders, headerRecord } from './forwarding.js';
+import { ProxiedConnection, type ConnectionEvents, type ForwardedExchange } from './proxy-connection.js';
 import { parsedJson, type Exchange } from '../transport/exchange.js';
 import { HarRecorder } from './har.js';
 import { TrafficJudge, type TrafficSummary, type TrafficViolation } from './traffic-judge.js';
@@ -41,131 +39,59 @@ export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
 /**
  * A reverse proxy in front of the service that forwards every request and answer unchanged (method,
- * path, query, headers but `Host` and hop-by-hop fields, body bytes, streamed) and judges every exchange
- * after its answer has gone to the client, with the suite's own conformance and model
+ * path, query, headers but `Host` and hop-by-hop fields, body bytes, as they come) and judges every
+ * exchange after its answer has gone to the client, with the suite's own conformance and model
  * ({@link TrafficJudge}). A violation never changes an answer.
  * @example const proxy = await startWatchProxy({ upstream: 'https://staging.example.com/v1', onViolation: print });
  */
 export async function startWatchProxy(options: WatchProxyOptions): Promise<RunningWatchProxy> {
   const upstream = new URL(options.upstream);
-  // undici's pool, not node:http's client: with keep-alive it costs the proxy about a quarter less CPU per
-  // exchange, and on a machine the proxy shares with its clients and the service that is throughput.
-  // No timeouts of its own: a slow upstream is the client's to give up on, as it would be without the proxy.
-  const pool = new Pool(upstream.origin, {
-    headersTimeout: 0,
-    bodyTimeout: 0,
-    ...(upstream.protocol === 'https:' && { connect: { ca: upstreamCertificates() } }),
-  });
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const judge = new TrafficJudge(options.upstream.replace(/\/$/, ''));
   const har = options.har ? new HarRecorder() : undefined;
 
   // Exchanges are judged after their answers went out, a batch per turn of the event loop.
-  let toJudge: Array<() => void> = [];
+  let toJudge: ForwardedExchange[] = [];
+  const judgeOne = (forwarded: ForwardedExchange) => {
+    const { requestBody, responseBody } = forwarded;
+    const text = responseBody.complete ? responseBody.bytes().toString('utf8') : '';
+    const exchange: Exchange = {
+      request: {
+        method: forwarded.method,
+        url: `${upstream.origin}${forwarded.target}`,
+        headers: headerRecord(forwarded.fields),
+        ...(requestBody.size > 0 && { body: requestBody.complete ? new Uint8Array(requestBody.bytes()) : '' }),
+      },
+      status: forwarded.status,
+      headers: answerHeaders(forwarded.answerFields),
+      text,
+      json: responseBody.complete ? parsedJson(text) : undefined,
+    };
+    for (const violation of judge.answered(forwarded.ticket, exchange, { bySizeOnly: !responseBody.complete || !requestBody.complete })) options.onViolation?.(violation);
+    har?.add(exchange, { started: new Date(forwarded.started), durationMs: Date.now() - forwarded.started, requestSize: requestBody.size, responseSize: responseBody.size, httpVersion: `HTTP/${forwarded.version}` });
+  };
   const judgeBatch = () => {
     const batch = toJudge;
     toJudge = [];
-    for (const judgeOne of batch) judgeOne();
+    for (const forwarded of batch) judgeOne(forwarded);
   };
-
-  const forward = (incoming: IncomingMessage, outgoing: ServerResponse) => {
-    const started = Date.now();
-    const ticket = judge.sending();
-    const path = incoming.url ?? '/';
-    const method = incoming.method ?? 'GET';
-    const { fields: headers, length: declaredLength, chunked } = forwardedHeaders(incoming.rawHeaders, upstream.host);
-    const requestBody = new Tee(limit);
-    const responseBody = new Tee(limit);
-    let status = 0;
-    let answerFields: string[] = [];
-    // How long the answer says it is: its last chunk goes out with `end`, headers and body in one write.
-    let expectedLength = -1;
-    let cancel: ((reason?: Error) => void) | undefined;
-    let resumeUpstream = () => {};
-    let clientGone = false;
-    let settled = false;
-    const abandon = () => {
-      if (settled) return;
-      settled = true;
-      judge.abandoned(ticket);
-    };
-    const judgeLater = () => {
+  const events: ConnectionEvents = {
+    sending: () => judge.sending(),
+    answered(exchange) {
       if (toJudge.length === 0) setImmediate(judgeBatch);
-      toJudge.push(() => {
-        const text = responseBody.complete ? responseBody.bytes().toString('utf8') : '';
-        const exchange: Exchange = {
-          request: { method, url: `${upstream.origin}${path}`, headers: headerRecord(headers), ...(requestBody.size > 0 && { body: requestBody.complete ? new Uint8Array(requestBody.bytes()) : '' }) },
-          status,
-          headers: answerHeaders(answerFields),
-          text,
-          json: responseBody.complete ? parsedJson(text) : undefined,
-        };
-        for (const violation of judge.answered(ticket, exchange, { bySizeOnly: !responseBody.complete || !requestBody.complete })) options.onViolation?.(violation);
-        har?.add(exchange, { started: new Date(started), durationMs: Date.now() - started, requestSize: requestBody.size, responseSize: responseBody.size, httpVersion: `HTTP/${incoming.httpVersion}` });
-      });
-    };
-
-    const send = (body: Buffer | Transform | null) => pool.dispatch({ method: method as Dispatcher.HttpMethod, path, headers, body }, {
-      onConnect(abort) {
-        cancel = abort;
-      },
-      onHeaders(statusCode, rawHeaders, resume, statusText) {
-        status = statusCode;
-        const answer = forwardedHeaders(rawHeaders, undefined);
-        answerFields = answer.fields;
-        expectedLength = method === 'HEAD' || answer.length === undefined || !Number.isSafeInteger(answer.length) ? -1 : answer.length;
-        outgoing.writeHead(statusCode, statusText, answerFields);
-        resumeUpstream = resume;
-        return true;
-      },
-      onData(chunk) {
-        responseBody.add(chunk);
-        if (responseBody.size === expectedLength) {
-          outgoing.end(chunk);
-          return true;
-        }
-        if (outgoing.write(chunk)) return true;
-        // The client reads slower than the upstream sends: the upstream waits until it has caught up.
-        outgoing.once('drain', resumeUpstream);
-        return false;
-      },
-      onComplete() {
-        if (!outgoing.writableEnded) outgoing.end();
-        if (settled) return;
-        settled = true;
-        // Judged once the client has the whole answer: the judging is never on its path.
-        judgeLater();
-      },
-      onError(error: Error & { code?: string }) {
-        // Cancelled because the client went away: nobody to answer, and nothing the upstream did wrong.
-        if (clientGone) return abandon();
-        if (!outgoing.headersSent) {
-          const message = `the upstream ${options.upstream} did not answer ${method} ${path} (${error.code ?? error.message})`;
-          options.onUpstreamError?.(message);
-          badGateway(outgoing, message);
-        } else outgoing.destroy();
-        abandon();
-      },
-    });
-    if (declaredLength === undefined && !chunked) send(null);
-    else if (!chunked && declaredLength !== undefined && declaredLength <= limit) {
-      // A body within the limit is read whole before it goes on (as nginx buffers request bodies): one
-      // write to the upstream where a stream would cost a write per chunk, and most bodies are one chunk.
-      incoming.on('data', (chunk: Buffer) => requestBody.add(chunk));
-      incoming.on('end', () => send(requestBody.bytes()));
-    } else send(teed(incoming, requestBody));
-    // The client went away before its answer: the upstream request goes too.
-    outgoing.on('close', () => {
-      if (!outgoing.writableFinished) {
-        clientGone = true;
-        cancel?.();
-        abandon();
-      }
-    });
+      toJudge.push(exchange);
+    },
+    abandoned: (exchange) => judge.abandoned(exchange.ticket),
+    upstreamError: (message) => options.onUpstreamError?.(message),
   };
 
-  const server = createServer(forward);
-  server.keepAliveTimeout = 5_000;
+  const address = { origin: upstream.origin, base: options.upstream };
+  const connections = new Set<ProxiedConnection>();
+  const server = createServer((client) => {
+    const connection = new ProxiedConnection(client, address, events, limit);
+    connections.add(connection);
+    client.once('close', () => connections.delete(connection));
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
@@ -178,9 +104,9 @@ export async function startWatchProxy(options: WatchProxyOptions): Promise<Runni
     summary: () => judge.summary(),
     har,
     async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await pool.destroy();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const connection of connections) connection.destroy();
+      await closed;
       // Answers judged on the next turn are in before the report is read.
       await new Promise((resolve) => setImmediate(resolve));
     },
