@@ -131,6 +131,7 @@ export class ProxiedConnection {
   }
 
   #fromClient(chunk: Buffer): void {
+    if (this.#closed) return;
     try {
       this.#readRequests(chunk);
     } catch (error) {
@@ -253,7 +254,7 @@ export class ProxiedConnection {
   }
 
   #fromUpstream(upstream: Socket, chunk: Buffer): void {
-    if (upstream !== this.#upstream) return;
+    if (upstream !== this.#upstream || this.#closed) return;
     try {
       this.#readAnswers(chunk);
     } catch (error) {
@@ -309,7 +310,10 @@ export class ProxiedConnection {
     exchange.answerFields = fields;
     const framing = responseFraming(head, exchange.method);
     const dechunk = framing.kind === 'chunked' && exchange.version === '1.0';
-    const closeAfter = exchange.lastOnConnection || framing.kind === 'until-close' || dechunk;
+    // An upstream that answers before the request body is all in, and closes: the rest of the body has
+    // nowhere to go, so the client's connection closes after the answer too.
+    const upstreamCloses = head.connection.includes('close') || (head.version === '1.0' && !head.connection.includes('keep-alive'));
+    const closeAfter = exchange.lastOnConnection || framing.kind === 'until-close' || dechunk || (upstreamCloses && this.#requestBody?.exchange === exchange);
     const toClient = [...fields];
     if (framing.kind === 'chunked' && !dechunk) toClient.push('Transfer-Encoding', head.fields[head.fields.findIndex((field, index) => index % 2 === 0 && field.toLowerCase() === 'transfer-encoding') + 1]!);
     if (closeAfter) toClient.push('Connection', 'close');
@@ -391,6 +395,8 @@ export class ProxiedConnection {
   #clientIdle(): void {
     if (this.#requestHead.length > 0) {
       if (Date.now() - this.#headStarted >= HEAD_TIMEOUT_MS) this.#refuse(new FramingError('The request head was not received in time; the connection is closed.', 408, 'request_timeout'));
+      // A socket's timeout fires once per quiet spell: armed again, it fires until the head's time is up.
+      else this.#client.setTimeout(CLIENT_IDLE_MS);
       return;
     }
     if (this.#inFlight.length === 0 && !this.#requestBody) {
@@ -400,16 +406,9 @@ export class ProxiedConnection {
   }
 
   #clientEnded(): void {
-    // Half-closed after its last request: the answers still go out, then the connection closes.
-    this.#noMoreRequests = true;
-    if (this.#inFlight.length === 0) {
-      this.#client.end();
-      this.#close();
-    } else {
-      const last = this.#inFlight.at(-1)!;
-      last.lastOnConnection = true;
-      if (this.#answer?.exchange === last) this.#answer.closeAfter = true;
-    }
+    // As node:http's server does by default: a client that ends its side has gone; what it asked is cancelled.
+    this.#client.end();
+    this.#close();
   }
 
   #close(): void {
