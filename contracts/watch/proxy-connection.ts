@@ -109,6 +109,9 @@ export class ProxiedConnection {
   /** Answered once every answer before it is out. */
   #refusal: FramingError | undefined;
   #closed = false;
+  // What one chunk read from either side makes the proxy write (a head and the body bytes behind it)
+  // goes out in one write.
+  #corked: Socket | undefined;
 
   constructor(client: Socket, address: UpstreamAddress, events: ConnectionEvents, limit: number) {
     this.#client = client;
@@ -142,10 +145,6 @@ export class ProxiedConnection {
     }
   }
 
-  // What one chunk read from either side makes the proxy write (a head and the body bytes behind it)
-  // goes out in one write.
-  #corked: Socket | undefined;
-
   #write(socket: Socket, bytes: Buffer | string): boolean {
     if (this.#corked !== socket) {
       this.#uncork();
@@ -167,7 +166,7 @@ export class ProxiedConnection {
       if (this.#requestBody) {
         const { body } = this.#requestBody;
         const taken = body.read(bytes, at);
-        this.#toUpstream(at === 0 && taken === bytes.length ? bytes : bytes.subarray(at, at + taken));
+        if (taken > 0) this.#toUpstream(at === 0 && taken === bytes.length ? bytes : bytes.subarray(at, at + taken));
         at += taken;
         if (body.done) this.#requestBody = undefined;
         continue;
@@ -272,7 +271,7 @@ export class ProxiedConnection {
       if (this.#answer) {
         const { body, dechunk } = this.#answer;
         const taken = body.read(bytes, at);
-        if (!dechunk) this.#toClient(at === 0 && taken === bytes.length ? bytes : bytes.subarray(at, at + taken));
+        if (!dechunk && taken > 0) this.#toClient(at === 0 && taken === bytes.length ? bytes : bytes.subarray(at, at + taken));
         at += taken;
         if (body.done) this.#answered();
         continue;

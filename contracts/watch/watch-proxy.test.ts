@@ -93,6 +93,20 @@ function scriptedUpstream(): NetServer & { connections(): number; heads: string[
   return Object.assign(server, { connections: () => connections, heads });
 }
 
+/** A {@link scriptedUpstream} with `watch` in front of it; `port` is the proxy's. */
+async function watchingScriptedUpstream() {
+  const upstream = scriptedUpstream();
+  upstream.listen(0, '127.0.0.1');
+  await once(upstream, 'listening');
+  const proxy = await startWatchProxy({ upstream: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/v1` });
+  return { upstream, proxy, port: Number(new URL(proxy.baseUrl).port) };
+}
+
+async function stopBoth(upstream: NetServer, proxy: { close(): Promise<void> }): Promise<void> {
+  await proxy.close();
+  upstream.close();
+}
+
 /** Sends each piece as its own write once the answer to the last has begun; resolves with all the bytes once the proxy closes. */
 async function rawExchange(port: number, pieces: string[]): Promise<string> {
   const socket = connectNet(port, '127.0.0.1');
@@ -181,11 +195,7 @@ describe('petstore-contract watch', () => {
   });
 
   it('frames every message itself: pipelined requests, HEAD, 1xx, chunked, close-delimited, HTTP/1.0, a reused connection the upstream closed', async () => {
-    const upstream = scriptedUpstream();
-    upstream.listen(0, '127.0.0.1');
-    await once(upstream, 'listening');
-    const proxy = await startWatchProxy({ upstream: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/v1` });
-    const port = Number(new URL(proxy.baseUrl).port);
+    const { upstream, proxy, port } = await watchingScriptedUpstream();
     try {
       // Four requests in one write: four answers, in order, each framed as it came (HEAD: a length, no body;
       // the upstream's Keep-Alive, a hop-by-hop field, stays behind).
@@ -222,17 +232,12 @@ describe('petstore-contract watch', () => {
       await new Promise((resolve) => setImmediate(resolve));
       expect(proxy.summary().exchanges).toBe(10);
     } finally {
-      await proxy.close();
-      upstream.close();
+      await stopBoth(upstream, proxy);
     }
   });
 
   it('refuses what is not HTTP/1.1 with an Error body, before anything reaches the upstream', async () => {
-    const upstream = scriptedUpstream();
-    upstream.listen(0, '127.0.0.1');
-    await once(upstream, 'listening');
-    const proxy = await startWatchProxy({ upstream: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/v1` });
-    const port = Number(new URL(proxy.baseUrl).port);
+    const { upstream, proxy, port } = await watchingScriptedUpstream();
     const refused = async (bytes: string) => {
       const [head, body] = (await rawExchange(port, [bytes])).split('\r\n\r\n');
       return { statusLine: head!.split('\r\n')[0], error: JSON.parse(body!) as { code: string; status: number; message: string } };
@@ -247,8 +252,7 @@ describe('petstore-contract watch', () => {
       expect(both).toMatch(/^HTTP\/1\.1 200 OK\r\n[^]*\r\n\r\n1HTTP\/1\.1 400 Bad Request\r\n/);
       expect(upstream.connections()).toBe(1);
     } finally {
-      await proxy.close();
-      upstream.close();
+      await stopBoth(upstream, proxy);
     }
   });
 
