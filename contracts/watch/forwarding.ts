@@ -24,7 +24,7 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'pro
  * its `Connection` too) and, for a request (`host` given), `Host` the upstream's, added when the client
  * sent none (HTTP/1.0).
  */
-export function forwardedFields(fields: readonly string[], host: string | undefined, connection: readonly string[] = []): string[] {
+export function forwardedFields(fields: readonly string[], host: string | undefined, connection: readonly string[]): string[] {
   const forwarded: string[] = [];
   let hostSeen = false;
   for (let index = 0; index < fields.length; index += 2) {

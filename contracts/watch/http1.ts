@@ -22,8 +22,8 @@ export interface MessageHead {
   length?: number;
   /** Its `Transfer-Encoding` ends in `chunked`. */
   chunked: boolean;
-  /** It has a `Transfer-Encoding` (chunked or not). */
-  transferCoded: boolean;
+  /** Its `Transfer-Encoding` as sent (repeated fields joined), when it has one. */
+  transferEncoding?: string;
   /** The `Connection` options, lower case. */
   connection: string[];
 }
@@ -79,15 +79,15 @@ function parseFields(lines: string[], into: MessageHead): void {
         into.length = Number(value);
         break;
       case 'transfer-encoding':
-        into.transferCoded = true;
-        into.chunked = value.toLowerCase().split(',').at(-1)!.trim() === 'chunked';
+        into.transferEncoding = into.transferEncoding === undefined ? value : `${into.transferEncoding}, ${value}`;
+        into.chunked = into.transferEncoding.toLowerCase().split(',').at(-1)!.trim() === 'chunked';
         break;
       case 'connection':
         into.connection.push(...value.toLowerCase().split(',').map((option) => option.trim()));
         break;
     }
   }
-  if (into.transferCoded && into.length !== undefined) throw new FramingError('Content-Length cannot be sent with Transfer-Encoding.');
+  if (into.transferEncoding !== undefined && into.length !== undefined) throw new FramingError('Content-Length cannot be sent with Transfer-Encoding.');
 }
 
 function headLines(bytes: Buffer): string[] {
@@ -101,9 +101,9 @@ export function parseRequestHead(bytes: Buffer): RequestHead {
   const lines = headLines(bytes);
   const match = REQUEST_LINE.exec(lines[0]!);
   if (!match) throw new FramingError(`The request line "${lines[0]!.slice(0, 100)}" is not "METHOD target HTTP/1.1".`);
-  const head: RequestHead = { method: match[1]!, target: match[2]!, version: match[3] === '0' ? '1.0' : '1.1', fields: [], chunked: false, transferCoded: false, connection: [] };
+  const head: RequestHead = { method: match[1]!, target: match[2]!, version: match[3] === '0' ? '1.0' : '1.1', fields: [], chunked: false, connection: [] };
   parseFields(lines, head);
-  if (head.transferCoded && !head.chunked) throw new FramingError('A request body must be chunked when it has a Transfer-Encoding.', 501, 'not_implemented');
+  if (head.transferEncoding !== undefined && !head.chunked) throw new FramingError('A request body must be chunked when it has a Transfer-Encoding.', 501, 'not_implemented');
   return head;
 }
 
@@ -112,7 +112,7 @@ export function parseResponseHead(bytes: Buffer): ResponseHead {
   const lines = headLines(bytes);
   const match = STATUS_LINE.exec(lines[0]!);
   if (!match) throw new FramingError(`The status line "${lines[0]!.slice(0, 100)}" is not "HTTP/1.1 status reason".`, 502, 'bad_gateway');
-  const head: ResponseHead = { status: Number(match[2]), reason: match[3] ?? '', version: match[1] === '0' ? '1.0' : '1.1', fields: [], chunked: false, transferCoded: false, connection: [] };
+  const head: ResponseHead = { status: Number(match[2]), reason: match[3] ?? '', version: match[1] === '0' ? '1.0' : '1.1', fields: [], chunked: false, connection: [] };
   try {
     parseFields(lines, head);
   } catch (error) {
@@ -131,7 +131,7 @@ export function requestFraming(head: RequestHead): BodyFraming {
 export function responseFraming(head: ResponseHead, method: string): BodyFraming {
   if (method === 'HEAD' || head.status < 200 || head.status === 204 || head.status === 304) return { kind: 'none' };
   if (head.chunked) return { kind: 'chunked' };
-  if (head.transferCoded) return { kind: 'until-close' };
+  if (head.transferEncoding !== undefined) return { kind: 'until-close' };
   if (head.length !== undefined) return head.length === 0 ? { kind: 'none' } : { kind: 'length', length: head.length };
   return { kind: 'until-close' };
 }
@@ -212,10 +212,4 @@ export class BodyReader {
     }
     return at - start;
   }
-}
-
-/** A complete answer carrying an `Error` body, as a proxy writes it for what it could not forward. */
-export function errorResponse(status: number, code: string, message: string, reason: string): string {
-  const body = JSON.stringify({ code, message, status });
-  return `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
 }

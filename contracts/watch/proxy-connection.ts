@@ -1,14 +1,16 @@
-import { connect as connectTcp, isIP, type Socket } from 'node:net';
-import { connect as connectTls } from 'node:tls';
-import { forwardedFields, Tee, upstreamCertificates } from './forwarding.js';
-import { BodyReader, errorResponse, FramingError, headEnd, parseRequestHead, parseResponseHead, requestFraming, responseFraming, type RequestHead } from './http1.js';
+import type { Socket } from 'node:net';
+import { rawErrorResponse } from '../../mocks/server/protocol-errors.js';
+import { forwardedFields, Tee } from './forwarding.js';
+import { BodyReader, FramingError, headEnd, parseRequestHead, parseResponseHead, requestFraming, responseFraming, type RequestHead } from './http1.js';
 
 /** Where a connection forwards to. */
 export interface UpstreamAddress {
-  /** `http://host:port` or `https://...`. */
-  origin: string;
   /** The base address as the user gave it, for messages. */
   base: string;
+  /** `host[:port]`, the `Host` every forwarded request carries. */
+  host: string;
+  /** Opens a new connection to it (TLS for `https:`). */
+  connect(): Socket;
 }
 
 /** One request and its answer as they went through, for the judge and the HAR. */
@@ -55,11 +57,12 @@ interface AnswerInProgress {
   closeAfter: boolean;
 }
 
-// node:http's defaults, which this proxy stood behind before it framed messages itself.
+// A request head, its time and the idle time between requests as node:http's server allows them, which
+// this proxy stood behind before it framed messages itself; more room for an answer's head (cookies).
 const MAX_REQUEST_HEAD_BYTES = 16 * 1024;
-const MAX_ANSWER_HEAD_BYTES = 64 * 1024;
 const CLIENT_IDLE_MS = 5_000;
 const HEAD_TIMEOUT_MS = 60_000;
+const MAX_ANSWER_HEAD_BYTES = 64 * 1024;
 // Shorter than a server's usual 5 s keep-alive: the proxy closes an idle upstream connection before the
 // upstream does, so a request never goes out on a connection the upstream is closing.
 const UPSTREAM_IDLE_MS = 4_000;
@@ -94,7 +97,6 @@ export class ProxiedConnection {
   readonly #address: UpstreamAddress;
   readonly #events: ConnectionEvents;
   readonly #limit: number;
-  readonly #host: string;
   #upstream: Socket | undefined;
   readonly #inFlight: InFlight[] = [];
   /** Client bytes of a head that has not all arrived. */
@@ -118,7 +120,6 @@ export class ProxiedConnection {
     this.#address = address;
     this.#events = events;
     this.#limit = limit;
-    this.#host = new URL(address.origin).host;
     client.setNoDelay(true);
     client.setTimeout(CLIENT_IDLE_MS, () => this.#clientIdle());
     client.on('data', (chunk: Buffer) => this.#fromClient(chunk));
@@ -193,7 +194,7 @@ export class ProxiedConnection {
   #startRequest(head: RequestHead): void {
     if (head.method === 'CONNECT') throw new FramingError('CONNECT is not supported: watch is a reverse proxy in front of one service.');
     const target = originForm(head.target);
-    const fields = forwardedFields(head.fields, this.#host, head.connection);
+    const fields = forwardedFields(head.fields, this.#address.host, head.connection);
     const framing = requestFraming(head);
     const upstreamFields = framing.kind === 'chunked' ? [...fields, 'Transfer-Encoding', 'chunked'] : fields;
     const exchange: InFlight = {
@@ -227,13 +228,7 @@ export class ProxiedConnection {
   }
 
   #connect(): Socket {
-    const url = new URL(this.#address.origin);
-    const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
-    const host = url.hostname.replace(/^\[|\]$/g, '');
-    const upstream =
-      url.protocol === 'https:'
-        ? connectTls({ host, port, ...(isIP(host) === 0 && { servername: host }), ca: upstreamCertificates(), ALPNProtocols: ['http/1.1'] })
-        : connectTcp({ host, port });
+    const upstream = this.#address.connect();
     upstream.setNoDelay(true);
     upstream.setTimeout(UPSTREAM_IDLE_MS, () => {
       if (this.#inFlight.length === 0 && this.#upstream === upstream) this.#dropUpstream();
@@ -314,7 +309,7 @@ export class ProxiedConnection {
     const upstreamCloses = head.connection.includes('close') || (head.version === '1.0' && !head.connection.includes('keep-alive'));
     const closeAfter = exchange.lastOnConnection || framing.kind === 'until-close' || dechunk || (upstreamCloses && this.#requestBody?.exchange === exchange);
     const toClient = [...fields];
-    if (framing.kind === 'chunked' && !dechunk) toClient.push('Transfer-Encoding', head.fields[head.fields.findIndex((field, index) => index % 2 === 0 && field.toLowerCase() === 'transfer-encoding') + 1]!);
+    if (framing.kind === 'chunked' && !dechunk) toClient.push('Transfer-Encoding', head.transferEncoding!);
     if (closeAfter) toClient.push('Connection', 'close');
     else if (exchange.version === '1.0') toClient.push('Connection', 'keep-alive');
     exchange.answering = true;
@@ -369,7 +364,7 @@ export class ProxiedConnection {
     }
     const message = `the upstream ${this.#address.base} did not answer ${first.method} ${first.target} (${why})`;
     this.#events.upstreamError(message);
-    this.#client.end(errorResponse(502, 'bad_gateway', message, 'Bad Gateway'));
+    this.#client.end(rawErrorResponse({ code: 'bad_gateway', message, status: 502 }));
     this.#close();
   }
 
@@ -387,7 +382,7 @@ export class ProxiedConnection {
 
   #sendRefusal(): void {
     const { status, code, message } = this.#refusal!;
-    this.#client.end(errorResponse(status, code, message, status === 431 ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : status === 501 ? 'Not Implemented' : 'Bad Request'));
+    this.#client.end(rawErrorResponse({ code, message, status }));
     this.#close();
   }
 

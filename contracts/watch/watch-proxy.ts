@@ -1,6 +1,7 @@
-import { createServer, type AddressInfo } from 'node:net';
-import { answerHeaders, headerRecord } from './forwarding.js';
-import { ProxiedConnection, type ConnectionEvents, type ForwardedExchange } from './proxy-connection.js';
+import { connect as connectTcp, createServer, isIP, type AddressInfo } from 'node:net';
+import { connect as connectTls } from 'node:tls';
+import { answerHeaders, headerRecord, upstreamCertificates } from './forwarding.js';
+import { ProxiedConnection, type ConnectionEvents, type ForwardedExchange, type UpstreamAddress } from './proxy-connection.js';
 import { parsedJson, type Exchange } from '../transport/exchange.js';
 import { HarRecorder } from './har.js';
 import { TrafficJudge, type TrafficSummary, type TrafficViolation } from './traffic-judge.js';
@@ -85,7 +86,7 @@ export async function startWatchProxy(options: WatchProxyOptions): Promise<Runni
     upstreamError: (message) => options.onUpstreamError?.(message),
   };
 
-  const address = { origin: upstream.origin, base: options.upstream };
+  const address = upstreamAddress(upstream, options.upstream);
   const connections = new Set<ProxiedConnection>();
   const server = createServer((client) => {
     const connection = new ProxiedConnection(client, address, events, limit);
@@ -111,4 +112,15 @@ export async function startWatchProxy(options: WatchProxyOptions): Promise<Runni
       await new Promise((resolve) => setImmediate(resolve));
     },
   };
+}
+
+/** How every connection reaches the upstream; the CAs are read once, not per connection. */
+function upstreamAddress(upstream: URL, base: string): UpstreamAddress {
+  const host = upstream.hostname.replace(/^\[|\]$/g, '');
+  if (upstream.protocol !== 'https:') {
+    const port = Number(upstream.port) || 80;
+    return { base, host: upstream.host, connect: () => connectTcp({ host, port }) };
+  }
+  const tls = { host, port: Number(upstream.port) || 443, ...(isIP(host) === 0 && { servername: host }), ca: upstreamCertificates(), ALPNProtocols: ['http/1.1'] };
+  return { base, host: upstream.host, connect: () => connectTls(tls) };
 }
