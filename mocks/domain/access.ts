@@ -126,16 +126,21 @@ export class AccessControl {
 
 /** A key's request after its quota decided: admitted, or 429. (The ban is decided before.) */
 export function keyAccess(apiKey: ApiKey, quota: QuotaDecision): Access {
-  const rateLimit = { ...quota.described, windows: quota.windows };
+  const rateLimit = rateLimitViewOf(quota);
   if (quota.admitted) return { granted: true, apiKey, rateLimit };
   return { granted: false, apiKey, error: rateLimitError(quota.described, quota.retryAfterSeconds!), rateLimit, retryAfterSeconds: quota.retryAfterSeconds! };
 }
 
 /** A request without a valid key, counted in its address's bucket: 401, or 429 once the bucket is empty. */
 export function anonymousAccess(quota: QuotaDecision, code: 'missing_api_key' | 'invalid_api_key', message: string): Access {
-  const rateLimit = { ...quota.described, windows: quota.windows };
+  const rateLimit = rateLimitViewOf(quota);
   if (!quota.admitted) return { granted: false, error: rateLimitError(quota.described, quota.retryAfterSeconds!), rateLimit, retryAfterSeconds: quota.retryAfterSeconds! };
   return { granted: false, error: apiError(code, message), rateLimit, challenge: bearerChallenge(code) };
+}
+
+// Built field by field: a spread of the window state was a tenth of the access check's time.
+function rateLimitViewOf({ described, windows }: QuotaDecision): RateLimitView {
+  return { limit: described.limit, remaining: described.remaining, resetEpochSeconds: described.resetEpochSeconds, windows };
 }
 
 /** The message of a revoked key's 401. */

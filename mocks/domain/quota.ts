@@ -58,8 +58,9 @@ export class QuotaLedger {
   consume(subject: string, limits: Limits, nowMs: number): QuotaDecision {
     const bucket = this.#touch(subject, nowMs);
     rollWindows(bucket, nowMs);
-    const exhausted = QUOTA_WINDOWS.findLastIndex((window, i) => bucket.counts[i]! >= window.limitOf(limits));
-    if (exhausted === -1) QUOTA_WINDOWS.forEach((_, i) => (bucket.counts[i]! += 1));
+    let exhausted = -1;
+    for (let i = 0; i < QUOTA_WINDOWS.length; i += 1) if (bucket.counts[i]! >= QUOTA_WINDOWS[i]!.limitOf(limits)) exhausted = i;
+    if (exhausted === -1) for (let i = 0; i < QUOTA_WINDOWS.length; i += 1) bucket.counts[i]! += 1;
 
     return quotaDecision(windowStates(bucket, limits), exhausted, nowMs);
   }
@@ -140,13 +141,14 @@ export function windowsOfCounts(starts: readonly number[], counts: readonly numb
 
 /** Starts a window afresh when the bucket's one has ended. */
 function rollWindows(bucket: Bucket, nowMs: number): void {
-  QUOTA_WINDOWS.forEach((window, i) => {
-    const start = Math.floor(nowMs / 1000 / window.seconds) * window.seconds;
+  for (let i = 0; i < QUOTA_WINDOWS.length; i += 1) {
+    const { seconds } = QUOTA_WINDOWS[i]!;
+    const start = Math.floor(nowMs / 1000 / seconds) * seconds;
     if (bucket.starts[i] !== start) {
       bucket.starts[i] = start;
       bucket.counts[i] = 0;
     }
-  });
+  }
 }
 
 function windowStates(bucket: Bucket, limits: Limits): WindowState[] {

@@ -28,6 +28,8 @@ const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
  * @example normalizedPath('/p%65ts/%31') // '/pets/1'
  */
 export function normalizedPath(path: string): string {
+  // Nearly every path has no escape; it is asked twice per request.
+  if (!path.includes('%')) return path;
   return path.replace(/%([0-9A-Fa-f]{2})/g, (escape, hex: string) => {
     const character = String.fromCharCode(parseInt(hex, 16));
     return UNRESERVED.test(character) ? character : escape;

@@ -104,7 +104,7 @@ const CORS_HEADER_LIST = Object.entries(CORS_HEADERS).flat();
 
 function send(res: ServerResponse, status: number, headers: Record<string, string>, body?: string | Uint8Array, contentType?: string): void {
   const length = body === undefined ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
-  const list = [...CORS_HEADER_LIST];
+  const list = CORS_HEADER_LIST.slice();
   if (contentType !== undefined && !('Content-Type' in headers)) list.push('Content-Type', contentType);
   for (const name in headers) {
     if (!(name in CORS_HEADERS)) list.push(name, headers[name]!);
@@ -114,8 +114,27 @@ function send(res: ServerResponse, status: number, headers: Record<string, strin
   res.end(body);
 }
 
+// A body frozen to its leaves cannot change (the category list is shared until the categories do):
+// its JSON is written once and kept as long as the body is.
+const frozenJson = new WeakMap<object, string>();
+
+function isFrozenThrough(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return true;
+  return Object.isFrozen(value) && Object.values(value).every(isFrozenThrough);
+}
+
+function jsonOf(value: unknown): string {
+  if (typeof value !== 'object' || value === null || !Object.isFrozen(value)) return JSON.stringify(value);
+  let json = frozenJson.get(value);
+  if (json === undefined) {
+    json = JSON.stringify(value);
+    if (isFrozenThrough(value)) frozenJson.set(value, json);
+  }
+  return json;
+}
+
 function sendJson(res: ServerResponse, status: number, headers: Record<string, string>, value: unknown): void {
-  send(res, status, headers, JSON.stringify(value), 'application/json');
+  send(res, status, headers, jsonOf(value), 'application/json');
 }
 
 /** A fault rule's network error on the intercepted path: the connection ends without an answer. */
@@ -164,7 +183,7 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
   }
 
   async function answer(incoming: IncomingMessage, res: ServerResponse): Promise<void> {
-    const started = performance.now();
+    const started = log ? performance.now() : 0;
     const method = incoming.method ?? 'GET';
     const path = pathOf(incoming.url ?? '/');
 
@@ -222,10 +241,12 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       else if (answered.rawBody !== undefined) send(res, status, answered.headers, answered.rawBody, 'application/json');
       else sendJson(res, status, answered.headers, answered.body);
     }
-    log?.(
-      `${method} ${pathname} ${status || 'dropped'} plan=${fake.planOf(call.header('authorization')) ?? 'anonymous'} ` +
-        `remaining=${remaining ?? '-'} ${Math.round(performance.now() - started)}ms`,
-    );
+    if (log) {
+      log(
+        `${method} ${pathname} ${status || 'dropped'} plan=${fake.planOf(call.header('authorization')) ?? 'anonymous'} ` +
+          `remaining=${remaining ?? '-'} ${Math.round(performance.now() - started)}ms`,
+      );
+    }
   }
 
   const protocolErrors = new ProtocolErrorAnswerer();

@@ -46,6 +46,15 @@ describe('the standalone fake', () => {
     expect(after.headers.get('x-ratelimit-remaining')).toBe('58');
   });
 
+  it('answers the category list as it is now, never as it was when last written', async () => {
+    const names = async () => ((await (await api('/categories')).json()) as { name: string }[]).map(({ name }) => name);
+    expect(await names()).toEqual(['dog', 'cat', 'rabbit']);
+    await api('/categories', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"ferret"}' });
+    expect(await names()).toEqual(['dog', 'cat', 'rabbit', 'ferret']);
+    await fetch(`${server.url}/__admin/reset`, { method: 'POST' });
+    expect(await names()).toEqual(['dog', 'cat', 'rabbit']);
+  });
+
   it('resets records, counters and clock through /__admin/reset', async () => {
     await api('/categories', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"ferret"}' });
     await clock({ advanceSeconds: 3600 });
