@@ -1,5 +1,5 @@
 // `npm run bench`: the standalone fake beside `prism mock` of the same spec and a bare node:http floor,
-// loaded one after the other in one run, plus start-up, the in-process host, the contract suite's wall
+// the fake and the floor loaded in turns in one run, plus start-up, the in-process host, the contract suite's wall
 // time per target and the fake's memory after 100,000 requests. Writes the results as JSON.
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -149,19 +149,28 @@ const buildMs = Math.round(performance.now() - buildStarted);
 process.stderr.write('start-up (spawn to first answer)\n');
 const startup = { fake: await startupMs(fakeCommand), fakeFromSources: await startupMs(fakeFromSourcesCommand), prism: await startupMs(prismCommand) };
 
-process.stderr.write(`load: ${options.connections} connections, ${options.duration} s per scenario after a 2 s warm-up\n`);
-const load = {
-  fake: await withServer(fakeCommand, loadAll),
-  prism: await withServer(prismCommand, loadAll),
-  floor: await withServer(floorCommand, loadAll),
-};
+// How many turns each server takes where two or more are compared under load (see loadInTurns).
+const ROUNDS = 3;
 
-// How many turns each of direct, watch and the bare proxy takes under load (see loadInTurns).
-const WATCH_ROUNDS = 3;
+process.stderr.write(`load: ${options.connections} connections, ${options.duration} s per scenario after a 2 s warm-up\n`);
+// The fake and the floor in turns: the ratio of the two is a target of its own, and one slow minute
+// of this shared machine must not fall on only one of them. Prism, ten times slower, runs once.
+process.stderr.write(`the fake and the floor, in turns (${ROUNDS} rounds each)\n`);
+const fakeAndFloor = await withServer(fakeCommand, (fake) =>
+  withServer(floorCommand, async (floor) => {
+    const load = { connections: options.connections, durationSeconds: options.duration, key: KEY };
+    // Every GET before any POST: the POSTs add categories, and the list would grow under the GET load.
+    const [fakeGet, floorGet] = await loadInTurns([fake, floor], 'GET', ROUNDS, load);
+    const [fakePost, floorPost] = await loadInTurns([fake, floor], 'POST', ROUNDS, load);
+    process.stderr.write(`  GET ${fakeGet!.requestsPerSecond} req/s fake, ${floorGet!.requestsPerSecond} floor; POST ${fakePost!.requestsPerSecond}, ${floorPost!.requestsPerSecond}\n`);
+    return { fake: { GET: fakeGet!, POST: fakePost! }, floor: { GET: floorGet!, POST: floorPost! } };
+  }),
+);
+const load = { fake: fakeAndFloor.fake, prism: await withServer(prismCommand, loadAll), floor: fakeAndFloor.floor };
 
 // `watch` in front of the fake, in its own process as a team runs it: the same load through it beside
 // the fake alone, and the latency a frontend sees one request at a time.
-process.stderr.write(`watch: the fake alone, through watch and through a bare proxy, in turns (${WATCH_ROUNDS} rounds each)\n`);
+process.stderr.write(`watch: the fake alone, through watch and through a bare proxy, in turns (${ROUNDS} rounds each)\n`);
 const watch = await withServer(fakeCommand, async (fake) => {
   const port = await freeLoopbackPort();
   const proxyCommand = async (): Promise<ServerCommand> => ({ name: 'watch', command: process.execPath, args: [CONTRACT_BIN, 'watch', '--upstream', fake.baseUrl, '--port', String(port)], baseUrl: `http://127.0.0.1:${port}/v1`, headers: probeHeaders });
@@ -172,7 +181,7 @@ const watch = await withServer(fakeCommand, async (fake) => {
     // Scenario by scenario, the three in turns: every POST grows the list, so all GETs come before any.
     const load = { connections: options.connections, durationSeconds: options.duration, key: KEY };
     const run = async (scenario: Scenario) => {
-      const [direct, proxied, bare] = await loadInTurns([fake, proxy, bareProxy], scenario, WATCH_ROUNDS, load);
+      const [direct, proxied, bare] = await loadInTurns([fake, proxy, bareProxy], scenario, ROUNDS, load);
       return { direct: direct!, proxied: proxied!, bare: bare! };
     };
     const get = await run('GET');
