@@ -138,7 +138,8 @@ export function anonymousAccess(quota: QuotaDecision, code: 'missing_api_key' | 
   return { granted: false, error: apiError(code, message), rateLimit, challenge: bearerChallenge(code) };
 }
 
-// Built field by field: a spread of the window state was a tenth of the access check's time.
+// Built field by field: spreading the window state into a new object was most of the access check's
+// time in a profile under load.
 function rateLimitViewOf({ described, windows }: QuotaDecision): RateLimitView {
   return { limit: described.limit, remaining: described.remaining, resetEpochSeconds: described.resetEpochSeconds, windows };
 }

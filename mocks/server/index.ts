@@ -241,12 +241,10 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       else if (answered.rawBody !== undefined) send(res, status, answered.headers, answered.rawBody, 'application/json');
       else sendJson(res, status, answered.headers, answered.body);
     }
-    if (log) {
-      log(
-        `${method} ${pathname} ${status || 'dropped'} plan=${fake.planOf(call.header('authorization')) ?? 'anonymous'} ` +
-          `remaining=${remaining ?? '-'} ${Math.round(performance.now() - started)}ms`,
-      );
-    }
+    log?.(
+      `${method} ${pathname} ${status || 'dropped'} plan=${fake.planOf(call.header('authorization')) ?? 'anonymous'} ` +
+        `remaining=${remaining ?? '-'} ${Math.round(performance.now() - started)}ms`,
+    );
   }
 
   const protocolErrors = new ProtocolErrorAnswerer();
