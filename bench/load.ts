@@ -94,8 +94,7 @@ export async function pacedMedianMs(servers: ServerProcess[], rounds: number, ke
 /**
  * Loads servers in turns, `rounds` times each, starting each round with the next server, and averages
  * each server's rounds: machine noise (these machines are shared) then falls on all of them alike, where
- * one long run each would hand a slow minute to whichever ran in it. Every request of a POST round grows
- * the list, so the rotation also shares out who answers the longest lists.
+ * one long run each would hand a slow minute to whichever ran in it.
  * @example const [direct, proxied] = await loadInTurns([fake, proxy], 'GET', 3, options);
  */
 export async function loadInTurns(servers: ServerProcess[], scenario: Scenario, rounds: number, options: LoadOptions): Promise<LoadResult[]> {

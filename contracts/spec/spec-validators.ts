@@ -57,7 +57,6 @@ export class SpecValidators {
     }
     return validate;
   }
-
 }
 
 let shared: SpecValidators | undefined;

@@ -38,7 +38,6 @@ function commandSection(title: string, command: Command, exit: string): string {
  * a flag added to a bin appears here, and the docs test fails until the page is regenerated.
  */
 export function cliReferenceMarkdown(): string {
-  const none = () => undefined;
   return [
     commandSection('`petstore-fake` (`npm start --`)', fakeServerCommand(), FAKE_EXIT),
     commandSection('`petstore-contract` (`npm run contract --`)', contractProgram('petstore-contract'), CONTRACT_EXIT),
