@@ -7,14 +7,17 @@
  * rules as `AccessControl.check`. The caller read the fault rules from its cache and found none that
  * applies; if they changed since (the version differs), nothing happens and the answer is 'stale'.
  * KEYS: clock, revoked, ban, rejections, key quota, address quota, fault rules' version, categories,
- * pets, orders, category sequence.
+ * pets, orders, category sequence, categories' version.
  * ARGV: system now (ms), key ('' without a valid one), perMinute, perDay, free perMinute, free perDay,
  * ban threshold, ban length (ms), address bucket lifetime (ms), the cached rules' version ('*': do not
  * check), the step ('' none, listCategories, createCategory, findPet, listOrders), its argument (the
- * new category's JSON without its id, or the pet's id).
+ * new category's JSON without its id, or the pet's id), the categories' version (for listCategories the
+ * one whose list the caller holds, '' none; for createCategory the new one).
  * Returns { 'stale' }, or { kind, offset, ... }: kind 'banned' + until; or 'key' / 'revoked' /
  * 'anonymous' + exhausted window (-1 none), minute start, minute count, day start, day count, then for
- * an admitted request the step's result (records' JSON; '' for a pet that does not exist).
+ * an admitted request the step's result: records' JSON ('' for a pet that does not exist); a category
+ * list starts with the categories' version and '=' (the caller's list is current, no records follow) or
+ * '+' (the records follow).
  */
 export const ADMIT = `
 if ARGV[10] ~= '*' and (redis.call('GET', KEYS[7]) or '') ~= ARGV[10] then return { 'stale' } end
@@ -43,8 +46,18 @@ local function answer(kind, r)
 end
 local function step(reply)
   local kind = ARGV[11]
-  if kind == 'listCategories' or kind == 'listOrders' then
-    local values = redis.call('HVALS', kind == 'listCategories' and KEYS[8] or KEYS[10])
+  if kind == 'listCategories' then
+    local version = redis.call('GET', KEYS[12]) or ''
+    reply[#reply + 1] = version
+    if version ~= '' and version == ARGV[13] then
+      reply[#reply + 1] = '='
+      return reply
+    end
+    reply[#reply + 1] = '+'
+    local values = redis.call('HVALS', KEYS[8])
+    for i = 1, #values do reply[#reply + 1] = values[i] end
+  elseif kind == 'listOrders' then
+    local values = redis.call('HVALS', KEYS[10])
     for i = 1, #values do reply[#reply + 1] = values[i] end
   elseif kind == 'findPet' then
     reply[#reply + 1] = redis.call('HGET', KEYS[9], ARGV[12]) or ''
@@ -52,6 +65,7 @@ local function step(reply)
     local id = redis.call('INCR', KEYS[11])
     local json = '{"id":' .. id .. ',' .. ARGV[12]
     redis.call('HSET', KEYS[8], id, json)
+    redis.call('SET', KEYS[12], ARGV[13])
     reply[#reply + 1] = json
   end
   return reply
@@ -108,14 +122,16 @@ return fired
 
 /**
  * Loads the seed unless the prefix already holds a fake (a restart keeps everything; two instances
- * starting together seed once). KEYS: seeded marker, categories, pets, orders, category sequence.
- * ARGV: triples (collection letter C/P/O, id, JSON), then 'S', the sequence's start.
+ * starting together seed once). KEYS: seeded marker, categories, pets, orders, category sequence,
+ * categories' version. ARGV: the categories' new version, triples (collection letter C/P/O, id, JSON),
+ * then 'S', the sequence's start.
  * Returns 1 when it seeded, 0 when the state was already there.
  */
 export const SEED_IF_EMPTY = `
 if redis.call('SETNX', KEYS[1], '1') == 0 then return 0 end
+redis.call('SET', KEYS[6], ARGV[1])
 local collections = { C = KEYS[2], P = KEYS[3], O = KEYS[4] }
-local i = 1
+local i = 2
 while i <= #ARGV do
   if ARGV[i] == 'S' then
     redis.call('SET', KEYS[5], ARGV[i + 1])

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Redis, Result } from 'ioredis';
 import { anonymousAccess, banned, keyAccess, REVOKED_KEY_MESSAGE, type Access } from './access.js';
 import { authenticate } from './auth.js';
@@ -60,8 +61,8 @@ export async function connectRedisStore(options: RedisStoreOptions): Promise<(pa
     redis.disconnect();
     throw new Error(`cannot reach Redis at ${options.url} (${(lastError ?? (error as Error)).message})`);
   }
-  redis.defineCommand('petstoreAdmit', { numberOfKeys: 11, lua: ADMIT });
-  redis.defineCommand('petstoreSeedIfEmpty', { numberOfKeys: 5, lua: SEED_IF_EMPTY });
+  redis.defineCommand('petstoreAdmit', { numberOfKeys: 12, lua: ADMIT });
+  redis.defineCommand('petstoreSeedIfEmpty', { numberOfKeys: 6, lua: SEED_IF_EMPTY });
   redis.defineCommand('petstoreFireFault', { numberOfKeys: 5, lua: FIRE_FAULT });
   return (parts) => new RedisStore(redis, options.prefix ?? 'petstore:', parts);
 }
@@ -78,6 +79,8 @@ export class RedisStore implements FakeStore {
   readonly #redis: Redis;
   readonly #prefix: string;
   readonly #clock: AdjustableClock;
+  /** The category list as this instance last read it, and its version in Redis: a GET of an unchanged list reads no records. */
+  #categories: { version: string; list: readonly Category[] } | undefined;
   readonly #admit: (authorization: string | null, clientAddress: string, rulesVersion: string, step?: RecordStep) => Promise<Admitted | 'stale'>;
   #loading: Promise<void>;
 
@@ -95,10 +98,14 @@ export class RedisStore implements FakeStore {
           const id = await redis.incr(key('category:seq'));
           // The field order of the memory store's answers: id, name, description.
           const category: Category = { id, name: newCategory.name, ...(newCategory.description !== undefined && { description: newCategory.description }) };
-          await redis.hset(key('categories'), String(id), JSON.stringify(category));
+          await redis.multi().hset(key('categories'), String(id), JSON.stringify(category)).set(key('categories:version'), randomUUID()).exec();
           return category;
         }),
-      listCategories: () => reachable(async () => byId<Category>(await redis.hvals(key('categories')))),
+      listCategories: () =>
+        reachable(async () => {
+          const [[, version], [, values]] = (await redis.multi().get(key('categories:version')).hvals(key('categories')).exec()) as [[unknown, string | null], [unknown, string[]]];
+          return this.#readCategories(version ?? '', values);
+        }),
       findPet: (id: number) =>
         reachable(async () => {
           const json = await redis.hget(key('pets'), String(id));
@@ -114,13 +121,15 @@ export class RedisStore implements FakeStore {
       const auth = authenticate(authorization, keys);
       const apiKey = auth.ok ? auth.apiKey : undefined;
       const systemNow = baseNow();
+      // The list this request may answer with, if Redis finds its version current (another request may replace the field meanwhile).
+      const held = step?.kind === 'listCategories' ? this.#categories : undefined;
       const reply = await redis.petstoreAdmit(
         key('clock'), key('revoked'), key(`ban:${apiKey?.key ?? ''}`), key(`rejections:${apiKey?.key ?? ''}`),
         key(`quota:key:${apiKey?.key ?? ''}`), key(`quota:address:${clientAddress}`), this.faults.versionKey,
-        key('categories'), key('pets'), key('orders'), key('category:seq'),
+        key('categories'), key('pets'), key('orders'), key('category:seq'), key('categories:version'),
         systemNow, apiKey?.key ?? '', apiKey?.limits.perMinute ?? 0, apiKey?.limits.perDay ?? 0,
         PLAN_LIMITS.free.perMinute, PLAN_LIMITS.free.perDay, ban.threshold, ban.seconds * 1000, ADDRESS_BUCKET_MS,
-        version, step?.kind ?? '', stepArgument(step),
+        version, step?.kind ?? '', stepArgument(step), step?.kind === 'createCategory' ? randomUUID() : (held?.version ?? ''),
       );
       const [kind, offset, ...rest] = reply;
       if (kind === 'stale') return 'stale';
@@ -133,7 +142,11 @@ export class RedisStore implements FakeStore {
       const quota = quotaDecision(windowsOfCounts([minuteStart, dayStart], [minuteCount, dayCount], limits), exhausted, nowMs);
       if (kind === 'key') {
         const access = keyAccess(apiKey!, quota);
-        return access.granted && step ? { access, result: stepResult(step, rest.slice(5)) } : { access };
+        if (!access.granted || !step) return { access };
+        const values = rest.slice(5);
+        if (step.kind !== 'listCategories') return { access, result: stepResult(step, values) };
+        const [listVersion = '', current, ...records] = values;
+        return { access, result: current === '=' ? held!.list : this.#readCategories(listVersion, records) };
       }
       if (kind === 'revoked' || auth.ok) return { access: anonymousAccess(quota, 'invalid_api_key', REVOKED_KEY_MESSAGE) };
       return { access: anonymousAccess(quota, auth.code, auth.message) };
@@ -209,6 +222,13 @@ export class RedisStore implements FakeStore {
     await this.#redis.quit().catch(() => this.#redis.disconnect());
   }
 
+  /** The categories read from Redis, frozen (shared by every answer until they change) and kept with their version. */
+  #readCategories(version: string, values: string[]): readonly Category[] {
+    const list = Object.freeze(byId<Category>(values).map((category) => Object.freeze(category)));
+    this.#categories = version === '' ? undefined : { version, list };
+    return list;
+  }
+
   /** Seeds a fresh prefix, with this instance's start-up fault rules; a prefix in use is kept as it is. */
   async #seedIfEmpty(seed: SeedData): Promise<void> {
     const key = (name: string) => `${this.#prefix}${name}`;
@@ -218,7 +238,7 @@ export class RedisStore implements FakeStore {
       ...seed.orders.flatMap((record) => ['O', record.id, JSON.stringify(record)]),
     ];
     const sequenceStart = Math.max(0, ...seed.categories.map((category) => category.id));
-    const seeded = await reachable(() => this.#redis.petstoreSeedIfEmpty(key('seeded'), key('categories'), key('pets'), key('orders'), key('category:seq'), ...records, 'S', sequenceStart));
+    const seeded = await reachable(() => this.#redis.petstoreSeedIfEmpty(key('seeded'), key('categories'), key('pets'), key('orders'), key('category:seq'), key('categories:version'), randomUUID(), ...records, 'S', sequenceStart));
     if (seeded === 1) await reachable(() => this.faults.reset());
   }
 }
@@ -235,10 +255,9 @@ function stepArgument(step: RecordStep | undefined): string {
   return step?.kind === 'findPet' ? String(step.id) : '';
 }
 
-/** A step's result from the script's reply after the quota fields. */
-function stepResult(step: RecordStep, values: string[]): unknown {
+/** A step's result from the script's reply after the quota fields (a category list is the store's: it may be the one held). */
+function stepResult(step: Exclude<RecordStep, { kind: 'listCategories' }>, values: string[]): unknown {
   switch (step.kind) {
-    case 'listCategories':
     case 'listOrders':
       return byId(values);
     case 'findPet':

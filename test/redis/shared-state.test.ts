@@ -143,6 +143,25 @@ describeWithRedis(`two standalone fakes on one Redis${installed ? '' : ` (skippe
     expect(otherState.minute.remaining).toBe(58);
   }, SLOW);
 
+  // Each instance keeps the category list it last read and reads the records again only when their version in Redis moved.
+  it('lists, on an instance that holds the category list, what the other created (with or without a fault rule) or reset', async () => {
+    const [a, b] = await pair();
+    const names = async (server: RunningFakeServer) => ((await (await fetch(`${server.baseUrl}/categories`, { headers: free })).json()) as Array<{ name: string }>).map((category) => category.name);
+    const create = (server: RunningFakeServer, name: string) =>
+      fetch(`${server.baseUrl}/categories`, { method: 'POST', headers: { ...free, 'content-type': 'application/json' }, body: JSON.stringify({ name }) });
+    expect(await names(b)).toEqual(['dog', 'cat', 'rabbit']);
+    expect(await names(b)).toEqual(['dog', 'cat', 'rabbit']);
+    expect((await create(a, 'ferret')).status).toBe(201);
+    expect(await names(b)).toEqual(['dog', 'cat', 'rabbit', 'ferret']);
+    // A rule that applies to the create takes it through the stages one by one, not the admission script.
+    const rule = { id: 'slow-create', match: { method: 'POST', path: '/categories' }, effect: { delayMs: 1 } };
+    expect((await fetch(`${a.url}/__admin/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(rule) })).status).toBe(201);
+    expect((await create(a, 'gerbil')).status).toBe(201);
+    expect(await names(b)).toEqual(['dog', 'cat', 'rabbit', 'ferret', 'gerbil']);
+    expect((await fetch(`${a.url}/__admin/reset`, { method: 'POST' })).status).toBe(204);
+    expect(await names(b)).toEqual(['dog', 'cat', 'rabbit']);
+  }, SLOW);
+
   it('refuses to start when Redis cannot be reached, naming the URL', async () => {
     await expect(startFakeServer({ port: 0, redis: { url: 'redis://127.0.0.1:1' } })).rejects.toThrow('cannot reach Redis at redis://127.0.0.1:1');
   }, SLOW);
