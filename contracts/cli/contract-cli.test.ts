@@ -1,3 +1,4 @@
+/** @startsFirst the URL run against a broken service waits for its address's window (test/waiting-first-sequencer.js). */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -9,6 +10,8 @@ import { startFakeServer, type RunningFakeServer } from '../../mocks/server/inde
 import { BROKEN_VARIANTS } from '../broken-variants/index.js';
 import { CHECKS } from '../checks/registry.js';
 import type { ContractReport } from '../report/suite-report.js';
+import { capturedIo } from './captured-io.js';
+import { runContractCli } from './run-contract-cli.js';
 import { freeLoopbackPort } from '../targets/free-port.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -41,11 +44,12 @@ describe('npm run contract', () => {
       expect(stderr).toContain('a URL target needs an API key: pass --api-key KEY or set PETSTORE_API_KEY');
     }, 60_000);
 
+    // The rest in this process: the exit code above is the process's; a Node start per case only costs CI time.
     it('for an unreachable URL (a loopback port nothing listens on)', async () => {
       const port = await freeLoopbackPort();
-      const { code, stderr } = await contract(['--target', `http://127.0.0.1:${port}/v1`, '--api-key', 'free-test-key']);
-      expect(code).toBe(2);
-      expect(stderr).toContain(`target http://127.0.0.1:${port}/v1 is unreachable (ECONNREFUSED)`);
+      const { io, err } = capturedIo();
+      expect(await runContractCli(['--target', `http://127.0.0.1:${port}/v1`, '--api-key', 'free-test-key'], io)).toBe(2);
+      expect(err.join('\n')).toContain(`target http://127.0.0.1:${port}/v1 is unreachable (ECONNREFUSED)`);
     }, 60_000);
 
     it.each([
@@ -57,9 +61,9 @@ describe('npm run contract', () => {
       [['--target', 'fake', '--min-coverage', '150'], '--min-coverage must be a percentage from 0 to 100; got "150"'],
       [['--target', 'fake', '--max-requests', '0'], '--max-requests must be a whole number from 1 to 10000000; got "0"'],
     ])('for bad usage: %j', async (args, message) => {
-      const { code, stderr } = await contract(args);
-      expect(code).toBe(2);
-      expect(stderr).toContain(message);
+      const { io, err } = capturedIo();
+      expect(await runContractCli(args, io)).toBe(2);
+      expect(err.join('\n')).toContain(message);
     }, 60_000);
   });
 

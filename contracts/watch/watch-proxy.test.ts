@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startFakeServer, type RunningFakeServer } from '../../mocks/server/index.js';
 import { BROKEN_VARIANTS } from '../broken-variants/index.js';
+import { capturedIo } from '../cli/captured-io.js';
 import { runContractCli } from '../cli/run-contract-cli.js';
 import { startFakeTarget } from '../targets/fake-target.js';
 import { freeLoopbackPort } from '../targets/free-port.js';
@@ -35,15 +36,9 @@ const NOT_SHOWN_BY_ORDINARY_TRAFFIC = new Set([
   'remaining-one-too-many', 'remaining-three-short', 'quota-after-validation',
 ]);
 
-function capture(): { out: string[]; err: string[]; io: Parameters<typeof runContractCli>[1] } {
-  const out: string[] = [];
-  const err: string[] = [];
-  return { out, err, io: { out: (line) => out.push(line), err: (line) => err.push(line), env: {}, command: 'petstore-contract' } };
-}
-
 /** Starts `watch` in this process; resolves once it listens, with its address and a way to stop it. */
 async function watching(args: string[]): Promise<{ baseUrl: string; stop(): Promise<number>; out: string[]; err: string[] }> {
-  const { out, err, io } = capture();
+  const { out, err, io } = capturedIo();
   let stop!: () => void;
   const stopped = new Promise<void>((resolve) => (stop = resolve));
   const exit = runContractCli(['watch', ...args], io, stopped);
@@ -333,19 +328,19 @@ describe('petstore-contract watch', () => {
     await sendOrdinaryTraffic(watch.baseUrl, KEY);
     expect(await watch.stop()).toBe(0);
     await clean.close();
-    const same = capture();
+    const same = capturedIo();
     expect(await runContractCli(['replay', harFile, '--target', 'fake'], same.io)).toBe(0);
     expect(same.out.join('\n')).toMatch(/^Replay against fake: \d+ requests sent, 0 entries left out/m);
     expect(same.out.join('\n')).toContain('Differences the spec does not allow: none');
     const variant = BROKEN_VARIANTS.find(({ name }) => name === 'media-type-ignored')!;
     const broken = await startFakeServer({ port: 0, intercept: variant.intercept });
     try {
-      const other = capture();
+      const other = capturedIo();
       expect(await runContractCli(['replay', harFile, '--target', broken.baseUrl, '--api-key', KEY, '--allow', 'writes'], other.io)).toBe(1);
       expect(other.out.join('\n')).toMatch(/entry \d+ POST \/categories: status recorded 415, answered 201/);
       expect(other.out.join('\n')).toContain('refused_never_admitted: ');
       expect(other.out.join('\n')).toMatch(/^Created on the target: \d+ by createCategory \(ids [\d, ]+\); each carries the mark ct\d+- /m);
-      const readsOnly = capture();
+      const readsOnly = capturedIo();
       await runContractCli(['replay', harFile, '--target', broken.baseUrl, '--api-key', KEY], readsOnly.io);
       expect(readsOnly.out.join('\n')).toMatch(/left out \d+: a write, and the target does not allow writes \(--allow writes\)/);
     } finally {
@@ -368,13 +363,13 @@ describe('petstore-contract watch', () => {
       [['replay', '--target', 'fake'], "missing required argument 'file.har'"],
       [['replay', join(reports, 'none.har'), '--target', 'fake'], 'no such file'],
     ] as const) {
-      const usage = capture();
+      const usage = capturedIo();
       expect(await runContractCli([...args], usage.io)).toBe(2);
       expect(usage.err.join('\n')).toContain(message);
     }
     const notHar = join(reports, 'not.har');
     await writeFile(notHar, '{"log": {}}');
-    const bad = capture();
+    const bad = capturedIo();
     expect(await runContractCli(['replay', notHar, '--target', 'fake'], bad.io)).toBe(2);
     expect(bad.err).toEqual([`replay: ${notHar} is not a HAR file: it has no log.entries array`]);
   }, 60_000);
