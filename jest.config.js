@@ -7,6 +7,8 @@ export default {
   // Most of the long suites wait (paced runs against a server, Redis, Chromium, child processes) rather
   // than compute: at least three at once overlap those waits even on two cores (npm test here: 308 s -> 164 s).
   maxWorkers: Math.max(3, availableParallelism() - 1),
+  // Suites marked @startsFirst (they mostly wait) run before the others, so a fresh clone ends no later than a warm one.
+  testSequencer: '<rootDir>/test/waiting-first-sequencer.js',
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },

@@ -1,3 +1,4 @@
+/** @startsFirst it mostly waits for the quota windows the two targets share (test/waiting-first-sequencer.js). */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
