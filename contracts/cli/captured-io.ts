@@ -5,8 +5,8 @@ import type { CliIo } from './cli-common.js';
  * (no Node start, no TypeScript loader per case) and read what a user would have seen.
  * @example const { io, err } = capturedIo(); expect(await runContractCli([], io)).toBe(2);
  */
-export function capturedIo(env: NodeJS.ProcessEnv = {}): { out: string[]; err: string[]; io: CliIo } {
+export function capturedIo(): { out: string[]; err: string[]; io: CliIo } {
   const out: string[] = [];
   const err: string[] = [];
-  return { out, err, io: { out: (line) => out.push(line), err: (line) => err.push(line), env, command: 'petstore-contract' } };
+  return { out, err, io: { out: (line) => out.push(line), err: (line) => err.push(line), env: {}, command: 'petstore-contract' } };
 }
