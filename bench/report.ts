@@ -9,7 +9,7 @@ export interface BenchResults {
   load: Record<'fake' | 'prism' | 'floor', Record<Scenario, LoadResult>>;
   /** The standalone fake alone and through `watch` (its own process): load, and one request at a time. */
   watch: { direct: Record<Scenario, LoadResult>; proxied: Record<Scenario, LoadResult>; bareProxy: Record<Scenario, LoadResult>; pacedP50Ms: { direct: number; proxied: number } };
-  /** The standalone fake with its state in Redis: one instance, and two on one Redis under the same total load. */
+  /** The standalone fake with its state in Redis: one instance (in turns with the in-memory fake and the floor), and two on one Redis under the same total load. */
   redis?: Record<'oneInstance' | 'twoInstances', Record<Scenario, LoadResult>>;
   inProcess: Record<'get' | 'post', { requestsPerSecond: number; unexpected: number }>;
   /** Fresh process to first answer in Node tests: the built package's setupFake beside a bare msw setupServer. */

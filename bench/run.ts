@@ -152,21 +152,51 @@ const startup = { fake: await startupMs(fakeCommand), fakeFromSources: await sta
 // How many turns each server takes where two or more are compared under load (see loadInTurns).
 const ROUNDS = 3;
 
+// `use` with the server when there is a command, else with none.
+const withOptionalServer = <T>(command: (() => Promise<ServerCommand>) | undefined, use: (server?: ServerProcess) => Promise<T>): Promise<T> =>
+  command ? withServer(command, use) : use();
+
+/**
+ * The fake, the floor and the fake on Redis in turns: the ratios among them are targets of their own, and
+ * one slow minute of this shared machine must not fall on only one of them. Then two instances on one
+ * Redis sharing the connections. Redis keeps no files here (the cost measured is the round trips) and
+ * stops whatever happens.
+ */
+async function loadSideBySide(): Promise<{ fake: Record<Scenario, LoadResult>; floor: Record<Scenario, LoadResult>; redis?: BenchResults['redis'] }> {
+  const redisServer = options.redis && redisIsInstalled() ? await startRedis({ durable: false }) : undefined;
+  const onRedis = (prefix: string) => async (): Promise<ServerCommand> => {
+    const command = await fakeCommand();
+    return { ...command, name: `fake (${prefix})`, args: [...command.args, '--store', redisServer!.url, '--store-prefix', `${prefix}:`] };
+  };
+  try {
+    process.stderr.write(`the fake, the floor${redisServer ? ' and the fake on Redis' : ''}, in turns (${ROUNDS} rounds each)\n`);
+    const inTurns = await withServer(fakeCommand, (fake) =>
+      withServer(floorCommand, (floor) =>
+        withOptionalServer(redisServer && onRedis('one'), async (fakeOnRedis) => {
+          const load = { connections: options.connections, durationSeconds: options.duration, key: KEY };
+          const servers = [fake, floor, ...(fakeOnRedis ? [fakeOnRedis] : [])];
+          // Every GET before any POST: the POSTs add categories, and the list would grow under the GET load.
+          const [fakeGet, floorGet, redisGet] = await loadInTurns(servers, 'GET', ROUNDS, load);
+          const [fakePost, floorPost, redisPost] = await loadInTurns(servers, 'POST', ROUNDS, load);
+          process.stderr.write(`  GET ${fakeGet!.requestsPerSecond} req/s fake, ${floorGet!.requestsPerSecond} floor${redisGet ? `, ${redisGet.requestsPerSecond} on Redis` : ''}; `);
+          process.stderr.write(`POST ${fakePost!.requestsPerSecond}, ${floorPost!.requestsPerSecond}${redisPost ? `, ${redisPost.requestsPerSecond}` : ''}\n`);
+          return { fake: { GET: fakeGet!, POST: fakePost! }, floor: { GET: floorGet!, POST: floorPost! }, onRedis: redisGet && redisPost && { GET: redisGet, POST: redisPost } };
+        }),
+      ),
+    );
+    if (!inTurns.onRedis) return { fake: inTurns.fake, floor: inTurns.floor };
+    process.stderr.write('load on Redis: two instances on one Redis\n');
+    const twoInstances = await withServer(onRedis('two'), (a) => withServer(onRedis('two'), (b) => loadAll([a, b])));
+    return { fake: inTurns.fake, floor: inTurns.floor, redis: { oneInstance: inTurns.onRedis, twoInstances } };
+  } finally {
+    await redisServer?.stop();
+  }
+}
+
 process.stderr.write(`load: ${options.connections} connections, ${options.duration} s per scenario after a 2 s warm-up\n`);
-// The fake and the floor in turns: the ratio of the two is a target of its own, and one slow minute
-// of this shared machine must not fall on only one of them. Prism, ten times slower, runs once.
-process.stderr.write(`the fake and the floor, in turns (${ROUNDS} rounds each)\n`);
-const fakeAndFloor = await withServer(fakeCommand, (fake) =>
-  withServer(floorCommand, async (floor) => {
-    const load = { connections: options.connections, durationSeconds: options.duration, key: KEY };
-    // Every GET before any POST: the POSTs add categories, and the list would grow under the GET load.
-    const [fakeGet, floorGet] = await loadInTurns([fake, floor], 'GET', ROUNDS, load);
-    const [fakePost, floorPost] = await loadInTurns([fake, floor], 'POST', ROUNDS, load);
-    process.stderr.write(`  GET ${fakeGet!.requestsPerSecond} req/s fake, ${floorGet!.requestsPerSecond} floor; POST ${fakePost!.requestsPerSecond}, ${floorPost!.requestsPerSecond}\n`);
-    return { fake: { GET: fakeGet!, POST: fakePost! }, floor: { GET: floorGet!, POST: floorPost! } };
-  }),
-);
-const load = { fake: fakeAndFloor.fake, prism: await withServer(prismCommand, loadAll), floor: fakeAndFloor.floor };
+// Prism, ten times slower, runs once.
+const { redis, ...sideBySide } = await loadSideBySide();
+const load = { fake: sideBySide.fake, prism: await withServer(prismCommand, loadAll), floor: sideBySide.floor };
 
 // `watch` in front of the fake, in its own process as a team runs it: the same load through it beside
 // the fake alone, and the latency a frontend sees one request at a time.
@@ -196,24 +226,6 @@ const watch = await withServer(fakeCommand, async (fake) => {
   }));
 });
 
-// The same load on the standalone fake with its state in Redis (docs/explanation/design.md section 6): one instance, then
-// two on one Redis sharing the connections. Redis here keeps no files: the cost measured is the round trips.
-let redis: BenchResults['redis'];
-if (options.redis && redisIsInstalled()) {
-  const server = await startRedis({ durable: false });
-  try {
-    const onRedis = (prefix: string) => async () => {
-      const command = await fakeCommand();
-      return { ...command, name: `fake (${prefix})`, args: [...command.args, '--store', server.url, '--store-prefix', `${prefix}:`] };
-    };
-    process.stderr.write('load on Redis: one instance, then two on one Redis\n');
-    const oneInstance = await withServer(onRedis('one'), loadAll);
-    const twoInstances = await withServer(onRedis('two'), (a) => withServer(onRedis('two'), (b) => loadAll([a, b])));
-    redis = { oneInstance, twoInstances };
-  } finally {
-    await server.stop();
-  }
-}
 
 process.stderr.write('memory: 2 x 100,000 requests on a fresh fake\n');
 const memory = await withServer(fakeCommand, async (fake) => {
