@@ -15,6 +15,7 @@ function startsFirst(path) {
 export default class WaitingFirstSequencer extends TestSequencer {
   sort(tests) {
     const sorted = super.sort(tests);
-    return [...sorted.filter((test) => startsFirst(test.path)), ...sorted.filter((test) => !startsFirst(test.path))];
+    const first = new Set(sorted.filter((test) => startsFirst(test.path)));
+    return [...first, ...sorted.filter((test) => !first.has(test))];
   }
 }
