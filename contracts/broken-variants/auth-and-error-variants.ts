@@ -22,6 +22,24 @@ export const AUTH_AND_ERROR_VARIANTS: BrokenVariant[] = [
     },
   },
   {
+    name: 'key-read-from-query',
+    breaks: 'without Authorization, a key in the api_key query parameter is served as if it were the bearer token',
+    caughtBy: ['missing_api_key_rejected'],
+    intercept: async (request, next) => {
+      const key = new URL(request.url).searchParams.get('api_key');
+      return next(key === null || request.headers.has('authorization') ? request : await rebuiltRequest(request, { headers: { Authorization: `Bearer ${key}` } }));
+    },
+  },
+  {
+    name: 'key-read-from-x-api-key',
+    breaks: 'without Authorization, a key in an X-API-Key header is served as if it were the bearer token',
+    caughtBy: ['missing_api_key_rejected'],
+    intercept: async (request, next) => {
+      const key = request.headers.get('x-api-key');
+      return next(key === null || request.headers.has('authorization') ? request : await rebuiltRequest(request, { headers: { Authorization: `Bearer ${key}` } }));
+    },
+  },
+  {
     name: 'www-authenticate-missing',
     breaks: '401 answers carry no WWW-Authenticate challenge',
     caughtBy: ['missing_api_key_rejected', 'invalid_api_key_rejected'],

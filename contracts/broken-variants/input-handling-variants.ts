@@ -138,6 +138,17 @@ export const INPUT_HANDLING_VARIANTS: BrokenVariant[] = [
     },
   },
   {
+    name: 'long-names-crash',
+    breaks: 'a name past 255 code points answers 500 (it overflows a narrower column) instead of 400 like any name past 100',
+    caughtBy: ['invalid_body_rejected'],
+    intercept: async (request, next) => {
+      const body = isCreate(request) ? await jsonOf(request) : undefined;
+      const name = (body as Fields | undefined)?.name;
+      if (typeof name !== 'string' || [...name].length <= 255) return next(request);
+      return new Response('value too long for type character varying(255)', { status: 500, headers: { 'Content-Type': 'text/plain' } });
+    },
+  },
+  {
     name: 'large-ids-refused',
     breaks: 'petId past 2^53 is refused with 400 (it is parsed as a double), though int64 allows it',
     caughtBy: ['valid_parameters_accepted'],

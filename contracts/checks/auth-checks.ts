@@ -28,22 +28,37 @@ async function expectRejected(context: CheckContext, operationId: string, reques
 const reads = () => operationModels().filter((model) => model.safe);
 const writes = () => operationModels().filter((model) => !model.safe);
 
-/** Every read without `Authorization` answers 401 `missing_api_key` with a Bearer challenge. */
+type Credential = { what: string; auth: RequestAuth };
+
+/**
+ * The key where the spec does not take it (its only place is `Authorization: Bearer`): the usual other
+ * places, which a lenient service reads too. The query one puts the key in the target's access log.
+ */
+const KEY_ELSEWHERE: Credential[] = [
+  { what: 'the key in an X-API-Key header', auth: { spell: (key) => key, header: 'X-API-Key', shown: '${PETSTORE_API_KEY}', invalid: true } },
+  { what: 'the key in an api_key cookie', auth: { spell: (key) => `api_key=${key}`, header: 'Cookie', shown: 'api_key=${PETSTORE_API_KEY}', invalid: true } },
+  { what: 'the key in the api_key query parameter', auth: { spell: (key) => key, query: 'api_key', invalid: true } },
+];
+
+/** Every read without `Authorization` (no key at all, or the key somewhere else) answers 401 `missing_api_key` with a Bearer challenge. */
 export const missingApiKeyRejected: Check = {
   name: 'missing_api_key_rejected',
-  verifies: 'every read (from the spec) without a key answers 401 missing_api_key, WWW-Authenticate: Bearer and an Error',
+  verifies: 'every read (from the spec) without Authorization answers 401 missing_api_key, WWW-Authenticate: Bearer and an Error, also when the key is in an X-API-Key header, a cookie or the query',
   needs: [],
   async run(context) {
     for (const model of reads()) {
       const request = exampleRequest(model, { auth: 'none' });
       await expectRejected(context, model.operation.operationId, request, 'missing_api_key', `${request.method} ${request.path} without a key`);
+      for (const { what, auth } of KEY_ELSEWHERE) {
+        const elsewhere = exampleRequest(model, { auth });
+        await expectRejected(context, model.operation.operationId, elsewhere, 'missing_api_key', `${elsewhere.method} ${elsewhere.path} with ${what} and no Authorization`);
+      }
     }
   },
 };
 
 const near = (spell: (key: string) => string, shown: string): RequestAuth => ({ spell, shown: `Bearer ${shown}`, invalid: true });
 
-type Credential = { what: string; auth: RequestAuth };
 
 /** Near misses of the real key (what a prefix match, case folding or trimming would let in), other schemes, no token: always tried. */
 const NEAR_MISSES: Credential[] = [

@@ -21,6 +21,10 @@ const OF_TYPE: Record<string, fc.Arbitrary<unknown>> = {
   object: fc.dictionary(fc.string({ maxLength: 6 }), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 3 }),
 };
 
+// The longest string a "far past maxLength" case sends, in code points: at most 8 KiB of JSON even when
+// every one is escaped, well within the 16 KiB body limit of the fake and of most services.
+const FAR_PAST_MAX_LENGTH = 1_300;
+
 // Characters to find a pattern's complement with: what it refuses is what a broken value is made of.
 const PROBE_CHARACTERS = [...EDGE_WHITESPACE, '\r', '\v', '\f', '\u1680', '\u2000', '\u202f', '\u205f', 'a', 'Z', '0', '-', '_', '.', '!', '~', '/', 'é', '🐾'];
 
@@ -38,6 +42,10 @@ function stringCases(schema: JsonSchema): InvalidCase[] {
   if (typeof maxLength === 'number') {
     // Past the maximum in code points: combining marks make fewer graphemes, astral ones more UTF-16 units.
     cases.push({ breaks: `maxLength ${maxLength}`, values: fc.string({ unit: codePoint, minLength: maxLength + 1, maxLength: maxLength + 8, size: 'max' }) });
+    // Far past it too: a service that checks the limit but stores into a narrower column (or crashes on
+    // what it did not expect) fails only there. Capped so the body stays under any size limit.
+    const far = { minLength: Math.max(2 * maxLength, maxLength + 100), maxLength: FAR_PAST_MAX_LENGTH };
+    if (far.minLength <= far.maxLength) cases.push({ breaks: `maxLength ${maxLength}, far past it`, values: fc.string({ unit: codePoint, ...far }) });
   }
   if (typeof pattern === 'string') {
     const regex = new RegExp(pattern, 'u');

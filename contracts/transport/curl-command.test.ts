@@ -13,6 +13,13 @@ describe('curlCommand', () => {
     expect(command).toBe(`curl -X GET 'http://x/v1/categories' -H "Authorization: Bearer \${PETSTORE_API_KEY^^}"`);
   });
 
+  it('replaces a key sent in the query, as written or percent-encoded, and escapes the rest for double quotes', () => {
+    for (const url of ['http://x/v1/categories?api_key=k+y/1&q=$HOME', 'http://x/v1/categories?api_key=k%2By%2F1&q=$HOME']) {
+      const command = curlCommand({ method: 'GET', url, headers: {} }, 'k+y/1');
+      expect(command).toBe(`curl -X GET "http://x/v1/categories?api_key=\${PETSTORE_API_KEY}&q=\\$HOME"`);
+    }
+  });
+
   it('escapes bodies that are not UTF-8 byte for byte, read through process substitution', () => {
     const command = curlCommand({ method: 'POST', url: 'http://x/v1/categories', headers: {}, body: new Uint8Array([0x7b, 0xff, 0x00, 0x7d]) });
     expect(command).toBe(`curl -X POST 'http://x/v1/categories' --data-binary @<(printf '\\x7b\\xff\\x00\\x7d')`);

@@ -8,11 +8,21 @@ function shellQuote(value: string): string {
 }
 
 /**
+ * The URL quoted for the shell. One carrying the key (a check sends it in the query on purpose), as
+ * written or percent-encoded, is double-quoted with the key as the variable, so the key never shows.
+ */
+function quotedUrl(url: string, secret: string | undefined): string {
+  const spelt = secret && [secret, encodeURIComponent(secret)].find((form) => url.includes(form));
+  if (!spelt) return shellQuote(url);
+  return `"${url.split(spelt).map((part) => part.replace(/["$`\\]/g, '\\$&')).join('${PETSTORE_API_KEY}')}"`;
+}
+
+/**
  * The request as a `curl` command a person can paste; the API key is replaced by `${PETSTORE_API_KEY}`.
  * @example curlCommand(sent, 'free-test-key') // curl -X GET 'http://…/v1/categories' -H "Authorization: Bearer ${PETSTORE_API_KEY}"
  */
 export function curlCommand(request: SentRequest, secret?: string): string {
-  const parts = ['curl', '-X', request.method, shellQuote(request.url)];
+  const parts = ['curl', '-X', request.method, quotedUrl(request.url, secret)];
   for (const [name, value] of Object.entries(request.headers)) {
     const shown = request.shown?.[name];
     if (shown !== undefined) {

@@ -1,8 +1,9 @@
 /**
  * How a request authenticates: with the target's key, with nothing, a given token, a raw header value,
- * or the key spelt another way (`spell` gets the key; `header` is the exact field name to send; `shown`
- * is the value as reports print it, in shell syntax, when it is derived from the key but is not the key;
- * `invalid` says the spelling is not a valid credential, so it counts against the anonymous bucket).
+ * or the key spelt another way (`spell` gets the key; `header` is the exact field name to send, or
+ * `query` the query parameter to carry it in instead of any header; `shown` is the value as reports print
+ * it, in shell syntax, when it is derived from the key but is not the key; `invalid` says the spelling is
+ * not a valid credential, so it counts against the anonymous bucket).
  */
 export type RequestAuth =
   | 'key'
@@ -13,6 +14,7 @@ export type RequestAuth =
       /** Spells the Authorization value (or `header`'s) from the target's key. */
       spell: (key: string) => string;
       header?: string;
+      query?: string;
       shown?: string;
       invalid?: true;
     };

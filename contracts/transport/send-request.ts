@@ -11,7 +11,7 @@ const AGENTS = { 'http:': new HttpAgent({ keepAlive: true, maxSockets: 4 }), 'ht
 function authorizationField(auth: RequestAuth, apiKey: string): [string, string] | undefined {
   if (auth === 'none') return undefined;
   if (auth === 'key') return ['Authorization', `Bearer ${apiKey}`];
-  if ('spell' in auth) return [auth.header ?? 'Authorization', auth.spell(apiKey)];
+  if ('spell' in auth) return auth.query === undefined ? [auth.header ?? 'Authorization', auth.spell(apiKey)] : undefined;
   return ['Authorization', 'bearer' in auth ? `Bearer ${auth.bearer}` : auth.authorization];
 }
 
@@ -33,7 +33,11 @@ export function sentRequest(baseUrl: string, contract: ContractRequest, apiKey: 
   for (const [name, value] of Object.entries(contract.headers ?? {})) setField(headers, name, value);
   const auth = contract.auth;
   const shown = typeof auth === 'object' && 'spell' in auth && auth.shown !== undefined && authorization ? { [authorization[0]]: auth.shown } : undefined;
-  return { method: contract.method, url: `${baseUrl.replace(/\/$/, '')}${contract.path}`, headers, ...(body !== undefined && { body }), ...(shown && { shown }) };
+  let url = `${baseUrl.replace(/\/$/, '')}${contract.path}`;
+  if (typeof auth === 'object' && 'spell' in auth && auth.query !== undefined) {
+    url += `${contract.path.includes('?') ? '&' : '?'}${encodeURIComponent(auth.query)}=${encodeURIComponent(auth.spell(apiKey))}`;
+  }
+  return { method: contract.method, url, headers, ...(body !== undefined && { body }), ...(shown && { shown }) };
 }
 
 /**

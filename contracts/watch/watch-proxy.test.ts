@@ -33,7 +33,8 @@ const NOT_SHOWN_BY_ORDINARY_TRAFFIC = new Set([
   'control-characters-stripped', 'length-counted-in-utf16-units', 'length-counted-in-graphemes', 'trailing-data-ignored',
   'invalid-utf8-replaced', 'deep-nesting-crashes', 'path-ids-parsed-leniently', 'large-ids-refused', 'query-decoding-crashes',
   'key-prefix-accepted', 'key-case-folded', 'auth-scheme-case-sensitive', 'json-read-by-pattern', 'percent-encoded-ids-refused',
-  'remaining-one-too-many', 'remaining-three-short', 'quota-after-validation',
+  'remaining-one-too-many', 'remaining-three-short', 'quota-after-validation', 'key-read-from-query', 'key-read-from-x-api-key',
+  'long-names-crash',
 ]);
 
 /** Starts `watch` in this process; resolves once it listens, with its address and a way to stop it. */
