@@ -59,7 +59,6 @@ export const missingApiKeyRejected: Check = {
 
 const near = (spell: (key: string) => string, shown: string): RequestAuth => ({ spell, shown: `Bearer ${shown}`, invalid: true });
 
-
 /** Near misses of the real key (what a prefix match, case folding or trimming would let in), other schemes, no token: always tried. */
 const NEAR_MISSES: Credential[] = [
   { what: 'the key with a character added', auth: near((key) => `Bearer ${key}x`, '${PETSTORE_API_KEY}x') },

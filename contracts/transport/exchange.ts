@@ -11,7 +11,7 @@ export type RequestAuth =
   | { bearer: string }
   | { authorization: string }
   | {
-      /** Spells the Authorization value (or `header`'s) from the target's key. */
+      /** Spells the Authorization value (or `header`'s, or the `query` parameter's) from the target's key. */
       spell: (key: string) => string;
       header?: string;
       query?: string;
