@@ -110,7 +110,7 @@ async function expectRefused(context: CheckContext, model: WriteModel, request: 
 /** Generated bodies breaking one schema constraint each answer 400 invalid_request. */
 export const invalidBodyRejected: Check = {
   name: 'invalid_body_rejected',
-  verifies: 'for every write, generated bodies breaking one schema constraint each (type, required, unknown field, length in code points, pattern, range) answer 400 invalid_request',
+  verifies: 'for every write, generated bodies breaking one schema constraint each (type, required, unknown field, length in code points just and far past the limit, pattern, range) answer 400 invalid_request',
   needs: ['writes'],
   async run(context) {
     for (const model of writesWithBodies()) {

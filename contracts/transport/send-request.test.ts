@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { sendRequest } from './send-request.js';
+import { sendRequest, sentRequest } from './send-request.js';
 
 let server: Server | undefined;
 afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
@@ -42,5 +42,13 @@ describe('sendRequest over pooled connections', () => {
   it('still fails when the server never answers at all', async () => {
     const baseUrl = await listening(() => undefined, () => 'destroy');
     await expect(sendRequest(baseUrl, 'k', { method: 'GET', path: '/categories' })).rejects.toThrow(/socket hang up|ECONNRESET/);
+  });
+});
+
+describe('sentRequest', () => {
+  it('puts a key meant for the query there, percent-encoded after any query the path has, and sends no Authorization', () => {
+    const auth = { spell: (key: string) => key, query: 'api_key', invalid: true as const };
+    expect(sentRequest('http://x/v1/', { method: 'GET', path: '/categories', auth }, 'k+y/1')).toEqual({ method: 'GET', url: 'http://x/v1/categories?api_key=k%2By%2F1', headers: { Accept: 'application/json' } });
+    expect(sentRequest('http://x/v1', { method: 'GET', path: '/categories?x=1', auth }, 'k').url).toBe('http://x/v1/categories?x=1&api_key=k');
   });
 });
