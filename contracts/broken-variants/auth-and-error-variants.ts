@@ -1,4 +1,4 @@
-import { apiPath, onSpecPath, rebuiltRequest, withHeaders, withJson, type BrokenVariant } from './variant.js';
+import { onSpecPath, rebuiltRequest, withHeaders, withJson, type BrokenVariant } from './variant.js';
 
 const KNOWN_KEYS = ['free-test-key', 'pro-test-key', 'business-test-key', 'enterprise-test-key'].map((key) => `Bearer ${key}`);
 

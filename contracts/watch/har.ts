@@ -154,7 +154,7 @@ export function readHar(text: string, file: string): RecordedExchange[] {
   try {
     document = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (error) {
-    throw new Error(`${file} is not JSON: ${(error as Error).message}`);
+    throw new Error(`${file} is not JSON: ${(error as Error).message}`, { cause: error });
   }
   const entries = (document as Partial<Har> | null)?.log?.entries;
   if (!Array.isArray(entries)) throw new Error(`${file} is not a HAR file: it has no log.entries array`);

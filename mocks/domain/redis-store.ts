@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis, Result } from 'ioredis';
-import { anonymousAccess, banned, keyAccess, REVOKED_KEY_MESSAGE, type Access } from './access.js';
+import { anonymousAccess, banned, keyAccess, REVOKED_KEY_MESSAGE } from './access.js';
 import { authenticate } from './auth.js';
 import type { AdjustableClock } from './clock.js';
 import type { AccessStore, AdmissionRequest, Admitted, FakeStore, RecordStore, StoreParts } from './fake-store.js';
@@ -59,7 +59,9 @@ export async function connectRedisStore(options: RedisStoreOptions): Promise<(pa
     connected = true;
   } catch (error) {
     redis.disconnect();
-    throw new Error(`cannot reach Redis at ${options.url} (${(lastError ?? (error as Error)).message})`);
+    throw new Error(`cannot reach Redis at ${options.url} (${(lastError ?? (error as Error)).message})`, {
+      cause: error,
+    });
   }
   redis.defineCommand('petstoreAdmit', { numberOfKeys: 12, lua: ADMIT });
   redis.defineCommand('petstoreSeedIfEmpty', { numberOfKeys: 6, lua: SEED_IF_EMPTY });

@@ -1,7 +1,6 @@
 // The standalone server routes calls itself (Fake.answer) and msw hosts match the handlers (Fake.handle);
 // both must give the very same answers, or the fake would behave differently per host.
 import { describe, expect, it } from '@jest/globals';
-import { specDocument } from '../../spec/spec-artifacts.js';
 import { createFake, type Fake } from '../fake.js';
 import type { ApiCall } from './api-call.js';
 

@@ -1,6 +1,5 @@
 // The fake built in-process, answering through its msw handlers (no network), with keys whose quota a
 // long property run cannot exhaust: robustness tests must fail on robustness, not on a 429.
-import { specDocument } from '../../spec/spec-artifacts.js';
 import type { Clock } from '../../mocks/domain/clock.js';
 import { DEFAULT_KEYS, type ApiKey } from '../../mocks/domain/plans.js';
 import { createFake, type Fake } from '../../mocks/fake.js';
