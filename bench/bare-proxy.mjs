@@ -8,10 +8,13 @@ const agent = new Agent({ keepAlive: true });
 const server = createServer((incoming, outgoing) => {
   const headers = { ...incoming.headers, host: upstream.host };
   delete headers.connection;
-  const forwarded = request({ hostname: upstream.hostname, port: upstream.port, path: incoming.url, method: incoming.method, headers, agent }, (answer) => {
-    outgoing.writeHead(answer.statusCode, answer.headers);
-    answer.pipe(outgoing);
-  });
+  const forwarded = request(
+    { hostname: upstream.hostname, port: upstream.port, path: incoming.url, method: incoming.method, headers, agent },
+    (answer) => {
+      outgoing.writeHead(answer.statusCode, answer.headers);
+      answer.pipe(outgoing);
+    },
+  );
   forwarded.on('error', () => outgoing.destroy());
   incoming.pipe(forwarded);
 });

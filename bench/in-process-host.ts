@@ -15,7 +15,11 @@ server.listen({ onUnhandledRequest: 'error' });
 
 async function measure(method: 'GET' | 'POST', ms: number): Promise<{ requestsPerSecond: number; unexpected: number }> {
   const success = method === 'GET' ? 200 : 201;
-  const init = { method, headers: { authorization: 'Bearer bench-key', 'content-type': 'application/json' }, ...(method === 'POST' && { body: POST_BODY }) };
+  const init = {
+    method,
+    headers: { authorization: 'Bearer bench-key', 'content-type': 'application/json' },
+    ...(method === 'POST' && { body: POST_BODY }),
+  };
   const deadline = performance.now() + ms;
   let done = 0;
   let unexpected = 0;

@@ -31,7 +31,11 @@ export const POST_BODY = JSON.stringify({ name: 'hamster', description: 'Small a
  * latency is the worst instance's, CPU is all instances' per answered request.
  * @example await loadServer(fake, 'GET', { connections: 20, durationSeconds: 10, key })
  */
-export async function loadServer(target: ServerProcess | ServerProcess[], scenario: Scenario, options: LoadOptions): Promise<LoadResult> {
+export async function loadServer(
+  target: ServerProcess | ServerProcess[],
+  scenario: Scenario,
+  options: LoadOptions,
+): Promise<LoadResult> {
   const servers = Array.isArray(target) ? target : [target];
   const request = (server: ServerProcess) => ({
     url: `${server.baseUrl}/categories`,
@@ -42,12 +46,19 @@ export async function loadServer(target: ServerProcess | ServerProcess[], scenar
   const connections = Math.max(1, Math.floor(options.connections / servers.length));
   await Promise.all(servers.map((server) => autocannon({ ...request(server), connections, duration: 2 })));
   const cpuBefore = servers.reduce((sum, server) => sum + server.cpuMicros(), 0);
-  const results = await Promise.all(servers.map((server) => autocannon({ ...request(server), connections, duration: options.durationSeconds })));
+  const results = await Promise.all(
+    servers.map((server) => autocannon({ ...request(server), connections, duration: options.durationSeconds })),
+  );
   const cpu = servers.reduce((sum, server) => sum + server.cpuMicros(), 0) - cpuBefore;
   const answered = results.reduce((sum, result) => sum + result['2xx'] + result.non2xx, 0);
-  const succeeded = results.reduce((sum, result) => sum + (result.statusCodeStats?.[scenario === 'GET' ? '200' : '201']?.count ?? 0), 0);
+  const succeeded = results.reduce(
+    (sum, result) => sum + (result.statusCodeStats?.[scenario === 'GET' ? '200' : '201']?.count ?? 0),
+    0,
+  );
   return {
-    requestsPerSecond: Math.round(answered / (Math.max(...results.map((result) => result.duration)) || options.durationSeconds)),
+    requestsPerSecond: Math.round(
+      answered / (Math.max(...results.map((result) => result.duration)) || options.durationSeconds),
+    ),
     p50Ms: Math.max(...results.map((result) => result.latency.p50)),
     p99Ms: Math.max(...results.map((result) => result.latency.p99)),
     requests: answered,
@@ -61,7 +72,12 @@ export async function loadServer(target: ServerProcess | ServerProcess[], scenar
  * Sends exactly `amount` requests of one scenario as fast as the server takes them.
  * @example await sendRequests(fake, 'GET', 100_000, { connections: 20, key })
  */
-export async function sendRequests(server: ServerProcess, scenario: Scenario, amount: number, options: Omit<LoadOptions, 'durationSeconds'>): Promise<number> {
+export async function sendRequests(
+  server: ServerProcess,
+  scenario: Scenario,
+  amount: number,
+  options: Omit<LoadOptions, 'durationSeconds'>,
+): Promise<number> {
   const result = await autocannon({
     url: `${server.baseUrl}/categories`,
     method: scenario,
@@ -97,7 +113,12 @@ export async function pacedMedianMs(servers: ServerProcess[], rounds: number, ke
  * one long run each would hand a slow minute to whichever ran in it.
  * @example const [direct, proxied] = await loadInTurns([fake, proxy], 'GET', 3, options);
  */
-export async function loadInTurns(servers: ServerProcess[], scenario: Scenario, rounds: number, options: LoadOptions): Promise<LoadResult[]> {
+export async function loadInTurns(
+  servers: ServerProcess[],
+  scenario: Scenario,
+  rounds: number,
+  options: LoadOptions,
+): Promise<LoadResult[]> {
   const results: LoadResult[][] = servers.map(() => []);
   for (let round = 0; round < rounds; round += 1) {
     for (let turn = 0; turn < servers.length; turn += 1) {

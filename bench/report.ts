@@ -5,10 +5,21 @@ export interface BenchResults {
   date: string;
   machine: { cpu: string; cores: number; memoryGiB: number; node: string };
   settings: { connections: number; durationSeconds: number; startupRuns: number };
-  startup: { fakeMs: number; fakeFromSourcesMs: number; prismMs: number; bundleBuildMs: number; runsMs: Record<'fake' | 'fakeFromSources' | 'prism', number[]> };
+  startup: {
+    fakeMs: number;
+    fakeFromSourcesMs: number;
+    prismMs: number;
+    bundleBuildMs: number;
+    runsMs: Record<'fake' | 'fakeFromSources' | 'prism', number[]>;
+  };
   load: Record<'fake' | 'prism' | 'floor', Record<Scenario, LoadResult>>;
   /** The standalone fake alone and through `watch` (its own process): load, and one request at a time. */
-  watch: { direct: Record<Scenario, LoadResult>; proxied: Record<Scenario, LoadResult>; bareProxy: Record<Scenario, LoadResult>; pacedP50Ms: { direct: number; proxied: number } };
+  watch: {
+    direct: Record<Scenario, LoadResult>;
+    proxied: Record<Scenario, LoadResult>;
+    bareProxy: Record<Scenario, LoadResult>;
+    pacedP50Ms: { direct: number; proxied: number };
+  };
   /** The standalone fake with its state in Redis: one instance (in turns with the in-memory fake and the floor), and two on one Redis under the same total load. */
   redis?: Record<'oneInstance' | 'twoInstances', Record<Scenario, LoadResult>>;
   inProcess: Record<'get' | 'post', { requestsPerSecond: number; unexpected: number }>;
@@ -36,21 +47,30 @@ const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
  */
 export function printReport(results: BenchResults, print: (line: string) => void): void {
   const { load } = results;
-  print(`\n${results.machine.cpu}, ${results.machine.cores} cores, Node ${results.machine.node}; ${results.settings.connections} connections, ${results.settings.durationSeconds} s each`);
+  print(
+    `\n${results.machine.cpu}, ${results.machine.cores} cores, Node ${results.machine.node}; ${results.settings.connections} connections, ${results.settings.durationSeconds} s each`,
+  );
   print('| server | scenario | req/s | p50 ms | p99 ms | server CPU µs/req | unexpected | errors |');
   print('|---|---|---:|---:|---:|---:|---:|---:|');
   for (const name of ['fake', 'prism', 'floor'] as const) {
     for (const scenario of ['GET', 'POST'] as const) {
       const r = load[name][scenario];
-      print(`| ${name} | ${scenario} /categories | ${r.requestsPerSecond} | ${r.p50Ms} | ${r.p99Ms} | ${r.serverCpuMicrosPerRequest} | ${r.unexpected} | ${r.errors} |`);
+      print(
+        `| ${name} | ${scenario} /categories | ${r.requestsPerSecond} | ${r.p50Ms} | ${r.p99Ms} | ${r.serverCpuMicrosPerRequest} | ${r.unexpected} | ${r.errors} |`,
+      );
     }
   }
   if (results.redis) {
-    const rows = [['fake, Redis store', results.redis.oneInstance], ['2 fakes, one Redis', results.redis.twoInstances]] as const;
+    const rows = [
+      ['fake, Redis store', results.redis.oneInstance],
+      ['2 fakes, one Redis', results.redis.twoInstances],
+    ] as const;
     for (const [name, result] of rows) {
       for (const scenario of ['GET', 'POST'] as const) {
         const r = result[scenario];
-        print(`| ${name} | ${scenario} /categories | ${r.requestsPerSecond} | ${r.p50Ms} | ${r.p99Ms} | ${r.serverCpuMicrosPerRequest} | ${r.unexpected} | ${r.errors} |`);
+        print(
+          `| ${name} | ${scenario} /categories | ${r.requestsPerSecond} | ${r.p50Ms} | ${r.p99Ms} | ${r.serverCpuMicrosPerRequest} | ${r.unexpected} | ${r.errors} |`,
+        );
       }
     }
     for (const scenario of ['GET', 'POST'] as const) {
@@ -80,7 +100,9 @@ export function printReport(results: BenchResults, print: (line: string) => void
         `proxy CPU per request ${proxied.serverCpuMicrosPerRequest} µs (bare ${bare.serverCpuMicrosPerRequest} µs)`,
     );
   }
-  print(`watch, one request at a time (median of 500): ${watch.pacedP50Ms.proxied} ms through the proxy, ${watch.pacedP50Ms.direct} ms direct: +${(watch.pacedP50Ms.proxied - watch.pacedP50Ms.direct).toFixed(2)} ms`);
+  print(
+    `watch, one request at a time (median of 500): ${watch.pacedP50Ms.proxied} ms through the proxy, ${watch.pacedP50Ms.direct} ms direct: +${(watch.pacedP50Ms.proxied - watch.pacedP50Ms.direct).toFixed(2)} ms`,
+  );
   const { startup } = results;
   print(
     `start-up to first answer (median of ${results.settings.startupRuns}): fake ${startup.fakeMs} ms (bundle; built in ${startup.bundleBuildMs} ms), ` +
@@ -91,13 +113,22 @@ export function printReport(results: BenchResults, print: (line: string) => void
     `fresh process to first answer (median of ${firstAnswer.runsMs.fake.length}): import petstore-harness/node + setupFake ${firstAnswer.fakeMs} ms, ` +
       `bare msw setupServer with one static handler ${firstAnswer.bareMswMs} ms; the fake costs ${firstAnswer.extraMs >= 0 ? `${firstAnswer.extraMs} ms more` : `${-firstAnswer.extraMs} ms less (noise: the two are level)`}`,
   );
-  print(`in-process host (msw setupServer + fetch): GET ${results.inProcess.get.requestsPerSecond} req/s, POST ${results.inProcess.post.requestsPerSecond} req/s`);
+  print(
+    `in-process host (msw setupServer + fetch): GET ${results.inProcess.get.requestsPerSecond} req/s, POST ${results.inProcess.post.requestsPerSecond} req/s`,
+  );
   const { memory } = results;
-  print(`fake RSS: ${mib(memory.rssAtStartBytes)} at start, ${mib(memory.rssAfterBytes)} after ${memory.requests} GETs, ${mib(memory.rssAfterSecondRoundBytes)} after as many again`);
+  print(
+    `fake RSS: ${mib(memory.rssAtStartBytes)} at start, ${mib(memory.rssAfterBytes)} after ${memory.requests} GETs, ${mib(memory.rssAfterSecondRoundBytes)} after as many again`,
+  );
   if (results.contract) {
     const { fake, prism } = results.contract;
-    for (const [name, result] of [['fake', fake], ['prism', prism]] as const) {
-      print(`contract suite against ${name}: ${result.seconds} s wall (exit ${result.exitCode}), ${result.generatedCases} generated cases, ${result.requests} requests, coverage ${result.coveragePercent}%`);
+    for (const [name, result] of [
+      ['fake', fake],
+      ['prism', prism],
+    ] as const) {
+      print(
+        `contract suite against ${name}: ${result.seconds} s wall (exit ${result.exitCode}), ${result.generatedCases} generated cases, ${result.requests} requests, coverage ${result.coveragePercent}%`,
+      );
     }
   }
 }

@@ -36,11 +36,21 @@ const options = new Command('npm run bench --')
   .option('--no-redis', 'skip the fake on Redis (needs /usr/bin/redis-server)')
   .option('--out <file>', 'where the JSON results go', join(ROOT, 'bench/results/latest.json'))
   .parse()
-  .opts<{ duration: number; connections: number; startupRuns: number; contract: boolean; redis: boolean; out: string }>();
+  .opts<{
+    duration: number;
+    connections: number;
+    startupRuns: number;
+    contract: boolean;
+    redis: boolean;
+    out: string;
+  }>();
 
 // An enterprise key whose limits no run reaches: every answer is a 2xx, none a 429.
 const keysFile = join(mkdtempSync(join(tmpdir(), 'petstore-bench-')), 'keys.json');
-writeFileSync(keysFile, JSON.stringify([{ key: KEY, plan: 'enterprise', perMinute: 1_000_000_000, perDay: 1_000_000_000 }]));
+writeFileSync(
+  keysFile,
+  JSON.stringify([{ key: KEY, plan: 'enterprise', perMinute: 1_000_000_000, perDay: 1_000_000_000 }]),
+);
 const probeHeaders = { authorization: `Bearer ${KEY}` };
 
 // What `npm start` runs once it has built the bundle.
@@ -58,7 +68,11 @@ async function fakeCommand(): Promise<ServerCommand> {
 // The same server straight from the TypeScript sources, as the tests start it: no build step.
 async function fakeFromSourcesCommand(): Promise<ServerCommand> {
   const fake = await fakeCommand();
-  return { ...fake, name: 'fake (tsx)', args: ['--import', 'tsx', join(ROOT, 'scripts/fake-server.ts'), ...fake.args.slice(1)] };
+  return {
+    ...fake,
+    name: 'fake (tsx)',
+    args: ['--import', 'tsx', join(ROOT, 'scripts/fake-server.ts'), ...fake.args.slice(1)],
+  };
 }
 
 async function prismCommand(): Promise<ServerCommand> {
@@ -66,7 +80,18 @@ async function prismCommand(): Promise<ServerCommand> {
   return {
     name: 'prism',
     command: join(ROOT, 'node_modules/.bin/prism'),
-    args: ['mock', join(ROOT, 'spec/openapi.yaml'), '--host', '127.0.0.1', '--port', String(port), '--errors', 'false', '--verboseLevel', 'error'],
+    args: [
+      'mock',
+      join(ROOT, 'spec/openapi.yaml'),
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--errors',
+      'false',
+      '--verboseLevel',
+      'error',
+    ],
     baseUrl: `http://127.0.0.1:${port}`,
     headers: probeHeaders,
   };
@@ -74,7 +99,13 @@ async function prismCommand(): Promise<ServerCommand> {
 
 async function floorCommand(): Promise<ServerCommand> {
   const port = await freeLoopbackPort();
-  return { name: 'floor', command: process.execPath, args: [join(ROOT, 'bench/floor-server.mjs'), String(port)], baseUrl: `http://127.0.0.1:${port}`, headers: {} };
+  return {
+    name: 'floor',
+    command: process.execPath,
+    args: [join(ROOT, 'bench/floor-server.mjs'), String(port)],
+    baseUrl: `http://127.0.0.1:${port}`,
+    headers: {},
+  };
 }
 
 function median(values: number[]): number {
@@ -103,7 +134,10 @@ async function loadAll(target: ServerProcess | ServerProcess[]): Promise<Record<
   return { GET: get, POST: post };
 }
 
-async function withServer<T>(command: () => Promise<ServerCommand>, use: (server: ServerProcess) => Promise<T>): Promise<T> {
+async function withServer<T>(
+  command: () => Promise<ServerCommand>,
+  use: (server: ServerProcess) => Promise<T>,
+): Promise<T> {
   const server = await startServerProcess(await command());
   try {
     return await use(server);
@@ -116,7 +150,10 @@ async function withServer<T>(command: () => Promise<ServerCommand>, use: (server
 async function contractRun(target: string): Promise<ContractRun> {
   const report = join(tmpdir(), `petstore-bench-contract-${process.pid}-${target}.json`);
   const started = performance.now();
-  const exitCode = await run(process.execPath, [CONTRACT_BIN, '--target', target, '--json', report], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 }).then(
+  const exitCode = await run(process.execPath, [CONTRACT_BIN, '--target', target, '--json', report], {
+    cwd: ROOT,
+    maxBuffer: 16 * 1024 * 1024,
+  }).then(
     () => 0,
     (error: { code?: number }) => error.code ?? 1,
   );
@@ -124,14 +161,23 @@ async function contractRun(target: string): Promise<ContractRun> {
   const suite = (JSON.parse(await readFile(report, 'utf8')) as ContractReport).targets[0]!;
   await rm(report, { force: true });
   // The generated checks note how many cases each property tried; the sum is the run's.
-  const cases = suite.results.flatMap(({ notes }) => notes).reduce((sum, note) => sum + Number(/: (\d+) (?:generated cases|refused requests sent)/.exec(note)?.[1] ?? 0), 0);
-  return { seconds, exitCode, generatedCases: cases, requests: suite.requests, coveragePercent: suite.coverage.percent };
+  const cases = suite.results
+    .flatMap(({ notes }) => notes)
+    .reduce((sum, note) => sum + Number(/: (\d+) (?:generated cases|refused requests sent)/.exec(note)?.[1] ?? 0), 0);
+  return {
+    seconds,
+    exitCode,
+    generatedCases: cases,
+    requests: suite.requests,
+    coveragePercent: suite.coverage.percent,
+  };
 }
 
 /** Fresh processes, fake and bare msw taking turns so that machine noise falls on both alike. */
 async function firstAnswerMs(): Promise<BenchResults['firstAnswer']> {
   const runsMs = { fake: [] as number[], bareMsw: [] as number[] };
-  const once = async (which: string) => Number((await run(process.execPath, [join(ROOT, 'bench/first-answer.mjs'), which], { cwd: ROOT })).stdout);
+  const once = async (which: string) =>
+    Number((await run(process.execPath, [join(ROOT, 'bench/first-answer.mjs'), which], { cwd: ROOT })).stdout);
   for (let i = 0; i < options.startupRuns * 2; i += 1) {
     runsMs.fake.push(await once('fake'));
     runsMs.bareMsw.push(await once('bare'));
@@ -147,14 +193,20 @@ await buildBundles();
 const buildMs = Math.round(performance.now() - buildStarted);
 
 process.stderr.write('start-up (spawn to first answer)\n');
-const startup = { fake: await startupMs(fakeCommand), fakeFromSources: await startupMs(fakeFromSourcesCommand), prism: await startupMs(prismCommand) };
+const startup = {
+  fake: await startupMs(fakeCommand),
+  fakeFromSources: await startupMs(fakeFromSourcesCommand),
+  prism: await startupMs(prismCommand),
+};
 
 // How many turns each server takes where two or more are compared under load (see loadInTurns).
 const ROUNDS = 3;
 
 // `use` with the server when there is a command, else with none.
-const withOptionalServer = <T>(command: (() => Promise<ServerCommand>) | undefined, use: (server?: ServerProcess) => Promise<T>): Promise<T> =>
-  command ? withServer(command, use) : use();
+const withOptionalServer = <T>(
+  command: (() => Promise<ServerCommand>) | undefined,
+  use: (server?: ServerProcess) => Promise<T>,
+): Promise<T> => (command ? withServer(command, use) : use());
 
 /**
  * The fake, the floor and the fake on Redis in turns: the ratios among them are targets of their own, and
@@ -162,14 +214,24 @@ const withOptionalServer = <T>(command: (() => Promise<ServerCommand>) | undefin
  * Redis sharing the connections. Redis keeps no files here (the cost measured is the round trips) and
  * stops whatever happens.
  */
-async function loadSideBySide(): Promise<{ fake: Record<Scenario, LoadResult>; floor: Record<Scenario, LoadResult>; redis?: BenchResults['redis'] }> {
+async function loadSideBySide(): Promise<{
+  fake: Record<Scenario, LoadResult>;
+  floor: Record<Scenario, LoadResult>;
+  redis?: BenchResults['redis'];
+}> {
   const redisServer = options.redis && redisIsInstalled() ? await startRedis({ durable: false }) : undefined;
   const onRedis = (prefix: string) => async (): Promise<ServerCommand> => {
     const command = await fakeCommand();
-    return { ...command, name: `fake (${prefix})`, args: [...command.args, '--store', redisServer!.url, '--store-prefix', `${prefix}:`] };
+    return {
+      ...command,
+      name: `fake (${prefix})`,
+      args: [...command.args, '--store', redisServer!.url, '--store-prefix', `${prefix}:`],
+    };
   };
   try {
-    process.stderr.write(`the fake, the floor${redisServer ? ' and the fake on Redis' : ''}, in turns (${ROUNDS} rounds each)\n`);
+    process.stderr.write(
+      `the fake, the floor${redisServer ? ' and the fake on Redis' : ''}, in turns (${ROUNDS} rounds each)\n`,
+    );
     const inTurns = await withServer(fakeCommand, (fake) =>
       withServer(floorCommand, (floor) =>
         withOptionalServer(redisServer && onRedis('one'), async (fakeOnRedis) => {
@@ -178,9 +240,17 @@ async function loadSideBySide(): Promise<{ fake: Record<Scenario, LoadResult>; f
           // Every GET before any POST: the POSTs add categories, and the list would grow under the GET load.
           const [fakeGet, floorGet, redisGet] = await loadInTurns(servers, 'GET', ROUNDS, load);
           const [fakePost, floorPost, redisPost] = await loadInTurns(servers, 'POST', ROUNDS, load);
-          process.stderr.write(`  GET ${fakeGet!.requestsPerSecond} req/s fake, ${floorGet!.requestsPerSecond} floor${redisGet ? `, ${redisGet.requestsPerSecond} on Redis` : ''}; `);
-          process.stderr.write(`POST ${fakePost!.requestsPerSecond}, ${floorPost!.requestsPerSecond}${redisPost ? `, ${redisPost.requestsPerSecond}` : ''}\n`);
-          return { fake: { GET: fakeGet!, POST: fakePost! }, floor: { GET: floorGet!, POST: floorPost! }, onRedis: redisGet && redisPost && { GET: redisGet, POST: redisPost } };
+          process.stderr.write(
+            `  GET ${fakeGet!.requestsPerSecond} req/s fake, ${floorGet!.requestsPerSecond} floor${redisGet ? `, ${redisGet.requestsPerSecond} on Redis` : ''}; `,
+          );
+          process.stderr.write(
+            `POST ${fakePost!.requestsPerSecond}, ${floorPost!.requestsPerSecond}${redisPost ? `, ${redisPost.requestsPerSecond}` : ''}\n`,
+          );
+          return {
+            fake: { GET: fakeGet!, POST: fakePost! },
+            floor: { GET: floorGet!, POST: floorPost! },
+            onRedis: redisGet && redisPost && { GET: redisGet, POST: redisPost },
+          };
         }),
       ),
     );
@@ -193,39 +263,58 @@ async function loadSideBySide(): Promise<{ fake: Record<Scenario, LoadResult>; f
   }
 }
 
-process.stderr.write(`load: ${options.connections} connections, ${options.duration} s per scenario after a 2 s warm-up\n`);
+process.stderr.write(
+  `load: ${options.connections} connections, ${options.duration} s per scenario after a 2 s warm-up\n`,
+);
 // Prism, ten times slower, runs once.
 const { redis, ...sideBySide } = await loadSideBySide();
 const load = { fake: sideBySide.fake, prism: await withServer(prismCommand, loadAll), floor: sideBySide.floor };
 
 // `watch` in front of the fake, in its own process as a team runs it: the same load through it beside
 // the fake alone, and the latency a frontend sees one request at a time.
-process.stderr.write(`watch: the fake alone, through watch and through a bare proxy, in turns (${ROUNDS} rounds each)\n`);
+process.stderr.write(
+  `watch: the fake alone, through watch and through a bare proxy, in turns (${ROUNDS} rounds each)\n`,
+);
 const watch = await withServer(fakeCommand, async (fake) => {
   const port = await freeLoopbackPort();
-  const proxyCommand = async (): Promise<ServerCommand> => ({ name: 'watch', command: process.execPath, args: [CONTRACT_BIN, 'watch', '--upstream', fake.baseUrl, '--port', String(port)], baseUrl: `http://127.0.0.1:${port}/v1`, headers: probeHeaders });
+  const proxyCommand = async (): Promise<ServerCommand> => ({
+    name: 'watch',
+    command: process.execPath,
+    args: [CONTRACT_BIN, 'watch', '--upstream', fake.baseUrl, '--port', String(port)],
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    headers: probeHeaders,
+  });
   const barePort = await freeLoopbackPort();
-  const bareCommand = async (): Promise<ServerCommand> => ({ name: 'bare proxy', command: process.execPath, args: [join(ROOT, 'bench/bare-proxy.mjs'), fake.baseUrl, String(barePort)], baseUrl: `http://127.0.0.1:${barePort}/v1`, headers: probeHeaders });
-  return withServer(proxyCommand, async (proxy) => withServer(bareCommand, async (bareProxy) => {
-    const [directMs, proxiedMs] = await pacedMedianMs([fake, proxy], 500, KEY);
-    // Scenario by scenario, the three in turns: every POST grows the list, so all GETs come before any.
-    const load = { connections: options.connections, durationSeconds: options.duration, key: KEY };
-    const run = async (scenario: Scenario) => {
-      const [direct, proxied, bare] = await loadInTurns([fake, proxy, bareProxy], scenario, ROUNDS, load);
-      return { direct: direct!, proxied: proxied!, bare: bare! };
-    };
-    const get = await run('GET');
-    const post = await run('POST');
-    process.stderr.write(`  GET ${get.direct.requestsPerSecond} req/s direct, ${get.proxied.requestsPerSecond} through watch, ${get.bare.requestsPerSecond} through a bare proxy; POST ${post.direct.requestsPerSecond}, ${post.proxied.requestsPerSecond}, ${post.bare.requestsPerSecond}\n`);
-    return {
-      direct: { GET: get.direct, POST: post.direct },
-      proxied: { GET: get.proxied, POST: post.proxied },
-      bareProxy: { GET: get.bare, POST: post.bare },
-      pacedP50Ms: { direct: directMs!, proxied: proxiedMs! },
-    };
-  }));
+  const bareCommand = async (): Promise<ServerCommand> => ({
+    name: 'bare proxy',
+    command: process.execPath,
+    args: [join(ROOT, 'bench/bare-proxy.mjs'), fake.baseUrl, String(barePort)],
+    baseUrl: `http://127.0.0.1:${barePort}/v1`,
+    headers: probeHeaders,
+  });
+  return withServer(proxyCommand, async (proxy) =>
+    withServer(bareCommand, async (bareProxy) => {
+      const [directMs, proxiedMs] = await pacedMedianMs([fake, proxy], 500, KEY);
+      // Scenario by scenario, the three in turns: every POST grows the list, so all GETs come before any.
+      const load = { connections: options.connections, durationSeconds: options.duration, key: KEY };
+      const run = async (scenario: Scenario) => {
+        const [direct, proxied, bare] = await loadInTurns([fake, proxy, bareProxy], scenario, ROUNDS, load);
+        return { direct: direct!, proxied: proxied!, bare: bare! };
+      };
+      const get = await run('GET');
+      const post = await run('POST');
+      process.stderr.write(
+        `  GET ${get.direct.requestsPerSecond} req/s direct, ${get.proxied.requestsPerSecond} through watch, ${get.bare.requestsPerSecond} through a bare proxy; POST ${post.direct.requestsPerSecond}, ${post.proxied.requestsPerSecond}, ${post.bare.requestsPerSecond}\n`,
+      );
+      return {
+        direct: { GET: get.direct, POST: post.direct },
+        proxied: { GET: get.proxied, POST: post.proxied },
+        bareProxy: { GET: get.bare, POST: post.bare },
+        pacedP50Ms: { direct: directMs!, proxied: proxiedMs! },
+      };
+    }),
+  );
 });
-
 
 process.stderr.write('memory: 2 x 100,000 requests on a fresh fake\n');
 const memory = await withServer(fakeCommand, async (fake) => {
@@ -239,7 +328,19 @@ const memory = await withServer(fakeCommand, async (fake) => {
 
 process.stderr.write('in-process host (msw setupServer + fetch)\n');
 const inProcess = JSON.parse(
-  (await run(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/in-process-host.ts'), String(Math.min(options.duration, 5)), String(options.connections)], { cwd: ROOT })).stdout,
+  (
+    await run(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        join(ROOT, 'bench/in-process-host.ts'),
+        String(Math.min(options.duration, 5)),
+        String(options.connections),
+      ],
+      { cwd: ROOT },
+    )
+  ).stdout,
 ) as BenchResults['inProcess'];
 
 process.stderr.write('fresh process to first answer: the built package beside bare msw\n');
@@ -253,7 +354,12 @@ if (options.contract) {
 
 const results: BenchResults = {
   date: new Date().toISOString(),
-  machine: { cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version },
+  machine: {
+    cpu: cpus()[0]?.model ?? 'unknown',
+    cores: cpus().length,
+    memoryGiB: Math.round(totalmem() / 2 ** 30),
+    node: process.version,
+  },
   settings: { connections: options.connections, durationSeconds: options.duration, startupRuns: options.startupRuns },
   startup: {
     fakeMs: median(startup.fake),

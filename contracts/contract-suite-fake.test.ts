@@ -2,4 +2,9 @@ import { describeContractSuite } from './runner/describe-contract-suite.js';
 import { FAKE_CAPABILITIES, startFakeTarget } from './targets/fake-target.js';
 
 // Every check of the registry against the fake, started in-process on a random port.
-describeContractSuite({ title: 'the fake', capabilities: FAKE_CAPABILITIES, lacking: {}, start: () => startFakeTarget() });
+describeContractSuite({
+  title: 'the fake',
+  capabilities: FAKE_CAPABILITIES,
+  lacking: {},
+  start: () => startFakeTarget(),
+});

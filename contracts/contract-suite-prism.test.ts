@@ -2,4 +2,9 @@ import { describeContractSuite } from './runner/describe-contract-suite.js';
 import { PRISM_CAPABILITIES, PRISM_LACKING, startPrismTarget } from './targets/prism-target.js';
 
 // Every check of the registry against Prism mocking the same spec; what Prism cannot do is skipped, with why.
-describeContractSuite({ title: 'Prism', capabilities: PRISM_CAPABILITIES, lacking: PRISM_LACKING, start: startPrismTarget });
+describeContractSuite({
+  title: 'Prism',
+  capabilities: PRISM_CAPABILITIES,
+  lacking: PRISM_LACKING,
+  start: startPrismTarget,
+});

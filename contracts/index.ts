@@ -1,7 +1,19 @@
 /** Every named check, in run order, and lookup by name. */
 export { CHECKS, checkNamed } from './checks/registry.js';
 /** The check signature, capabilities and the typed verdicts a check can throw. */
-export { CAPABILITIES, CheckFailure, CheckNotApplicable, RequestBudgetExhausted, isCheckFailure, type Capability, type Check, type CheckContext, type FakeScenario, type PlanLimits, type TargetClock } from './checks/check.js';
+export {
+  CAPABILITIES,
+  CheckFailure,
+  CheckNotApplicable,
+  RequestBudgetExhausted,
+  isCheckFailure,
+  type Capability,
+  type Check,
+  type CheckContext,
+  type FakeScenario,
+  type PlanLimits,
+  type TargetClock,
+} from './checks/check.js';
 /** The protocol equivalences and the order-of-evaluation faults the checks hold targets to. */
 export { EQUIVALENCES, type Equivalence, type Spelling } from './protocol/equivalences.js';
 export { DISTINCTIONS, nearMissesOf, type Distinction } from './protocol/distinctions.js';
@@ -35,7 +47,15 @@ export { responseViolations, type Violation, type ConformanceOptions } from './c
 /** What a check sends and receives. */
 export type { ContractRequest, Exchange, RequestAuth, SentRequest } from './transport/exchange.js';
 /** The spec as the suite reads it. */
-export type { SpecDocument, DocumentedOperation, DocumentedParameter, DocumentedResponse, DocumentedHeader, DocumentedRequestBody, JsonSchema } from './spec/spec-document.js';
+export type {
+  SpecDocument,
+  DocumentedOperation,
+  DocumentedParameter,
+  DocumentedResponse,
+  DocumentedHeader,
+  DocumentedRequestBody,
+  JsonSchema,
+} from './spec/spec-document.js';
 /** The spec's validators, compiled once per operation + status + media type. */
 export { specValidators, SpecValidators } from './spec/spec-validators.js';
 /** Coverage of the spec's operation x status x header by a run. */
@@ -44,14 +64,34 @@ export { coverageOf, coverageItems, type Coverage, type CoverageItem } from './c
 export { checkLine, failureBlock, summaryText } from './report/terminal-report.js';
 export { coverageText, matrixText } from './report/matrix-report.js';
 export { junitReport } from './report/junit-report.js';
-export { disagreementsOf, jsonReport, type ContractReport, type Disagreement, type SuiteReport } from './report/suite-report.js';
+export {
+  disagreementsOf,
+  jsonReport,
+  type ContractReport,
+  type Disagreement,
+  type SuiteReport,
+} from './report/suite-report.js';
 /** The command line of `npm run contract`, as a function that resolves with the exit code. */
 export { runContractCli, type CliIo } from './cli/run-contract-cli.js';
 /** Deliberately broken fakes and the checks that must catch each. */
 export { BROKEN_VARIANTS, type BrokenVariant, type Intercept } from './broken-variants/index.js';
 /** Real traffic: the watching proxy, its judge and reports, HAR files and their replay. */
 export { startWatchProxy, type WatchProxyOptions, type RunningWatchProxy } from './watch/watch-proxy.js';
-export { TrafficJudge, MAX_KEPT_VIOLATIONS, type TrafficSummary, type TrafficViolation, type DeprecatedCalls } from './watch/traffic-judge.js';
+export {
+  TrafficJudge,
+  MAX_KEPT_VIOLATIONS,
+  type TrafficSummary,
+  type TrafficViolation,
+  type DeprecatedCalls,
+} from './watch/traffic-judge.js';
 export type { WatchReport } from './watch/watch-report.js';
-export { readHar, HarRecorder, type Har, type HarEntry, type HarPair, type ExchangeTiming, type RecordedExchange } from './watch/har.js';
+export {
+  readHar,
+  HarRecorder,
+  type Har,
+  type HarEntry,
+  type HarPair,
+  type ExchangeTiming,
+  type RecordedExchange,
+} from './watch/har.js';
 export { replayAgainst, type ReplayReport, type ReplayDifference, type ReplayOptions } from './watch/replay.js';

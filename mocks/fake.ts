@@ -118,12 +118,18 @@ export function createFake(options: FakeOptions = {}): Fake {
   const schemas = specValidators();
   const clock = new AdjustableClock(options.clock ?? systemClock);
   const startFaults = parseFaultRules(options.faults ?? [], 'createFake({ faults })');
-  const accessOptions = { keys, clock, ban: { ...DEFAULT_BAN_POLICY, ...options.ban }, anonymousCapacity: options.anonymousCapacity ?? 10_000 };
+  const accessOptions = {
+    keys,
+    clock,
+    ban: { ...DEFAULT_BAN_POLICY, ...options.ban },
+    anonymousCapacity: options.anonymousCapacity ?? 10_000,
+  };
   const store = options.store
     ? options.store({ schemas, access: accessOptions, seed, faults: startFaults })
     : new MemoryStore({ schemas, access: accessOptions, seed, faults: startFaults, persist: options.persist === true });
   const keysByToken = new Map(keys.map((apiKey) => [apiKey.key, apiKey]));
-  const [minLatency, maxLatency] = options.latency === undefined ? [0, 0] : parseLatency(options.latency, 'createFake({ latency })');
+  const [minLatency, maxLatency] =
+    options.latency === undefined ? [0, 0] : parseLatency(options.latency, 'createFake({ latency })');
 
   const context: FakeContext = {
     baseUrl,
@@ -167,6 +173,7 @@ export function createFake(options: FakeOptions = {}): Fake {
       const auth = authenticate(authorization, keysByToken);
       return auth.ok ? auth.apiKey.plan : undefined;
     },
-    trackedSubjects: () => (store instanceof MemoryStore ? store.access.control.trackedSubjects : { keys: 0, anonymous: 0 }),
+    trackedSubjects: () =>
+      store instanceof MemoryStore ? store.access.control.trackedSubjects : { keys: 0, anonymous: 0 },
   };
 }

@@ -18,7 +18,11 @@ if (onlyAt !== -1) {
   await buildBundles();
   // tsc writes the declarations of the entries and of what they reference; the spec's generated types
   // are a .d.ts already, which tsc does not copy.
-  execFileSync(process.execPath, [join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(REPO_ROOT, 'tsconfig.build.json')], { stdio: 'inherit' });
+  execFileSync(
+    process.execPath,
+    [join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(REPO_ROOT, 'tsconfig.build.json')],
+    { stdio: 'inherit' },
+  );
   await mkdir(join(DIST, 'types', 'spec'), { recursive: true });
   await copyFile(join(REPO_ROOT, 'spec', 'openapi.d.ts'), join(DIST, 'types', 'spec', 'openapi.d.ts'));
   process.stdout.write(`dist/ built in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);

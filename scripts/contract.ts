@@ -15,9 +15,13 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
-process.exitCode = await runContractCli(process.argv.slice(2), {
-  out: (line) => process.stdout.write(`${line}\n`),
-  err: (line) => process.stderr.write(`${line}\n`),
-  env: process.env,
-  command: commandName(process.env, 'petstore-contract', 'contract'),
-}, stop);
+process.exitCode = await runContractCli(
+  process.argv.slice(2),
+  {
+    out: (line) => process.stdout.write(`${line}\n`),
+    err: (line) => process.stderr.write(`${line}\n`),
+    env: process.env,
+    command: commandName(process.env, 'petstore-contract', 'contract'),
+  },
+  stop,
+);

@@ -10,27 +10,41 @@ import { promisify } from 'node:util';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const run = promisify(execFile);
-const npm = (args: string[], cwd: string) => run('npm', args, { cwd, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, npm_config_update_notifier: 'false', FORCE_COLOR: '0', NO_COLOR: '1' } });
+const npm = (args: string[], cwd: string) =>
+  run('npm', args, {
+    cwd,
+    maxBuffer: 64 * 1024 * 1024,
+    env: { ...process.env, npm_config_update_notifier: 'false', FORCE_COLOR: '0', NO_COLOR: '1' },
+  });
 const only = process.argv.slice(2);
 
 const work = await mkdtemp(join(tmpdir(), 'petstore-examples-'));
 try {
   // prepack builds dist/; built first here so that pack's --json output is all that stdout holds.
   await npm(['run', 'build'], ROOT);
-  const packed = JSON.parse((await npm(['pack', '--ignore-scripts', '--json', '--pack-destination', work], ROOT)).stdout) as Array<{ filename: string; size: number; unpackedSize: number; entryCount: number }>;
+  const packed = JSON.parse(
+    (await npm(['pack', '--ignore-scripts', '--json', '--pack-destination', work], ROOT)).stdout,
+  ) as Array<{ filename: string; size: number; unpackedSize: number; entryCount: number }>;
   const { filename, size, unpackedSize, entryCount } = packed[0]!;
   const tarball = join(work, filename);
-  console.log(`packed ${filename}: ${(size / 1024).toFixed(0)} KiB, ${(unpackedSize / 1024).toFixed(0)} KiB unpacked, ${entryCount} files`);
+  console.log(
+    `packed ${filename}: ${(size / 1024).toFixed(0)} KiB, ${(unpackedSize / 1024).toFixed(0)} KiB unpacked, ${entryCount} files`,
+  );
 
   const names = (await readdir(join(ROOT, 'examples'))).filter((name) => only.length === 0 || only.includes(name));
   const projects = [];
-  for (const name of names) if ((await stat(join(ROOT, 'examples', name, 'package.json')).catch(() => undefined))?.isFile()) projects.push(name);
+  for (const name of names)
+    if ((await stat(join(ROOT, 'examples', name, 'package.json')).catch(() => undefined))?.isFile())
+      projects.push(name);
 
   // Installs download in parallel; the tests then run one at a time, as their timings mean more alone.
   const installed = await Promise.all(
     projects.map(async (name) => {
       const dir = join(work, name);
-      await cp(join(ROOT, 'examples', name), dir, { recursive: true, filter: (source) => !/node_modules|[\\/]dist$/.test(source) });
+      await cp(join(ROOT, 'examples', name), dir, {
+        recursive: true,
+        filter: (source) => !/node_modules|[\\/]dist$/.test(source),
+      });
       try {
         await npm(['install', '--no-audit', '--no-fund', tarball], dir);
         return { name, dir };
@@ -60,7 +74,10 @@ try {
       console.log(`FAIL  examples/${name} (${seconds} s)\n${problem.trim()}`);
     } else {
       passed += 1;
-      const said = output.split('\n').filter((line) => /^\s*(Tests:|Tests\s+\d|vite app in Chromium|npx petstore-|require\()/.test(line)).map((line) => line.trim());
+      const said = output
+        .split('\n')
+        .filter((line) => /^\s*(Tests:|Tests\s+\d|vite app in Chromium|npx petstore-|require\()/.test(line))
+        .map((line) => line.trim());
       console.log(`PASS  examples/${name} (${seconds} s)${said.length ? `: ${said.join('; ')}` : ''}`);
     }
   }

@@ -11,12 +11,19 @@ let options;
 try {
   options = serverOptionsFromArgs(args);
 } catch (error) {
-  if (error instanceof CommanderError && (error.code === 'commander.helpDisplayed' || error.code === 'commander.help')) {
-    process.stdout.write(`${fakeServerCommand(commandName(process.env, 'petstore-fake', 'start')).helpInformation()}\n${FAKE_EXIT}\n`);
+  if (
+    error instanceof CommanderError &&
+    (error.code === 'commander.helpDisplayed' || error.code === 'commander.help')
+  ) {
+    process.stdout.write(
+      `${fakeServerCommand(commandName(process.env, 'petstore-fake', 'start')).helpInformation()}\n${FAKE_EXIT}\n`,
+    );
     process.exit(0);
   }
   if (error instanceof CommanderError || isConfigError(error)) {
-    process.stderr.write(`${(error as Error).message.replace(/^error: /, '[petstore-fake] ')}\nRun with --help for usage.\n`);
+    process.stderr.write(
+      `${(error as Error).message.replace(/^error: /, '[petstore-fake] ')}\nRun with --help for usage.\n`,
+    );
     process.exit(2);
   }
   throw error;
@@ -28,7 +35,9 @@ const server = await startFakeServer({
   ...(!quiet && { log: (line: string) => process.stdout.write(`${new Date().toISOString()} ${line}\n`) }),
 }).catch((error: NodeJS.ErrnoException) => {
   const store = serverOptions.redis && /Redis/.test(error.message) ? `--store: ${error.message}` : undefined;
-  process.stderr.write(`[petstore-fake] ${store ?? `cannot listen on ${serverOptions.host}:${serverOptions.port}: ${error.code ?? error.message}`}\n`);
+  process.stderr.write(
+    `[petstore-fake] ${store ?? `cannot listen on ${serverOptions.host}:${serverOptions.port}: ${error.code ?? error.message}`}\n`,
+  );
   process.exit(2);
 });
 
@@ -38,8 +47,12 @@ process.stdout.write(
     (serverOptions.keys
       ? `API keys: ${keys.length} from ${args[args.indexOf('--keys') + 1]} (plans: ${[...new Set(keys.map((k) => k.plan))].join(', ')})\n`
       : `API keys (Authorization: Bearer <key>):\n${keys.map((k) => `  ${k.key.padEnd(22)} ${k.plan} (${k.limits.perMinute}/min, ${k.limits.perDay}/day)`).join('\n')}\n`) +
-    (serverOptions.faults ? `Fault rules: ${serverOptions.faults.length} from ${args[args.indexOf('--faults') + 1]}\n` : '') +
-    (serverOptions.redis ? `State: Redis at ${serverOptions.redis.url}, keys under "${serverOptions.redis.prefix}" (shared by every instance there)\n` : '') +
+    (serverOptions.faults
+      ? `Fault rules: ${serverOptions.faults.length} from ${args[args.indexOf('--faults') + 1]}\n`
+      : '') +
+    (serverOptions.redis
+      ? `State: Redis at ${serverOptions.redis.url}, keys under "${serverOptions.redis.prefix}" (shared by every instance there)\n`
+      : '') +
     (serverOptions.latency ? `Latency: ${args[args.indexOf('--latency') + 1]} ms on every answer under /v1\n` : '') +
     `Admin (test control): ${server.url}/__admin/reset, /clock, /faults, /keys/{key}[/quota|/ban|/revoke|/restore]\n`,
 );
@@ -50,6 +63,9 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     if (closing) return;
     closing = true;
     process.stdout.write(`${signal}: closing\n`);
-    server.close().then(() => process.exit(0), () => process.exit(1));
+    server.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
   });
 }

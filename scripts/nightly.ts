@@ -15,13 +15,33 @@ const server = await startFakeServer({ port: 0 });
 let exitCode: number;
 try {
   exitCode = await runContractCli(
-    ['--target', server.baseUrl, '--api-key', 'free-test-key', '--allow', 'writes,quota', '--max-minutes', '6', '--min-coverage', String(MIN_COVERAGE), '--json', REPORT],
-    { out: (line) => process.stdout.write(`${line}\n`), err: (line) => process.stderr.write(`${line}\n`), env: process.env, command: 'npm run nightly' },
+    [
+      '--target',
+      server.baseUrl,
+      '--api-key',
+      'free-test-key',
+      '--allow',
+      'writes,quota',
+      '--max-minutes',
+      '6',
+      '--min-coverage',
+      String(MIN_COVERAGE),
+      '--json',
+      REPORT,
+    ],
+    {
+      out: (line) => process.stdout.write(`${line}\n`),
+      err: (line) => process.stderr.write(`${line}\n`),
+      env: process.env,
+      command: 'npm run nightly',
+    },
   );
 } finally {
   await server.close();
 }
 const report = JSON.parse(await readFile(REPORT, 'utf8').catch(() => '{"targets":[]}')) as ContractReport;
 const summary = report.targets[0]?.summary;
-console.log(`${summary?.passed ?? 0} passed, ${(summary?.failed ?? 0) + (exitCode === 0 ? 0 : summary?.failed ? 0 : 1)} failed`);
+console.log(
+  `${summary?.passed ?? 0} passed, ${(summary?.failed ?? 0) + (exitCode === 0 ? 0 : summary?.failed ? 0 : 1)} failed`,
+);
 process.exitCode = exitCode;

@@ -8,5 +8,9 @@ if (!version || !/^\d+(\.\d+){0,2}$/.test(version)) {
   process.stderr.write('usage: npm run test:node -- <major version, e.g. 22> [jest arguments]\n');
   process.exit(2);
 }
-const result = spawnSync('npx', ['-y', `node@${version}`, '--experimental-vm-modules', 'node_modules/jest/bin/jest.js', ...jestArgs], { stdio: 'inherit' });
+const result = spawnSync(
+  'npx',
+  ['-y', `node@${version}`, '--experimental-vm-modules', 'node_modules/jest/bin/jest.js', ...jestArgs],
+  { stdio: 'inherit' },
+);
 process.exit(result.status ?? 1);

@@ -25,10 +25,22 @@ describe('spec/openapi.yaml', () => {
       const report = join(dir, 'spectral.json');
       // Spectral exits 1 on findings; the report is read either way.
       await run(bin('spectral'), [
-        'lint', specPath, '--ruleset', 'spec/.spectral.yaml', '--format', 'json', '--output', report,
-        '--fail-severity', 'hint',
+        'lint',
+        specPath,
+        '--ruleset',
+        'spec/.spectral.yaml',
+        '--format',
+        'json',
+        '--output',
+        report,
+        '--fail-severity',
+        'hint',
       ]).catch(() => undefined);
-      const findings = JSON.parse(await readFile(report, 'utf8')) as Array<{ code: string; message: string; path: string[] }>;
+      const findings = JSON.parse(await readFile(report, 'utf8')) as Array<{
+        code: string;
+        message: string;
+        path: string[];
+      }>;
       expect(findings.map((f) => `${f.code}: ${f.message} at ${f.path.join('.')}`)).toEqual([]);
     } finally {
       await rm(dir, { recursive: true, force: true });

@@ -9,7 +9,9 @@ describe('describeSchemaErrors', () => {
   it('names each broken rule with its field', () => {
     const validate = registry.validator('NewCategory');
     expect(validate({ name: ' ', extra: 1 })).toBe(false);
-    expect(describeSchemaErrors(validate.errors, 'body')).toBe('body: extra is not an allowed field; body: name must not be blank');
+    expect(describeSchemaErrors(validate.errors, 'body')).toBe(
+      'body: extra is not an allowed field; body: name must not be blank',
+    );
   });
 
   it('names at most five problems, so a hostile body cannot inflate the message', () => {

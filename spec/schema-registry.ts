@@ -55,7 +55,9 @@ export class SchemaRegistry implements SchemaValidators {
       strict: true,
       validateSchema: false,
       // Standalone code refers to the formats by module rather than holding the functions.
-      ...(options.standalone && { code: { source: true, esm: true, formats: _`require("ajv-formats/dist/formats").fullFormats` } }),
+      ...(options.standalone && {
+        code: { source: true, esm: true, formats: _`require("ajv-formats/dist/formats").fullFormats` },
+      }),
     });
     addFormats(this.ajv);
     this.#names = Object.keys(document.components.schemas);

@@ -1,6 +1,8 @@
 import { onSpecPath, rebuiltRequest, withHeaders, withJson, type BrokenVariant } from './variant.js';
 
-const KNOWN_KEYS = ['free-test-key', 'pro-test-key', 'business-test-key', 'enterprise-test-key'].map((key) => `Bearer ${key}`);
+const KNOWN_KEYS = ['free-test-key', 'pro-test-key', 'business-test-key', 'enterprise-test-key'].map(
+  (key) => `Bearer ${key}`,
+);
 
 /** Variants that break authentication or the shape of errors. */
 export const AUTH_AND_ERROR_VARIANTS: BrokenVariant[] = [
@@ -9,7 +11,11 @@ export const AUTH_AND_ERROR_VARIANTS: BrokenVariant[] = [
     breaks: 'a request without a key is served (as if it carried the free key)',
     caughtBy: ['missing_api_key_rejected', 'create_requires_api_key'],
     intercept: async (request, next) =>
-      next(request.headers.has('authorization') ? request : await rebuiltRequest(request, { headers: { Authorization: 'Bearer free-test-key' } })),
+      next(
+        request.headers.has('authorization')
+          ? request
+          : await rebuiltRequest(request, { headers: { Authorization: 'Bearer free-test-key' } }),
+      ),
   },
   {
     name: 'any-key-accepted',
@@ -27,7 +33,11 @@ export const AUTH_AND_ERROR_VARIANTS: BrokenVariant[] = [
     caughtBy: ['missing_api_key_rejected'],
     intercept: async (request, next) => {
       const key = new URL(request.url).searchParams.get('api_key');
-      return next(key === null || request.headers.has('authorization') ? request : await rebuiltRequest(request, { headers: { Authorization: `Bearer ${key}` } }));
+      return next(
+        key === null || request.headers.has('authorization')
+          ? request
+          : await rebuiltRequest(request, { headers: { Authorization: `Bearer ${key}` } }),
+      );
     },
   },
   {
@@ -36,7 +46,11 @@ export const AUTH_AND_ERROR_VARIANTS: BrokenVariant[] = [
     caughtBy: ['missing_api_key_rejected'],
     intercept: async (request, next) => {
       const key = request.headers.get('x-api-key');
-      return next(key === null || request.headers.has('authorization') ? request : await rebuiltRequest(request, { headers: { Authorization: `Bearer ${key}` } }));
+      return next(
+        key === null || request.headers.has('authorization')
+          ? request
+          : await rebuiltRequest(request, { headers: { Authorization: `Bearer ${key}` } }),
+      );
     },
   },
   {
@@ -45,7 +59,9 @@ export const AUTH_AND_ERROR_VARIANTS: BrokenVariant[] = [
     caughtBy: ['missing_api_key_rejected', 'invalid_api_key_rejected'],
     intercept: async (request, next) => {
       const response = await next(request);
-      return response.status === 401 ? withHeaders(response, (headers) => headers.delete('www-authenticate')) : response;
+      return response.status === 401
+        ? withHeaders(response, (headers) => headers.delete('www-authenticate'))
+        : response;
     },
   },
   {
@@ -86,7 +102,9 @@ export const AUTH_AND_ERROR_VARIANTS: BrokenVariant[] = [
     intercept: async (request, next) => {
       const response = await next(request);
       if (response.status !== 404 || onSpecPath(request)) return response;
-      return withHeaders(response, (headers) => ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'].forEach((name) => headers.delete(name)));
+      return withHeaders(response, (headers) =>
+        ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'].forEach((name) => headers.delete(name)),
+      );
     },
   },
 ];

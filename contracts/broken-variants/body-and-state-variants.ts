@@ -15,7 +15,9 @@ export const BODY_AND_STATE_VARIANTS: BrokenVariant[] = [
     intercept: async (request, next) => {
       const response = await next(request);
       if (!isList(request) || response.status !== 200) return response;
-      return withJson(response, (json) => (json as Record[]).map((category) => ({ ...category, id: String(category.id) })));
+      return withJson(response, (json) =>
+        (json as Record[]).map((category) => ({ ...category, id: String(category.id) })),
+      );
     },
   },
   {
@@ -24,7 +26,9 @@ export const BODY_AND_STATE_VARIANTS: BrokenVariant[] = [
     caughtBy: ['list_categories_conforms'],
     intercept: async (request, next) => {
       const response = await next(request);
-      return isList(request) && response.status === 200 ? withHeaders(response, (headers) => headers.set('content-type', 'text/plain')) : response;
+      return isList(request) && response.status === 200
+        ? withHeaders(response, (headers) => headers.set('content-type', 'text/plain'))
+        : response;
     },
   },
   {
@@ -34,7 +38,9 @@ export const BODY_AND_STATE_VARIANTS: BrokenVariant[] = [
     intercept: async (request, next) => {
       const response = await next(request);
       if (apiPath(request) !== '/store/orders' || response.status !== 200) return response;
-      return withJson(response, (json) => (json as Record[]).map((order) => ({ ...order, quantity: String(order.quantity) })));
+      return withJson(response, (json) =>
+        (json as Record[]).map((order) => ({ ...order, quantity: String(order.quantity) })),
+      );
     },
   },
   {
@@ -43,7 +49,9 @@ export const BODY_AND_STATE_VARIANTS: BrokenVariant[] = [
     caughtBy: ['get_pet_conforms'],
     intercept: async (request, next) => {
       const response = await next(request);
-      return apiPath(request).startsWith('/pets/') && response.status === 200 ? withJson(response, (json) => ({ ...(json as Record), status: 'lost' })) : response;
+      return apiPath(request).startsWith('/pets/') && response.status === 200
+        ? withJson(response, (json) => ({ ...(json as Record), status: 'lost' }))
+        : response;
     },
   },
   {
@@ -75,7 +83,12 @@ export const BODY_AND_STATE_VARIANTS: BrokenVariant[] = [
       const body = isCreate(request) ? await jsonOf(request) : undefined;
       const response = await next(request);
       if (response.status === 400 && body !== undefined) {
-        const name = typeof (body as Record | null)?.name === 'string' ? String((body as Record).name).trim().slice(0, 100) : '';
+        const name =
+          typeof (body as Record | null)?.name === 'string'
+            ? String((body as Record).name)
+                .trim()
+                .slice(0, 100)
+            : '';
         await next(await rebuiltRequest(request, { body: JSON.stringify({ name: name || 'coerced' }) }));
       }
       return response;
@@ -98,7 +111,11 @@ export const BODY_AND_STATE_VARIANTS: BrokenVariant[] = [
     breaks: 'a body declared as something other than application/json is accepted as JSON',
     caughtBy: ['unsupported_media_type_rejected'],
     intercept: async (request, next) =>
-      next(isCreate(request) ? await rebuiltRequest(request, { headers: { 'Content-Type': 'application/json' } }) : request),
+      next(
+        isCreate(request)
+          ? await rebuiltRequest(request, { headers: { 'Content-Type': 'application/json' } })
+          : request,
+      ),
   },
   {
     name: 'no-body-size-limit',
@@ -136,7 +153,9 @@ export const BODY_AND_STATE_VARIANTS: BrokenVariant[] = [
     caughtBy: ['category_ids_unique'],
     intercept: async (request, next) => {
       const response = await next(request);
-      return isCreate(request) && response.status === 201 ? withJson(response, (json) => ({ ...(json as Record), id: 1 })) : response;
+      return isCreate(request) && response.status === 201
+        ? withJson(response, (json) => ({ ...(json as Record), id: 1 }))
+        : response;
     },
   },
 ];

@@ -15,7 +15,8 @@ async function suiteAgainst(intercept: Intercept, checks: readonly Check[] = CHE
   }
 }
 
-const failedChecks = (results: CheckResult[]) => results.filter((result) => result.outcome === 'failed').map((result) => result.check);
+const failedChecks = (results: CheckResult[]) =>
+  results.filter((result) => result.outcome === 'failed').map((result) => result.check);
 
 describe('the contract suite against deliberately broken fakes', () => {
   it('has at least twelve variants, with distinct names, each naming checks that exist', () => {

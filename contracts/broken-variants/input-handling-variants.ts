@@ -9,7 +9,12 @@ function storingStrings(transform: (value: string) => string): Intercept {
   return async (request, next) => {
     const body = isCreate(request) ? await jsonOf(request) : undefined;
     if (typeof body !== 'object' || body === null || Array.isArray(body)) return next(request);
-    const stored = Object.fromEntries(Object.entries(body as Fields).map(([name, value]) => [name, typeof value === 'string' ? transform(value) : value]));
+    const stored = Object.fromEntries(
+      Object.entries(body as Fields).map(([name, value]) => [
+        name,
+        typeof value === 'string' ? transform(value) : value,
+      ]),
+    );
     return next(await rebuiltRequest(request, { body: JSON.stringify(stored) }));
   };
 }
@@ -50,18 +55,40 @@ function digitValue(character: string): number {
 
 /** An id as a lenient parser reads it: JavaScript's `Number()` plus any script's digits (like Python's `int`). */
 function lenientInteger(raw: string): number | undefined {
-  const ascii = [...raw.normalize('NFKC')].map((character) => (/\p{Nd}/u.test(character) ? String(digitValue(character)) : character)).join('');
+  const ascii = [...raw.normalize('NFKC')]
+    .map((character) => (/\p{Nd}/u.test(character) ? String(digitValue(character)) : character))
+    .join('');
   const number = Number(ascii.replace(/_/g, ''));
   return Number.isInteger(number) && number > 0 ? number : undefined;
 }
 
 /** Variants that store something other than what was sent, parse leniently, or mishandle parameters. */
 export const INPUT_HANDLING_VARIANTS: BrokenVariant[] = [
-  { name: 'names-trimmed', breaks: 'whitespace around string fields is trimmed before storing', caughtBy: ['valid_bodies_stored_as_sent'], intercept: storingStrings((value) => value.trim() || value) },
-  { name: 'unicode-normalised', breaks: 'string fields are stored in Unicode normal form C (a decomposed é comes back composed)', caughtBy: ['valid_bodies_stored_as_sent'], intercept: storingStrings((value) => value.normalize('NFC')) },
-  { name: 'astral-characters-replaced', breaks: 'characters beyond the BMP are stored as U+FFFD (a three-byte utf8 column)', caughtBy: ['valid_bodies_stored_as_sent'], intercept: storingStrings((value) => value.replace(/[\u{10000}-\u{10ffff}]/gu, '\ufffd')) },
-  // eslint-disable-next-line no-control-regex -- the variant strips exactly the C0 control characters
-  { name: 'control-characters-stripped', breaks: 'control characters are removed from stored strings', caughtBy: ['valid_bodies_stored_as_sent'], intercept: storingStrings((value) => value.replace(/[\u0000-\u001f]/g, '') || value) },
+  {
+    name: 'names-trimmed',
+    breaks: 'whitespace around string fields is trimmed before storing',
+    caughtBy: ['valid_bodies_stored_as_sent'],
+    intercept: storingStrings((value) => value.trim() || value),
+  },
+  {
+    name: 'unicode-normalised',
+    breaks: 'string fields are stored in Unicode normal form C (a decomposed é comes back composed)',
+    caughtBy: ['valid_bodies_stored_as_sent'],
+    intercept: storingStrings((value) => value.normalize('NFC')),
+  },
+  {
+    name: 'astral-characters-replaced',
+    breaks: 'characters beyond the BMP are stored as U+FFFD (a three-byte utf8 column)',
+    caughtBy: ['valid_bodies_stored_as_sent'],
+    intercept: storingStrings((value) => value.replace(/[\u{10000}-\u{10ffff}]/gu, '\ufffd')),
+  },
+  {
+    name: 'control-characters-stripped',
+    breaks: 'control characters are removed from stored strings',
+    caughtBy: ['valid_bodies_stored_as_sent'],
+    // eslint-disable-next-line no-control-regex -- the variant strips exactly the C0 control characters
+    intercept: storingStrings((value) => value.replace(/[\u0000-\u001f]/g, '') || value),
+  },
   {
     name: 'length-counted-in-utf16-units',
     breaks: 'maxLength is counted in UTF-16 code units, so 100 astral characters are refused as 200',
@@ -69,19 +96,26 @@ export const INPUT_HANDLING_VARIANTS: BrokenVariant[] = [
     intercept: async (request, next) => {
       const body = isCreate(request) ? ((await jsonOf(request)) as Fields | undefined) : undefined;
       const tooLong = typeof body?.name === 'string' && body.name.length > 100;
-      return next(tooLong ? await rebuiltRequest(request, { body: JSON.stringify({ ...body, name: 'x'.repeat(101) }) }) : request);
+      return next(
+        tooLong ? await rebuiltRequest(request, { body: JSON.stringify({ ...body, name: 'x'.repeat(101) }) }) : request,
+      );
     },
   },
   {
     name: 'length-counted-in-graphemes',
-    breaks: 'maxLength is counted in grapheme clusters, so a name of 101+ code points with combining marks is accepted (and cut to 100)',
+    breaks:
+      'maxLength is counted in grapheme clusters, so a name of 101+ code points with combining marks is accepted (and cut to 100)',
     caughtBy: ['invalid_body_rejected'],
     intercept: async (request, next) => {
       const body = isCreate(request) ? ((await jsonOf(request)) as Fields | undefined) : undefined;
       if (typeof body?.name !== 'string') return next(request);
       const graphemes = [...new Intl.Segmenter('en', { granularity: 'grapheme' }).segment(body.name)].length;
       if ([...body.name].length <= 100 || graphemes > 100) return next(request);
-      return next(await rebuiltRequest(request, { body: JSON.stringify({ ...body, name: [...body.name].slice(0, 100).join('') }) }));
+      return next(
+        await rebuiltRequest(request, {
+          body: JSON.stringify({ ...body, name: [...body.name].slice(0, 100).join('') }),
+        }),
+      );
     },
   },
   {
@@ -111,7 +145,9 @@ export const INPUT_HANDLING_VARIANTS: BrokenVariant[] = [
     caughtBy: ['malformed_json_rejected'],
     intercept: async (request, next) => {
       if (!isCreate(request)) return next(request);
-      const lenient = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true }).decode(await request.clone().arrayBuffer());
+      const lenient = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true }).decode(
+        await request.clone().arrayBuffer(),
+      );
       return next(await rebuiltRequest(request, { body: lenient }));
     },
   },
@@ -121,7 +157,10 @@ export const INPUT_HANDLING_VARIANTS: BrokenVariant[] = [
     caughtBy: ['malformed_json_rejected'],
     intercept: async (request, next) => {
       if (isCreate(request) && nestingDepth(await request.clone().text()) > 1_000) {
-        return new Response('RecursionError: maximum recursion depth exceeded', { status: 500, headers: { 'content-type': 'text/plain' } });
+        return new Response('RecursionError: maximum recursion depth exceeded', {
+          status: 500,
+          headers: { 'content-type': 'text/plain' },
+        });
       }
       return next(request);
     },
@@ -132,7 +171,16 @@ export const INPUT_HANDLING_VARIANTS: BrokenVariant[] = [
     caughtBy: ['invalid_parameters_rejected'],
     intercept: async (request, next) => {
       const raw = PET_PATH.exec(apiPath(request))?.[1];
-      const decoded = raw === undefined ? undefined : (() => { try { return decodeURIComponent(raw); } catch { return undefined; } })();
+      const decoded =
+        raw === undefined
+          ? undefined
+          : (() => {
+              try {
+                return decodeURIComponent(raw);
+              } catch {
+                return undefined;
+              }
+            })();
       const id = decoded === undefined || /^\d+$/.test(decoded) ? undefined : lenientInteger(decoded);
       if (id === undefined) return next(request);
       return next(await rebuiltRequest(request, { path: `/pets/${id}` }));
@@ -140,13 +188,17 @@ export const INPUT_HANDLING_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'long-names-crash',
-    breaks: 'a name past 255 code points answers 500 (it overflows a narrower column) instead of 400 like any name past 100',
+    breaks:
+      'a name past 255 code points answers 500 (it overflows a narrower column) instead of 400 like any name past 100',
     caughtBy: ['invalid_body_rejected'],
     intercept: async (request, next) => {
       const body = isCreate(request) ? await jsonOf(request) : undefined;
       const name = (body as Fields | undefined)?.name;
       if (typeof name !== 'string' || [...name].length <= 255) return next(request);
-      return new Response('value too long for type character varying(255)', { status: 500, headers: { 'Content-Type': 'text/plain' } });
+      return new Response('value too long for type character varying(255)', {
+        status: 500,
+        headers: { 'Content-Type': 'text/plain' },
+      });
     },
   },
   {

@@ -2,9 +2,11 @@ import { apiPath, onSpecPath, tokenOf, jsonOf, rebuiltRequest, type BrokenVarian
 
 const KNOWN_KEYS = ['free-test-key', 'pro-test-key', 'business-test-key', 'enterprise-test-key'];
 const isCreate = (request: Request) => request.method === 'POST' && apiPath(request) === '/categories';
-const hasValidKey = (request: Request) => KNOWN_KEYS.some((key) => request.headers.get('authorization') === `Bearer ${key}`);
+const hasValidKey = (request: Request) =>
+  KNOWN_KEYS.some((key) => request.headers.get('authorization') === `Bearer ${key}`);
 
-const withAuthorization = (request: Request, authorization: string | null) => rebuiltRequest(request, { headers: { Authorization: authorization } });
+const withAuthorization = (request: Request, authorization: string | null) =>
+  rebuiltRequest(request, { headers: { Authorization: authorization } });
 
 /** Variants that break authentication details, protocol equivalences or the order of evaluation. */
 export const PROTOCOL_VARIANTS: BrokenVariant[] = [
@@ -14,7 +16,10 @@ export const PROTOCOL_VARIANTS: BrokenVariant[] = [
     caughtBy: ['invalid_api_key_rejected'],
     intercept: async (request, next) => {
       const token = tokenOf(request);
-      const key = token === undefined ? undefined : KNOWN_KEYS.find((candidate) => token !== candidate && token.startsWith(candidate));
+      const key =
+        token === undefined
+          ? undefined
+          : KNOWN_KEYS.find((candidate) => token !== candidate && token.startsWith(candidate));
       return next(key ? await withAuthorization(request, `Bearer ${key}`) : request);
     },
   },
@@ -24,7 +29,10 @@ export const PROTOCOL_VARIANTS: BrokenVariant[] = [
     caughtBy: ['invalid_api_key_rejected'],
     intercept: async (request, next) => {
       const token = tokenOf(request);
-      const key = token === undefined ? undefined : KNOWN_KEYS.find((candidate) => token !== candidate && token.toLowerCase() === candidate);
+      const key =
+        token === undefined
+          ? undefined
+          : KNOWN_KEYS.find((candidate) => token !== candidate && token.toLowerCase() === candidate);
       return next(key ? await withAuthorization(request, `Bearer ${key}`) : request);
     },
   },
@@ -34,7 +42,11 @@ export const PROTOCOL_VARIANTS: BrokenVariant[] = [
     caughtBy: ['equivalent_reads_answered_alike', 'equivalent_writes_answered_alike'],
     intercept: async (request, next) => {
       const authorization = request.headers.get('authorization');
-      return next(authorization !== null && !authorization.startsWith('Bearer ') ? await withAuthorization(request, null) : request);
+      return next(
+        authorization !== null && !authorization.startsWith('Bearer ')
+          ? await withAuthorization(request, null)
+          : request,
+      );
     },
   },
   {
@@ -67,7 +79,10 @@ export const PROTOCOL_VARIANTS: BrokenVariant[] = [
     caughtBy: ['equivalent_reads_answered_alike'],
     intercept: async (request, next) => {
       if (request.headers.get('accept') === 'application/json') return next(request);
-      return Response.json({ code: 'not_acceptable', message: 'Accept must be application/json.', status: 406 }, { status: 406 });
+      return Response.json(
+        { code: 'not_acceptable', message: 'Accept must be application/json.', status: 406 },
+        { status: 406 },
+      );
     },
   },
   {
@@ -81,11 +96,16 @@ export const PROTOCOL_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'lenient-path-matching',
-    breaks: 'paths are matched like a lenient router: any letter case, a trailing slash, empty segments and encoded slashes reach the operation',
+    breaks:
+      'paths are matched like a lenient router: any letter case, a trailing slash, empty segments and encoded slashes reach the operation',
     caughtBy: ['near_miss_paths_not_found'],
     intercept: async (request, next) => {
       const path = apiPath(request);
-      const lenient = path.replace(/%2F/gi, '/').replace(/\/{2,}/g, '/').replace(/(.)\/$/, '$1').toLowerCase();
+      const lenient = path
+        .replace(/%2F/gi, '/')
+        .replace(/\/{2,}/g, '/')
+        .replace(/(.)\/$/, '$1')
+        .toLowerCase();
       return next(lenient === path ? request : await rebuiltRequest(request, { path: lenient }));
     },
   },
@@ -110,11 +130,17 @@ export const PROTOCOL_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'schema-before-media-type',
-    breaks: 'a body is parsed and validated before its Content-Type is checked: text/plain with a broken body gets 400, not 415',
+    breaks:
+      'a body is parsed and validated before its Content-Type is checked: text/plain with a broken body gets 400, not 415',
     caughtBy: ['evaluation_order_writes'],
     intercept: async (request, next) => {
       const contentType = request.headers.get('content-type') ?? '';
-      if (!isCreate(request) || /^application\/json/i.test(contentType) || (await jsonOf(request)) !== undefined && hasName(await jsonOf(request))) return next(request);
+      if (
+        !isCreate(request) ||
+        /^application\/json/i.test(contentType) ||
+        ((await jsonOf(request)) !== undefined && hasName(await jsonOf(request)))
+      )
+        return next(request);
       const asJson = await next(await rebuiltRequest(request, { headers: { 'Content-Type': 'application/json' } }));
       return asJson.status === 400 ? asJson : next(request);
     },

@@ -1,6 +1,12 @@
 import { apiPath, withHeaders, withJson, type BrokenVariant } from './variant.js';
 
-const codeOf = async (response: Response) => ((await response.clone().json().catch(() => undefined)) as { code?: unknown } | undefined)?.code;
+const codeOf = async (response: Response) =>
+  (
+    (await response
+      .clone()
+      .json()
+      .catch(() => undefined)) as { code?: unknown } | undefined
+  )?.code;
 
 /** Variants that break the quota headers, the 429 answers, the ban or the deprecation. */
 export const RATE_LIMIT_AND_DEPRECATION_VARIANTS: BrokenVariant[] = [
@@ -22,7 +28,9 @@ export const RATE_LIMIT_AND_DEPRECATION_VARIANTS: BrokenVariant[] = [
     intercept: async (request, next) => {
       const response = await next(request);
       const reset = response.headers.get('x-ratelimit-reset');
-      return reset === null ? response : withHeaders(response, (headers) => headers.set('x-ratelimit-reset', `${reset}000`));
+      return reset === null
+        ? response
+        : withHeaders(response, (headers) => headers.set('x-ratelimit-reset', `${reset}000`));
     },
   },
   {
@@ -61,7 +69,9 @@ export const RATE_LIMIT_AND_DEPRECATION_VARIANTS: BrokenVariant[] = [
     caughtBy: ['deprecation_headers'],
     intercept: async (request, next) => {
       const response = await next(request);
-      return apiPath(request).startsWith('/pets/') ? withHeaders(response, (headers) => headers.delete('deprecation')) : response;
+      return apiPath(request).startsWith('/pets/')
+        ? withHeaders(response, (headers) => headers.delete('deprecation'))
+        : response;
     },
   },
   {

@@ -8,7 +8,9 @@ function announcing(shift: (remaining: number, status: number) => number): Inter
     const response = await next(request);
     const remaining = response.headers.get('x-ratelimit-remaining');
     if (!keyed(request) || response.status === 429 || response.status === 401 || remaining === null) return response;
-    return withHeaders(response, (headers) => headers.set('x-ratelimit-remaining', String(Math.max(0, shift(Number(remaining), response.status)))));
+    return withHeaders(response, (headers) =>
+      headers.set('x-ratelimit-remaining', String(Math.max(0, shift(Number(remaining), response.status)))),
+    );
   };
 }
 
@@ -47,12 +49,22 @@ export const RATE_LIMIT_PROMISE_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'quota-after-validation',
-    breaks: 'past the limit, a request that fails validation is answered 400 instead of 429 (validation runs before the quota)',
+    breaks:
+      'past the limit, a request that fails validation is answered 400 instead of 429 (validation runs before the quota)',
     caughtBy: ['rate_limit_promises_kept'],
     intercept: async (request, next) => {
       const response = await next(request);
-      if (response.status !== 429 || !/^\/pets\/[^/]+$/.test(apiPath(request)) || /^\/pets\/\d+$/.test(apiPath(request))) return response;
-      return withJson(response, () => ({ code: 'invalid_request', message: 'path: petId must be a positive integer.', status: 400 }), 400);
+      if (
+        response.status !== 429 ||
+        !/^\/pets\/[^/]+$/.test(apiPath(request)) ||
+        /^\/pets\/\d+$/.test(apiPath(request))
+      )
+        return response;
+      return withJson(
+        response,
+        () => ({ code: 'invalid_request', message: 'path: petId must be a positive integer.', status: 400 }),
+        400,
+      );
     },
   },
 ];

@@ -30,7 +30,10 @@ export function onSpecPath(request: Request): boolean {
 }
 
 /** A copy of the request with other headers (`null` removes one), another body or another path under /v1 (a Request's own are read-only). */
-export async function rebuiltRequest(request: Request, changes: { headers?: Record<string, string | null>; body?: string; path?: string }): Promise<Request> {
+export async function rebuiltRequest(
+  request: Request,
+  changes: { headers?: Record<string, string | null>; body?: string; path?: string },
+): Promise<Request> {
   const headers = new Headers(request.headers);
   for (const [name, value] of Object.entries(changes.headers ?? {})) {
     if (value === null) headers.delete(name);
@@ -38,10 +41,19 @@ export async function rebuiltRequest(request: Request, changes: { headers?: Reco
   }
   const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
   // Bytes, not text: a body that is not UTF-8 must reach the fake as sent.
-  const body = changes.body !== undefined ? new TextEncoder().encode(changes.body) : hasBody ? new Uint8Array(await request.arrayBuffer()) : undefined;
+  const body =
+    changes.body !== undefined
+      ? new TextEncoder().encode(changes.body)
+      : hasBody
+        ? new Uint8Array(await request.arrayBuffer())
+        : undefined;
   headers.delete('content-length');
   const url = changes.path === undefined ? request.url : new URL(`/v1${changes.path}`, request.url).href;
-  return new Request(url, { method: request.method, headers, ...(body !== undefined && body.byteLength > 0 && { body }) });
+  return new Request(url, {
+    method: request.method,
+    headers,
+    ...(body !== undefined && body.byteLength > 0 && { body }),
+  });
 }
 
 /** A copy of the response with its headers edited (and the body unchanged). */
@@ -52,7 +64,11 @@ export async function withHeaders(response: Response, edit: (headers: Headers) =
 }
 
 /** A copy of a JSON response with its body rewritten (and optionally its status). */
-export async function withJson(response: Response, edit: (json: unknown) => unknown, status = response.status): Promise<Response> {
+export async function withJson(
+  response: Response,
+  edit: (json: unknown) => unknown,
+  status = response.status,
+): Promise<Response> {
   const text = await response.text();
   const headers = new Headers(response.headers);
   headers.delete('content-length');

@@ -7,17 +7,29 @@ import { expectConforms, expectErrorBody, expectStatus, expectThat } from './exp
 
 function expectBearerChallenge(exchange: Exchange, context: string, invalidToken: boolean): void {
   const challenge = headerOf(exchange, 'www-authenticate');
-  expectThat(challenge !== undefined && /^Bearer\b/i.test(challenge), `Missing Bearer WWW-Authenticate (${context})`, [
-    `Received: WWW-Authenticate: ${challenge ?? '(none)'} / Expected: Bearer ...`,
-  ], exchange);
+  expectThat(
+    challenge !== undefined && /^Bearer\b/i.test(challenge),
+    `Missing Bearer WWW-Authenticate (${context})`,
+    [`Received: WWW-Authenticate: ${challenge ?? '(none)'} / Expected: Bearer ...`],
+    exchange,
+  );
   if (invalidToken) {
-    expectThat(/error="invalid_token"/.test(challenge), `WWW-Authenticate lacks error="invalid_token" (${context})`, [
-      `Received: WWW-Authenticate: ${challenge}`,
-    ], exchange);
+    expectThat(
+      /error="invalid_token"/.test(challenge),
+      `WWW-Authenticate lacks error="invalid_token" (${context})`,
+      [`Received: WWW-Authenticate: ${challenge}`],
+      exchange,
+    );
   }
 }
 
-async function expectRejected(context: CheckContext, operationId: string, request: ContractRequest, code: 'missing_api_key' | 'invalid_api_key', what: string): Promise<void> {
+async function expectRejected(
+  context: CheckContext,
+  operationId: string,
+  request: ContractRequest,
+  code: 'missing_api_key' | 'invalid_api_key',
+  what: string,
+): Promise<void> {
   const exchange = await context.send(request);
   expectStatus(exchange, [401], what);
   expectBearerChallenge(exchange, what, code === 'invalid_api_key');
@@ -35,60 +47,115 @@ type Credential = { what: string; auth: RequestAuth };
  * places, which a lenient service reads too. The query one puts the key in the target's access log.
  */
 const KEY_ELSEWHERE: Credential[] = [
-  { what: 'the key in an X-API-Key header', auth: { spell: (key) => key, header: 'X-API-Key', shown: '${PETSTORE_API_KEY}', invalid: true } },
-  { what: 'the key in an api_key cookie', auth: { spell: (key) => `api_key=${key}`, header: 'Cookie', shown: 'api_key=${PETSTORE_API_KEY}', invalid: true } },
+  {
+    what: 'the key in an X-API-Key header',
+    auth: { spell: (key) => key, header: 'X-API-Key', shown: '${PETSTORE_API_KEY}', invalid: true },
+  },
+  {
+    what: 'the key in an api_key cookie',
+    auth: { spell: (key) => `api_key=${key}`, header: 'Cookie', shown: 'api_key=${PETSTORE_API_KEY}', invalid: true },
+  },
   { what: 'the key in the api_key query parameter', auth: { spell: (key) => key, query: 'api_key', invalid: true } },
 ];
 
 /** Every read without `Authorization` (no key at all, or the key somewhere else) answers 401 `missing_api_key` with a Bearer challenge. */
 export const missingApiKeyRejected: Check = {
   name: 'missing_api_key_rejected',
-  verifies: 'every read (from the spec) without Authorization answers 401 missing_api_key, WWW-Authenticate: Bearer and an Error, also when the key is in an X-API-Key header, a cookie or the query',
+  verifies:
+    'every read (from the spec) without Authorization answers 401 missing_api_key, WWW-Authenticate: Bearer and an Error, also when the key is in an X-API-Key header, a cookie or the query',
   needs: [],
   async run(context) {
     for (const model of reads()) {
       const request = exampleRequest(model, { auth: 'none' });
-      await expectRejected(context, model.operation.operationId, request, 'missing_api_key', `${request.method} ${request.path} without a key`);
+      await expectRejected(
+        context,
+        model.operation.operationId,
+        request,
+        'missing_api_key',
+        `${request.method} ${request.path} without a key`,
+      );
       for (const { what, auth } of KEY_ELSEWHERE) {
         const elsewhere = exampleRequest(model, { auth });
-        await expectRejected(context, model.operation.operationId, elsewhere, 'missing_api_key', `${elsewhere.method} ${elsewhere.path} with ${what} and no Authorization`);
+        await expectRejected(
+          context,
+          model.operation.operationId,
+          elsewhere,
+          'missing_api_key',
+          `${elsewhere.method} ${elsewhere.path} with ${what} and no Authorization`,
+        );
       }
     }
   },
 };
 
-const near = (spell: (key: string) => string, shown: string): RequestAuth => ({ spell, shown: `Bearer ${shown}`, invalid: true });
+const near = (spell: (key: string) => string, shown: string): RequestAuth => ({
+  spell,
+  shown: `Bearer ${shown}`,
+  invalid: true,
+});
 
 /** Near misses of the real key (what a prefix match, case folding or trimming would let in), other schemes, no token: always tried. */
 const NEAR_MISSES: Credential[] = [
   { what: 'the key with a character added', auth: near((key) => `Bearer ${key}x`, '${PETSTORE_API_KEY}x') },
-  { what: 'the key less its last character', auth: near((key) => `Bearer ${key.slice(0, -1)}`, '${PETSTORE_API_KEY%?}') },
-  { what: 'the key in upper case', auth: near((key) => `Bearer ${key.toUpperCase() === key ? key.toLowerCase() : key.toUpperCase()}`, '${PETSTORE_API_KEY^^}') },
+  {
+    what: 'the key less its last character',
+    auth: near((key) => `Bearer ${key.slice(0, -1)}`, '${PETSTORE_API_KEY%?}'),
+  },
+  {
+    what: 'the key in upper case',
+    auth: near(
+      (key) => `Bearer ${key.toUpperCase() === key ? key.toLowerCase() : key.toUpperCase()}`,
+      '${PETSTORE_API_KEY^^}',
+    ),
+  },
   { what: 'the key in quotes', auth: near((key) => `Bearer "${key}"`, '\\"${PETSTORE_API_KEY}\\"') },
   { what: 'the key twice', auth: near((key) => `Bearer ${key} ${key}`, '${PETSTORE_API_KEY} ${PETSTORE_API_KEY}') },
-  { what: 'the key without a scheme', auth: { spell: (key: string) => key, shown: '${PETSTORE_API_KEY}', invalid: true } },
-  { what: 'the key after "Bearer" with no space', auth: { spell: (key: string) => `Bearer${key}`, shown: 'Bearer${PETSTORE_API_KEY}', invalid: true } },
-  { what: 'the key with the Token scheme', auth: { spell: (key: string) => `Token ${key}`, shown: 'Token ${PETSTORE_API_KEY}', invalid: true } },
+  {
+    what: 'the key without a scheme',
+    auth: { spell: (key: string) => key, shown: '${PETSTORE_API_KEY}', invalid: true },
+  },
+  {
+    what: 'the key after "Bearer" with no space',
+    auth: { spell: (key: string) => `Bearer${key}`, shown: 'Bearer${PETSTORE_API_KEY}', invalid: true },
+  },
+  {
+    what: 'the key with the Token scheme',
+    auth: { spell: (key: string) => `Token ${key}`, shown: 'Token ${PETSTORE_API_KEY}', invalid: true },
+  },
   { what: 'a Basic credential', auth: { authorization: 'Basic Zm9vOmJhcg==' } },
   { what: 'an empty Bearer token', auth: { authorization: 'Bearer' } },
 ];
 
 /** Random well-formed tokens that are not the key. */
-const UNKNOWN_KEYS: fc.Arbitrary<Credential> = fc
-  .stringMatching(/^[A-Za-z0-9._~+/-]{1,48}$/)
-  .map((token) => ({ what: 'an unknown key', auth: { spell: (key: string) => `Bearer ${token === key ? `${token}x` : token}`, invalid: true } }));
+const UNKNOWN_KEYS: fc.Arbitrary<Credential> = fc.stringMatching(/^[A-Za-z0-9._~+/-]{1,48}$/).map((token) => ({
+  what: 'an unknown key',
+  auth: { spell: (key: string) => `Bearer ${token === key ? `${token}x` : token}`, invalid: true },
+}));
 
 /** Every read with a credential that is not the key answers 401 `invalid_api_key`. */
 export const invalidApiKeyRejected: Check = {
   name: 'invalid_api_key_rejected',
-  verifies: 'every read with a generated invalid credential (near misses of the key, other schemes, random tokens) answers 401 invalid_api_key with error="invalid_token"',
+  verifies:
+    'every read with a generated invalid credential (near misses of the key, other schemes, random tokens) answers 401 invalid_api_key with error="invalid_token"',
   needs: ['realAuth'],
   async run(context) {
     for (const model of reads()) {
-      await checkProperty(context, `${model.operation.operationId} credentials`, UNKNOWN_KEYS, async ({ what, auth }) => {
-        const request = exampleRequest(model, { auth });
-        await expectRejected(context, model.operation.operationId, request, 'invalid_api_key', `${request.method} ${request.path} with ${what}`);
-      }, { examples: NEAR_MISSES, runs: Math.ceil(context.runs / 4), describe: ({ what }) => what });
+      await checkProperty(
+        context,
+        `${model.operation.operationId} credentials`,
+        UNKNOWN_KEYS,
+        async ({ what, auth }) => {
+          const request = exampleRequest(model, { auth });
+          await expectRejected(
+            context,
+            model.operation.operationId,
+            request,
+            'invalid_api_key',
+            `${request.method} ${request.path} with ${what}`,
+          );
+        },
+        { examples: NEAR_MISSES, runs: Math.ceil(context.runs / 4), describe: ({ what }) => what },
+      );
     }
   },
 };
@@ -96,15 +163,28 @@ export const invalidApiKeyRejected: Check = {
 /** Every write with a valid body but no key, or an unknown key, answers 401 (and so creates nothing). */
 export const createRequiresApiKey: Check = {
   name: 'create_requires_api_key',
-  verifies: 'every write (from the spec) with a valid body and no key or an unknown key answers 401 with a Bearer challenge',
+  verifies:
+    'every write (from the spec) with a valid body and no key or an unknown key answers 401 with a Bearer challenge',
   needs: ['writes', 'realAuth'],
   async run(context) {
     for (const model of writes()) {
       const { operationId } = model.operation;
       const anonymous = exampleRequest(model, { auth: 'none' });
-      await expectRejected(context, operationId, anonymous, 'missing_api_key', `${anonymous.method} ${anonymous.path} without a key`);
+      await expectRejected(
+        context,
+        operationId,
+        anonymous,
+        'missing_api_key',
+        `${anonymous.method} ${anonymous.path} without a key`,
+      );
       const guessed = exampleRequest(model, { auth: near((key) => `Bearer ${key}x`, '${PETSTORE_API_KEY}x') });
-      await expectRejected(context, operationId, guessed, 'invalid_api_key', `${guessed.method} ${guessed.path} with the key and a character more`);
+      await expectRejected(
+        context,
+        operationId,
+        guessed,
+        'invalid_api_key',
+        `${guessed.method} ${guessed.path} with the key and a character more`,
+      );
     }
   },
 };

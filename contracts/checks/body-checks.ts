@@ -14,33 +14,65 @@ import { expectConforms, expectErrorBody, expectStatus, expectThat } from './exp
 type Body = Record<string, unknown>;
 type WriteModel = OperationModel & { bodySchema: JsonSchema };
 
-const writesWithBodies = () => operationModels().filter((model): model is WriteModel => !model.safe && model.bodySchema !== undefined);
+const writesWithBodies = () =>
+  operationModels().filter((model): model is WriteModel => !model.safe && model.bodySchema !== undefined);
 
 /**
  * Random cases drawn from every kind, and one fixed example of each kind (whatever the seed) made from
  * the spec's example body, so that a failing example (which cannot shrink) still reads well.
  */
-function casesOf<T>(kinds: (base: fc.Arbitrary<Body>) => Array<fc.Arbitrary<T>>, model: WriteModel): { any: fc.Arbitrary<T>; examples: T[] } {
+function casesOf<T>(
+  kinds: (base: fc.Arbitrary<Body>) => Array<fc.Arbitrary<T>>,
+  model: WriteModel,
+): { any: fc.Arbitrary<T>; examples: T[] } {
   const example = fc.constant(exampleRequest(model).json as Body);
-  return { any: fc.oneof(...kinds(validValues(model.bodySchema) as fc.Arbitrary<Body>)), examples: kinds(example).map((kind) => fc.sample(kind, { numRuns: 1, seed: 0 })[0]!) };
+  return {
+    any: fc.oneof(...kinds(validValues(model.bodySchema) as fc.Arbitrary<Body>)),
+    examples: kinds(example).map((kind) => fc.sample(kind, { numRuns: 1, seed: 0 })[0]!),
+  };
 }
 
-const schemaBreaks = (model: WriteModel) => casesOf((base) => invalidObjectCases(model.bodySchema, base).map(({ breaks, values }) => values.map((body) => ({ breaks, body }))), model);
+const schemaBreaks = (model: WriteModel) =>
+  casesOf(
+    (base) =>
+      invalidObjectCases(model.bodySchema, base).map(({ breaks, values }) => values.map((body) => ({ breaks, body }))),
+    model,
+  );
 const syntaxBreaks = (model: WriteModel) => casesOf((base) => malformedBodies(base), model);
 
 // Media types that are not JSON by any reading; `null` sends none at all.
 const NOT_JSON_MEDIA_TYPES: fc.Arbitrary<string | null> = fc.oneof(
-  fc.constantFrom(null, 'text/plain', 'text/html', 'application/xml', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/octet-stream', 'application/jsonx', 'json'),
-  fc.tuple(fc.stringMatching(/^[a-z]{1,8}$/), fc.stringMatching(/^[a-z]{1,8}$/)).map(([type, subtype]) => `${type}/${subtype}`).filter((media) => !media.includes('json')),
+  fc.constantFrom(
+    null,
+    'text/plain',
+    'text/html',
+    'application/xml',
+    'application/x-www-form-urlencoded',
+    'multipart/form-data; boundary=x',
+    'application/octet-stream',
+    'application/jsonx',
+    'json',
+  ),
+  fc
+    .tuple(fc.stringMatching(/^[a-z]{1,8}$/), fc.stringMatching(/^[a-z]{1,8}$/))
+    .map(([type, subtype]) => `${type}/${subtype}`)
+    .filter((media) => !media.includes('json')),
 );
 
 /**
  * Every request a write must refuse, each with what it breaks, the kinds taking turns (a schema break, a
  * syntax break, a media type, ...) so that the first few cover every kind.
  */
-function refusedRequests(model: WriteModel, seed: number, runs: number): Array<{ breaks: string; request: ContractRequest }> {
+function refusedRequests(
+  model: WriteModel,
+  seed: number,
+  runs: number,
+): Array<{ breaks: string; request: ContractRequest }> {
   const { method, path } = exampleRequest(model);
-  const sample = <T>(cases: { any: fc.Arbitrary<T>; examples: T[] }) => [...cases.examples, ...fc.sample(cases.any, { seed, numRuns: runs })];
+  const sample = <T>(cases: { any: fc.Arbitrary<T>; examples: T[] }) => [
+    ...cases.examples,
+    ...fc.sample(cases.any, { seed, numRuns: runs }),
+  ];
   const kinds: Array<Array<{ breaks: string; request: ContractRequest }>> = [
     sample(schemaBreaks(model)).map(({ breaks, body }) => ({ breaks, request: { method, path, json: body } })),
     sample(syntaxBreaks(model)).map(({ breaks, bytes }) => ({ breaks, request: { method, path, rawBody: bytes } })),
@@ -62,10 +94,20 @@ function expectEcho(model: WriteModel, sent: Body, exchange: Exchange): void {
   const answer = exchange.json as Body;
   const changed = Object.keys(sent).filter((name) => !isDeepStrictEqual(answer[name], sent[name]));
   const added = Object.keys(answer).filter((name) => requestFields.has(name) && !(name in sent));
-  expectThat(changed.length === 0 && added.length === 0, `The answer differs from the body sent (${model.operation.operationId})`, [
-    ...changed.map((name) => `${name}: Received ${snippet(JSON.stringify(answer[name]) ?? 'nothing', 200)} / Sent ${snippet(JSON.stringify(sent[name]), 200)}`),
-    ...added.map((name) => `${name}: Received ${JSON.stringify(answer[name])} / Sent nothing (an omitted field stays omitted)`),
-  ], exchange);
+  expectThat(
+    changed.length === 0 && added.length === 0,
+    `The answer differs from the body sent (${model.operation.operationId})`,
+    [
+      ...changed.map(
+        (name) =>
+          `${name}: Received ${snippet(JSON.stringify(answer[name]) ?? 'nothing', 200)} / Sent ${snippet(JSON.stringify(sent[name]), 200)}`,
+      ),
+      ...added.map(
+        (name) => `${name}: Received ${JSON.stringify(answer[name])} / Sent nothing (an omitted field stays omitted)`,
+      ),
+    ],
+    exchange,
+  );
 }
 
 async function expectListedAsAnswered(context: CheckContext, model: WriteModel, created: Body): Promise<void> {
@@ -75,31 +117,55 @@ async function expectListedAsAnswered(context: CheckContext, model: WriteModel, 
   expectStatus(exchange, [Number(successOf(list))], `${list.method} ${list.path} after creating`);
   expectConforms(list.operationId, exchange, `${list.method} ${list.path} after creating`);
   const listed = (exchange.json as Body[]).find((entry) => isDeepStrictEqual(entry.id, created.id));
-  expectThat(listed !== undefined, `Created record missing from ${list.method} ${list.path}`, [`Received: no entry with id ${JSON.stringify(created.id)} / Expected: ${JSON.stringify(created)}`], exchange);
-  expectThat(isDeepStrictEqual(listed, created), `Listed record differs from the created one (${list.operationId})`, [`Received: ${JSON.stringify(listed)}`, `Expected: ${JSON.stringify(created)}`], exchange);
+  expectThat(
+    listed !== undefined,
+    `Created record missing from ${list.method} ${list.path}`,
+    [`Received: no entry with id ${JSON.stringify(created.id)} / Expected: ${JSON.stringify(created)}`],
+    exchange,
+  );
+  expectThat(
+    isDeepStrictEqual(listed, created),
+    `Listed record differs from the created one (${list.operationId})`,
+    [`Received: ${JSON.stringify(listed)}`, `Expected: ${JSON.stringify(created)}`],
+    exchange,
+  );
 }
 
 /** Generated valid bodies, boundaries first: accepted, answered and listed byte for byte as sent. */
 export const validBodiesStoredAsSent: Check = {
   name: 'valid_bodies_stored_as_sent',
-  verifies: 'for every write (from the spec), generated valid bodies (each length boundary, any Unicode, optional fields present and absent) are accepted, answered and listed exactly as sent',
+  verifies:
+    'for every write (from the spec), generated valid bodies (each length boundary, any Unicode, optional fields present and absent) are accepted, answered and listed exactly as sent',
   needs: ['writes', 'stateful'],
   async run(context) {
     for (const model of writesWithBodies()) {
       const { method, path } = exampleRequest(model);
-      await checkProperty(context, `${model.operation.operationId} valid bodies`, validValues(model.bodySchema) as fc.Arbitrary<Body>, async (body) => {
-        const request = context.marked({ method, path, json: body });
-        const exchange = await context.send(request);
-        expectStatus(exchange, [model.successStatus], `a valid body`);
-        expectConforms(model.operation.operationId, exchange, 'a valid body');
-        expectEcho(model, request.json as Body, exchange);
-        await expectListedAsAnswered(context, model, exchange.json as Body);
-      }, { examples: boundaryObjects(model.bodySchema) });
+      await checkProperty(
+        context,
+        `${model.operation.operationId} valid bodies`,
+        validValues(model.bodySchema) as fc.Arbitrary<Body>,
+        async (body) => {
+          const request = context.marked({ method, path, json: body });
+          const exchange = await context.send(request);
+          expectStatus(exchange, [model.successStatus], `a valid body`);
+          expectConforms(model.operation.operationId, exchange, 'a valid body');
+          expectEcho(model, request.json as Body, exchange);
+          await expectListedAsAnswered(context, model, exchange.json as Body);
+        },
+        { examples: boundaryObjects(model.bodySchema) },
+      );
     }
   },
 };
 
-async function expectRefused(context: CheckContext, model: WriteModel, request: ContractRequest, breaks: string, status: number, code: string): Promise<void> {
+async function expectRefused(
+  context: CheckContext,
+  model: WriteModel,
+  request: ContractRequest,
+  breaks: string,
+  status: number,
+  code: string,
+): Promise<void> {
   const exchange = await context.send(request);
   const what = `body breaking ${breaks}`;
   expectStatus(exchange, [status], what);
@@ -110,13 +176,21 @@ async function expectRefused(context: CheckContext, model: WriteModel, request: 
 /** Generated bodies breaking one schema constraint each answer 400 invalid_request. */
 export const invalidBodyRejected: Check = {
   name: 'invalid_body_rejected',
-  verifies: 'for every write, generated bodies breaking one schema constraint each (type, required, unknown field, length in code points just and far past the limit, pattern, range) answer 400 invalid_request',
+  verifies:
+    'for every write, generated bodies breaking one schema constraint each (type, required, unknown field, length in code points just and far past the limit, pattern, range) answer 400 invalid_request',
   needs: ['writes'],
   async run(context) {
     for (const model of writesWithBodies()) {
       const { method, path } = exampleRequest(model);
       const { any, examples } = schemaBreaks(model);
-      await checkProperty(context, `${model.operation.operationId} invalid bodies`, any, ({ body, breaks }) => expectRefused(context, model, { method, path, json: body }, breaks, 400, 'invalid_request'), { examples });
+      await checkProperty(
+        context,
+        `${model.operation.operationId} invalid bodies`,
+        any,
+        ({ body, breaks }) =>
+          expectRefused(context, model, { method, path, json: body }, breaks, 400, 'invalid_request'),
+        { examples },
+      );
     }
   },
 };
@@ -124,16 +198,24 @@ export const invalidBodyRejected: Check = {
 /** Generated bodies that are not JSON texts answer 400 invalid_request, never 5xx. */
 export const malformedJsonRejected: Check = {
   name: 'malformed_json_rejected',
-  verifies: 'for every write, generated bodies that are not JSON (empty, truncated, trailing data, 7,000 deep, invalid UTF-8, UTF-16, single quotes, NaN) answer 400 invalid_request, never 5xx',
+  verifies:
+    'for every write, generated bodies that are not JSON (empty, truncated, trailing data, 7,000 deep, invalid UTF-8, UTF-16, single quotes, NaN) answer 400 invalid_request, never 5xx',
   needs: ['writes', 'uniformErrors'],
   async run(context) {
     for (const model of writesWithBodies()) {
       const { method, path } = exampleRequest(model);
       const { any, examples } = syntaxBreaks(model);
-      await checkProperty(context, `${model.operation.operationId} malformed bodies`, any, ({ bytes, breaks }) => expectRefused(context, model, { method, path, rawBody: bytes }, breaks, 400, 'invalid_request'), {
-        examples,
-        describe: ({ breaks, bytes }) => `${breaks}: ${bytes.byteLength} bytes`,
-      });
+      await checkProperty(
+        context,
+        `${model.operation.operationId} malformed bodies`,
+        any,
+        ({ bytes, breaks }) =>
+          expectRefused(context, model, { method, path, rawBody: bytes }, breaks, 400, 'invalid_request'),
+        {
+          examples,
+          describe: ({ breaks, bytes }) => `${breaks}: ${bytes.byteLength} bytes`,
+        },
+      );
     }
   },
 };
@@ -141,14 +223,27 @@ export const malformedJsonRejected: Check = {
 /** A valid JSON body declared as something else (or as nothing) answers 415. */
 export const unsupportedMediaTypeRejected: Check = {
   name: 'unsupported_media_type_rejected',
-  verifies: 'for every write, a valid body sent with a generated Content-Type other than application/json (or none) answers 415 unsupported_media_type',
+  verifies:
+    'for every write, a valid body sent with a generated Content-Type other than application/json (or none) answers 415 unsupported_media_type',
   needs: ['writes', 'uniformErrors'],
   async run(context) {
     for (const model of writesWithBodies()) {
       const request = exampleRequest(model);
-      await checkProperty(context, `${model.operation.operationId} media types`, NOT_JSON_MEDIA_TYPES, (contentType) =>
-        expectRefused(context, model, { ...request, contentType }, `Content-Type ${contentType ?? '(none)'}`, 415, 'unsupported_media_type'),
-      { runs: Math.ceil(context.runs / 4), examples: [null, 'text/plain', 'application/x-www-form-urlencoded'] });
+      await checkProperty(
+        context,
+        `${model.operation.operationId} media types`,
+        NOT_JSON_MEDIA_TYPES,
+        (contentType) =>
+          expectRefused(
+            context,
+            model,
+            { ...request, contentType },
+            `Content-Type ${contentType ?? '(none)'}`,
+            415,
+            'unsupported_media_type',
+          ),
+        { runs: Math.ceil(context.runs / 4), examples: [null, 'text/plain', 'application/x-www-form-urlencoded'] },
+      );
     }
   },
 };
@@ -156,7 +251,8 @@ export const unsupportedMediaTypeRejected: Check = {
 /** Whatever the answers, nothing refused is stored: the list is the same before and after. */
 export const invalidBodyNotStored: Check = {
   name: 'invalid_body_not_stored',
-  verifies: 'after every refused write (schema breaks, malformed bodies, wrong media types; generated) the list is unchanged: nothing invalid is stored',
+  verifies:
+    'after every refused write (schema breaks, malformed bodies, wrong media types; generated) the list is unchanged: nothing invalid is stored',
   needs: ['writes', 'stateful'],
   async run(context) {
     for (const model of writesWithBodies().filter((candidate) => candidate.listedBy)) {
@@ -180,10 +276,15 @@ export const invalidBodyNotStored: Check = {
       const after = await listIds('after');
       const added = after.entries.filter((entry) => !known.has(JSON.stringify(entry.id)));
       context.note(`${model.operation.operationId}: ${sent} refused requests sent`);
-      expectThat(added.length === 0, 'Refused bodies were stored', [
-        `Received: ${added.length} new entr${added.length === 1 ? 'y' : 'ies'} in ${list.method} ${list.path} / Expected: none`,
-        ...added.slice(0, 5).map((entry) => `Stored: ${snippet(JSON.stringify(entry), 200)}`),
-      ], after.exchange);
+      expectThat(
+        added.length === 0,
+        'Refused bodies were stored',
+        [
+          `Received: ${added.length} new entr${added.length === 1 ? 'y' : 'ies'} in ${list.method} ${list.path} / Expected: none`,
+          ...added.slice(0, 5).map((entry) => `Stored: ${snippet(JSON.stringify(entry), 200)}`),
+        ],
+        after.exchange,
+      );
     }
   },
 };

@@ -13,9 +13,10 @@ export const CAPABILITIES = {
   clock: 'has a clock the suite can move (/__admin/clock)',
   realAuth: 'rejects keys it does not know',
   deprecationHeaders: 'sends its own Deprecation, Sunset and Link values',
-  uniformErrors: 'answers routing and parsing errors (unknown path, other method, bad JSON) with the spec\'s Error',
+  uniformErrors: "answers routing and parsing errors (unknown path, other method, bad JSON) with the spec's Error",
   bodyLimit: 'refuses bodies over 16 KiB',
-  httpEquivalences: 'answers requests that HTTP says are the same (scheme and header-name case, spacing, media type spellings) alike',
+  httpEquivalences:
+    'answers requests that HTTP says are the same (scheme and header-name case, spacing, media type spellings) alike',
   exactParameters: 'reads integer path parameters exactly: the whole int64 range, no hexadecimal or exponent coercion',
 } as const;
 
@@ -132,7 +133,12 @@ export class TimeBudgetExhausted extends Error {
 
 /** Whether a thrown value ends a check as skipped rather than failed: not applicable, or a budget used up. */
 export function isSkip(error: unknown): error is Error {
-  return error instanceof Error && (error.name === 'CheckNotApplicable' || error.name === 'RequestBudgetExhausted' || error.name === 'TimeBudgetExhausted');
+  return (
+    error instanceof Error &&
+    (error.name === 'CheckNotApplicable' ||
+      error.name === 'RequestBudgetExhausted' ||
+      error.name === 'TimeBudgetExhausted')
+  );
 }
 
 /** Whether a thrown value is a {@link CheckFailure}. */

@@ -13,7 +13,10 @@ interface Client {
 
 /** One step of a client: a single request, or a burst of requests sent at once. */
 class Step implements fc.AsyncCommand<object, Client> {
-  constructor(readonly label: string, readonly requests: readonly ContractRequest[]) {}
+  constructor(
+    readonly label: string,
+    readonly requests: readonly ContractRequest[],
+  ) {}
   check(): boolean {
     return true;
   }
@@ -25,7 +28,10 @@ class Step implements fc.AsyncCommand<object, Client> {
   }
 }
 
-const [read, write] = [operationModels().find((model) => model.safe)!, operationModels().find((model) => !model.safe && model.listedBy)];
+const [read, write] = [
+  operationModels().find((model) => model.safe)!,
+  operationModels().find((model) => !model.safe && model.listedBy),
+];
 
 function steps(context: CheckContext, local: boolean): Array<fc.Arbitrary<fc.AsyncCommand<object, Client>>> {
   // On the fake a burst may go past the limit on purpose; on a live key it stays inside the budget, paced.
@@ -33,12 +39,25 @@ function steps(context: CheckContext, local: boolean): Array<fc.Arbitrary<fc.Asy
   const burst = fc.integer({ min: 2, max: Math.max(2, context.maxConcurrency) });
   return [
     fc.constant(new Step(`${read.operation.operationId}`, [exampleRequest(read, rate)])),
-    burst.map((size) => new Step(`${size} x ${read.operation.operationId} at once`, Array.from({ length: size }, () => exampleRequest(read, rate)))),
+    burst.map(
+      (size) =>
+        new Step(
+          `${size} x ${read.operation.operationId} at once`,
+          Array.from({ length: size }, () => exampleRequest(read, rate)),
+        ),
+    ),
     ...(write && context.capabilities.includes('writes')
-      ? [fc.tuple(fc.constantFrom('a', 'b', 'c'), fc.boolean()).map(([name, described]) => {
-          const json = { name: `concurrent ${name}`, ...(described && { description: 'written while others write' }) };
-          return new Step(`${write.operation.operationId} ${JSON.stringify(json)}`, [exampleRequest(write, { json, ...rate })]);
-        })]
+      ? [
+          fc.tuple(fc.constantFrom('a', 'b', 'c'), fc.boolean()).map(([name, described]) => {
+            const json = {
+              name: `concurrent ${name}`,
+              ...(described && { description: 'written while others write' }),
+            };
+            return new Step(`${write.operation.operationId} ${JSON.stringify(json)}`, [
+              exampleRequest(write, { json, ...rate }),
+            ]);
+          }),
+        ]
       : []),
   ];
 }
@@ -51,12 +70,17 @@ function steps(context: CheckContext, local: boolean): Array<fc.Arbitrary<fc.Asy
  */
 export const concurrentClientsSerialisable: Check = {
   name: 'concurrent_clients_serialisable',
-  verifies: 'generated sequences from several clients at once (reads, bursts, creates) end in an outcome some serial order explains: ids unique, every write stored and listed, admissions exactly what X-RateLimit-Remaining announced, no two answers in one place; a failure shrinks to the fewest requests and clients',
+  verifies:
+    'generated sequences from several clients at once (reads, bursts, creates) end in an outcome some serial order explains: ids unique, every write stored and listed, admissions exactly what X-RateLimit-Remaining announced, no two answers in one place; a failure shrinks to the fewest requests and clients',
   needs: ['stateful'],
   async run(context) {
     const local = context.scenario !== undefined;
-    const sequences = fc.array(fc.commands(steps(context, local), { maxCommands: local ? 6 : 3 }), { minLength: 1, maxLength: Math.max(2, context.maxConcurrency) });
-    let failing: { broken: BrokenPromise[]; sent: Array<{ client: number; exchange: Exchange }>; clients: string[] } | undefined;
+    const sequences = fc.array(fc.commands(steps(context, local), { maxCommands: local ? 6 : 3 }), {
+      minLength: 1,
+      maxLength: Math.max(2, context.maxConcurrency),
+    });
+    let failing:
+      { broken: BrokenPromise[]; sent: Array<{ client: number; exchange: Exchange }>; clients: string[] } | undefined;
     // Some runs on the fake start with little left in the minute, so a burst goes past the limit.
     const perMinute = context.plan?.perMinute ?? 60;
     const left = fc.integer({ min: Math.min(20, perMinute), max: perMinute });
@@ -67,13 +91,23 @@ export const concurrentClientsSerialisable: Check = {
         await context.scenario.setMinuteRemaining(remaining);
       }
       const sent: Array<{ client: number; exchange: Exchange }> = [];
-      await Promise.all(commands.map((steps, client) => fc.asyncModelRun(() => ({ model: {}, real: {
-        send: async (request: ContractRequest) => {
-          const exchange = await context.send(request);
-          sent.push({ client, exchange });
-          return exchange;
-        },
-      } }), steps)));
+      await Promise.all(
+        commands.map((steps, client) =>
+          fc.asyncModelRun(
+            () => ({
+              model: {},
+              real: {
+                send: async (request: ContractRequest) => {
+                  const exchange = await context.send(request);
+                  sent.push({ client, exchange });
+                  return exchange;
+                },
+              },
+            }),
+            steps,
+          ),
+        ),
+      );
       // Afterwards one list: every record created must be in it, as answered.
       await context.send(exampleRequest(read));
       const broken = context.takeBrokenPromises();
@@ -83,16 +117,26 @@ export const concurrentClientsSerialisable: Check = {
     });
     const runs = local ? Math.max(10, Math.round(context.runs / 5)) : 2;
     const result = await fc.check(property, { seed: context.seed, numRuns: runs });
-    context.note(`${result.numRuns} generated sequences of 1 to ${Math.max(2, context.maxConcurrency)} clients at once (seed ${context.seed})`);
+    context.note(
+      `${result.numRuns} generated sequences of 1 to ${Math.max(2, context.maxConcurrency)} clients at once (seed ${context.seed})`,
+    );
     if (!result.failed) return;
     // No sequence broke a promise, yet the run failed: it threw (a budget used up, the target gone).
     if (!failing) throw notCompleted(result.errorInstance, 'concurrent clients');
     const [first] = failing.broken;
-    throw new CheckFailure(`Broken promise ${first!.promise} with ${failing.clients.length} clients at once: ${first!.title}`, [
-      ...first!.lines,
-      `Promise: ${PROMISES[first!.promise].promise}`,
-      `Shrunk to ${failing.clients.length} clients, ${failing.sent.length} requests (after ${result.numShrinks} shrinks); replay with --seed ${context.seed}:`,
-      ...failing.clients.map((steps, index) => `  client ${index + 1}: ${steps}`),
-    ], first!.exchange, failing.sent.map(({ client, exchange }) => ({ label: `client ${client + 1}, answered ${exchange.status}`, exchange })));
+    throw new CheckFailure(
+      `Broken promise ${first!.promise} with ${failing.clients.length} clients at once: ${first!.title}`,
+      [
+        ...first!.lines,
+        `Promise: ${PROMISES[first!.promise].promise}`,
+        `Shrunk to ${failing.clients.length} clients, ${failing.sent.length} requests (after ${result.numShrinks} shrinks); replay with --seed ${context.seed}:`,
+        ...failing.clients.map((steps, index) => `  client ${index + 1}: ${steps}`),
+      ],
+      first!.exchange,
+      failing.sent.map(({ client, exchange }) => ({
+        label: `client ${client + 1}, answered ${exchange.status}`,
+        exchange,
+      })),
+    );
   },
 };

@@ -49,7 +49,11 @@ export const createCategoryConforms: Check = {
   verifies: 'POST /categories with a valid NewCategory answers 201 with a Category and valid X-RateLimit-* headers',
   needs: ['writes'],
   async run({ send }) {
-    const exchange = await send({ method: 'POST', path: '/categories', json: { name: 'contract-hamster', description: 'Small rodents' } });
+    const exchange = await send({
+      method: 'POST',
+      path: '/categories',
+      json: { name: 'contract-hamster', description: 'Small rodents' },
+    });
     expectStatus(exchange, [201]);
     expectConforms('createCategory', exchange);
   },

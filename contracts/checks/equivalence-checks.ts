@@ -9,9 +9,12 @@ import { expectConforms, expectThat } from './expectations.js';
 
 /** What must be the same in two answers: the body, bar fields a write's service assigns (its id). */
 function comparable(model: OperationModel, exchange: Exchange): unknown {
-  if (model.safe || typeof exchange.json !== 'object' || exchange.json === null || !model.bodySchema) return exchange.json;
+  if (model.safe || typeof exchange.json !== 'object' || exchange.json === null || !model.bodySchema)
+    return exchange.json;
   const sentFields = Object.keys((resolveSchema(model.bodySchema).properties ?? {}) as object);
-  return Object.fromEntries(Object.entries(exchange.json).filter(([name]) => sentFields.includes(name) || errorCodeOf(exchange) !== undefined));
+  return Object.fromEntries(
+    Object.entries(exchange.json).filter(([name]) => sentFields.includes(name) || errorCodeOf(exchange) !== undefined),
+  );
 }
 
 async function expectAnsweredAlike(context: CheckContext, model: OperationModel): Promise<void> {
@@ -21,19 +24,31 @@ async function expectAnsweredAlike(context: CheckContext, model: OperationModel)
   const about = `${plain.method} ${plain.path}`;
   expectConforms(model.operation.operationId, baseline, `${about}, plainly spelt`);
   for (const equivalence of EQUIVALENCES) {
-    const applies = equivalence.appliesTo === 'any' || (equivalence.appliesTo === 'body' ? plain.json !== undefined : model.pathParameters.length > 0);
+    const applies =
+      equivalence.appliesTo === 'any' ||
+      (equivalence.appliesTo === 'body' ? plain.json !== undefined : model.pathParameters.length > 0);
     if (!applies) continue;
     for (const { spelt, request } of equivalence.spellings(plain, model)) {
       const exchange = await context.send(request);
       const what = `${about} with ${spelt} (${equivalence.name}, ${equivalence.basis})`;
-      expectThat(exchange.status === baseline.status && errorCodeOf(exchange) === errorCodeOf(baseline), `Answered differently from the plain request (${equivalence.name})`, [
-        `Received: ${exchange.status} ${snippet(exchange.text, 160)} / Expected: ${baseline.status} ${snippet(baseline.text, 160)}, as for the plain request`,
-        `Rule: ${equivalence.rule} (${equivalence.basis})`,
-      ], exchange);
-      expectThat(isDeepStrictEqual(comparable(model, exchange), comparable(model, baseline)), `Answered a different body from the plain request (${equivalence.name})`, [
-        `Received: ${snippet(exchange.text, 200)} / Expected: ${snippet(baseline.text, 200)}`,
-        `Rule: ${equivalence.rule} (${equivalence.basis})`,
-      ], exchange);
+      expectThat(
+        exchange.status === baseline.status && errorCodeOf(exchange) === errorCodeOf(baseline),
+        `Answered differently from the plain request (${equivalence.name})`,
+        [
+          `Received: ${exchange.status} ${snippet(exchange.text, 160)} / Expected: ${baseline.status} ${snippet(baseline.text, 160)}, as for the plain request`,
+          `Rule: ${equivalence.rule} (${equivalence.basis})`,
+        ],
+        exchange,
+      );
+      expectThat(
+        isDeepStrictEqual(comparable(model, exchange), comparable(model, baseline)),
+        `Answered a different body from the plain request (${equivalence.name})`,
+        [
+          `Received: ${snippet(exchange.text, 200)} / Expected: ${snippet(baseline.text, 200)}`,
+          `Rule: ${equivalence.rule} (${equivalence.basis})`,
+        ],
+        exchange,
+      );
       expectConforms(model.operation.operationId, exchange, what);
     }
   }
@@ -42,7 +57,8 @@ async function expectAnsweredAlike(context: CheckContext, model: OperationModel)
 /** Reads spelt in every equivalent way of the table are answered like the plain read. */
 export const equivalentReadsAnsweredAlike: Check = {
   name: 'equivalent_reads_answered_alike',
-  verifies: 'every read, spelt each way the equivalence table says is the same (scheme and header-name case, spacing, Accept, percent-encoding), is answered like the plain read',
+  verifies:
+    'every read, spelt each way the equivalence table says is the same (scheme and header-name case, spacing, Accept, percent-encoding), is answered like the plain read',
   needs: ['httpEquivalences'],
   async run(context) {
     for (const model of operationModels().filter(({ safe }) => safe)) await expectAnsweredAlike(context, model);
@@ -52,7 +68,8 @@ export const equivalentReadsAnsweredAlike: Check = {
 /** Writes spelt in every equivalent way (media type case and parameters, JSON spelling) are answered alike. */
 export const equivalentWritesAnsweredAlike: Check = {
   name: 'equivalent_writes_answered_alike',
-  verifies: 'every write, spelt each way the equivalence table says is the same (media type case and charset, JSON whitespace, member order, escapes, header case), is answered like the plain write',
+  verifies:
+    'every write, spelt each way the equivalence table says is the same (media type case and charset, JSON whitespace, member order, escapes, header case), is answered like the plain write',
   needs: ['writes', 'httpEquivalences'],
   async run(context) {
     for (const model of operationModels().filter(({ safe }) => !safe)) await expectAnsweredAlike(context, model);

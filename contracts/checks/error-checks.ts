@@ -13,7 +13,8 @@ const DOCUMENTED_ERRORS = [
 /** Error answers are `Error` bodies: JSON, all three fields, `status` equal to the HTTP status. */
 export const errorBodyConformance: Check = {
   name: 'error_body_conformance',
-  verifies: 'error answers are application/json Error bodies with code, message and status, status equal to the HTTP status',
+  verifies:
+    'error answers are application/json Error bodies with code, message and status, status equal to the HTTP status',
   needs: [],
   async run({ send }) {
     for (const { request, status, what } of DOCUMENTED_ERRORS) {
@@ -41,7 +42,8 @@ export const unknownPathNotFound: Check = {
 /** Every near miss of a spec path (letter case, trailing slash, empty segment, encoded slash, extra segment) is an unknown path. */
 export const nearMissPathsNotFound: Check = {
   name: 'near_miss_paths_not_found',
-  verifies: 'a path only names an operation as the spec writes it: each near miss of every spec path (another letter case, a trailing slash, an empty segment, an encoded slash, an extra segment) answers 404 not_found with the rate-limit headers',
+  verifies:
+    'a path only names an operation as the spec writes it: each near miss of every spec path (another letter case, a trailing slash, an empty segment, an encoded slash, an extra segment) answers 404 not_found with the rate-limit headers',
   needs: ['uniformErrors'],
   async run({ send }) {
     // GET only: a target that wrongly routed a near miss must not be made to write anything.
@@ -65,15 +67,21 @@ export const methodNotAllowed: Check = {
   needs: ['uniformErrors'],
   async run({ send }) {
     // PATCH with an empty object: even a service that wrongly implemented it would have nothing to change.
-    for (const { path, allowed } of [{ path: '/categories', allowed: ['GET', 'POST'] }, { path: '/store/orders', allowed: ['GET'] }]) {
+    for (const { path, allowed } of [
+      { path: '/categories', allowed: ['GET', 'POST'] },
+      { path: '/store/orders', allowed: ['GET'] },
+    ]) {
       const exchange = await send({ method: 'PATCH', path, json: {} });
       expectStatus(exchange, [405], `PATCH ${path}`);
       expectErrorBody(exchange, 'method_not_allowed', `PATCH ${path}`);
       const allow = (headerOf(exchange, 'allow') ?? '').split(',').map((method) => method.trim().toUpperCase());
       const missing = allowed.filter((method) => !allow.includes(method));
-      expectThat(missing.length === 0, `Allow header incomplete (PATCH ${path})`, [
-        `Received: Allow: ${headerOf(exchange, 'allow') ?? '(none)'} / Expected: ${allowed.join(', ')}`,
-      ], exchange);
+      expectThat(
+        missing.length === 0,
+        `Allow header incomplete (PATCH ${path})`,
+        [`Received: Allow: ${headerOf(exchange, 'allow') ?? '(none)'} / Expected: ${allowed.join(', ')}`],
+        exchange,
+      );
     }
   },
 };
@@ -97,7 +105,12 @@ export const rateLimitHeadersOnEveryResponse: Check = {
       const limit = integerHeader(exchange, 'X-RateLimit-Limit', what);
       const remaining = integerHeader(exchange, 'X-RateLimit-Remaining', what);
       integerHeader(exchange, 'X-RateLimit-Reset', what);
-      expectThat(remaining <= limit, `X-RateLimit-Remaining above the limit (${what})`, [`Received: ${remaining} / Expected: at most ${limit}`], exchange);
+      expectThat(
+        remaining <= limit,
+        `X-RateLimit-Remaining above the limit (${what})`,
+        [`Received: ${remaining} / Expected: at most ${limit}`],
+        exchange,
+      );
     }
   },
 };

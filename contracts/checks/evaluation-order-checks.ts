@@ -21,24 +21,75 @@ export interface Fault {
 }
 
 const withBody = (model: OperationModel) => model.bodySchema !== undefined;
-const bodyText = (request: ContractRequest) => (typeof request.rawBody === 'string' ? request.rawBody : JSON.stringify(request.json));
+const bodyText = (request: ContractRequest) =>
+  typeof request.rawBody === 'string' ? request.rawBody : JSON.stringify(request.json);
 
 /** The faults, earliest stage first. */
 export const FAULTS: readonly Fault[] = [
-  { name: 'no key', stage: 1, status: 401, code: 'missing_api_key', appliesTo: () => true, apply: (request) => ({ ...request, auth: 'none' }) },
-  { name: 'an unknown key', stage: 1, status: 401, code: 'invalid_api_key', appliesTo: () => true, apply: (request) => ({ ...request, auth: { bearer: 'contract-suite-unknown-key-0000' } }) },
-  { name: 'an unknown path', stage: 2, status: 404, code: 'not_found', appliesTo: () => true, apply: (request) => ({ ...request, path: `${request.path.split('?')[0]}/no-such-child` }) },
+  {
+    name: 'no key',
+    stage: 1,
+    status: 401,
+    code: 'missing_api_key',
+    appliesTo: () => true,
+    apply: (request) => ({ ...request, auth: 'none' }),
+  },
+  {
+    name: 'an unknown key',
+    stage: 1,
+    status: 401,
+    code: 'invalid_api_key',
+    appliesTo: () => true,
+    apply: (request) => ({ ...request, auth: { bearer: 'contract-suite-unknown-key-0000' } }),
+  },
+  {
+    name: 'an unknown path',
+    stage: 2,
+    status: 404,
+    code: 'not_found',
+    appliesTo: () => true,
+    apply: (request) => ({ ...request, path: `${request.path.split('?')[0]}/no-such-child` }),
+  },
   {
     name: 'an undocumented method',
     stage: 2,
     status: 405,
     code: 'method_not_allowed',
     appliesTo: () => true,
-    apply: (request, model) => ({ ...request, method: ['PATCH', 'PUT', 'DELETE'].find((method) => !operationModels().some((other) => other.operation.path === model.operation.path && other.operation.method === method))! }),
+    apply: (request, model) => ({
+      ...request,
+      method: ['PATCH', 'PUT', 'DELETE'].find(
+        (method) =>
+          !operationModels().some(
+            (other) => other.operation.path === model.operation.path && other.operation.method === method,
+          ),
+      )!,
+    }),
   },
-  { name: 'a Content-Type of text/plain', stage: 3, status: 415, code: 'unsupported_media_type', appliesTo: withBody, apply: (request) => ({ ...request, contentType: 'text/plain' }) },
-  { name: 'a body over 16 KiB', stage: 4, status: 413, code: 'payload_too_large', appliesTo: withBody, apply: (request) => ({ ...request, rawBody: `${bodyText(request)}${' '.repeat(17 * 1024)}` }) },
-  { name: 'a body that is not JSON', stage: 5, status: 400, code: 'invalid_request', appliesTo: withBody, apply: (request) => ({ ...request, rawBody: '{"name":' }) },
+  {
+    name: 'a Content-Type of text/plain',
+    stage: 3,
+    status: 415,
+    code: 'unsupported_media_type',
+    appliesTo: withBody,
+    apply: (request) => ({ ...request, contentType: 'text/plain' }),
+  },
+  {
+    name: 'a body over 16 KiB',
+    stage: 4,
+    status: 413,
+    code: 'payload_too_large',
+    appliesTo: withBody,
+    apply: (request) => ({ ...request, rawBody: `${bodyText(request)}${' '.repeat(17 * 1024)}` }),
+  },
+  {
+    name: 'a body that is not JSON',
+    stage: 5,
+    status: 400,
+    code: 'invalid_request',
+    appliesTo: withBody,
+    apply: (request) => ({ ...request, rawBody: '{"name":' }),
+  },
   {
     name: 'a body breaking the schema',
     stage: 6,
@@ -46,7 +97,9 @@ export const FAULTS: readonly Fault[] = [
     code: 'invalid_request',
     appliesTo: withBody,
     apply: (request, model) => {
-      const missing = invalidObjectCases(model.bodySchema!, fc.constant(request.json as Record<string, unknown>)).find(({ breaks }) => breaks.startsWith('required'));
+      const missing = invalidObjectCases(model.bodySchema!, fc.constant(request.json as Record<string, unknown>)).find(
+        ({ breaks }) => breaks.startsWith('required'),
+      );
       return { ...request, json: fc.sample(missing?.values ?? fc.constant([]), { numRuns: 1, seed: 0 })[0] };
     },
   },
@@ -56,7 +109,10 @@ export const FAULTS: readonly Fault[] = [
     status: 400,
     code: 'invalid_request',
     appliesTo: (model) => model.pathParameters.length > 0,
-    apply: (request, model) => ({ ...request, path: pathOf(model, Object.fromEntries(model.pathParameters.map(({ name }) => [name, 'not-a-number']))) }),
+    apply: (request, model) => ({
+      ...request,
+      path: pathOf(model, Object.fromEntries(model.pathParameters.map(({ name }) => [name, 'not-a-number']))),
+    }),
   },
 ];
 
@@ -78,7 +134,8 @@ async function expectEarliestStageAnswers(context: CheckContext, model: Operatio
 /** Reads wrong in two ways at once answer what the earlier stage finds. */
 export const evaluationOrderReads: Check = {
   name: 'evaluation_order_reads',
-  verifies: 'every read wrong in two ways at once (no or unknown key, unknown path or method, invalid parameter) answers the error of the earlier stage: auth, then routing, then validation',
+  verifies:
+    'every read wrong in two ways at once (no or unknown key, unknown path or method, invalid parameter) answers the error of the earlier stage: auth, then routing, then validation',
   needs: ['uniformErrors', 'realAuth'],
   async run(context) {
     for (const model of operationModels().filter(({ safe }) => safe)) await expectEarliestStageAnswers(context, model);
@@ -88,7 +145,8 @@ export const evaluationOrderReads: Check = {
 /** Writes wrong in two ways at once answer what the earlier stage finds. */
 export const evaluationOrderWrites: Check = {
   name: 'evaluation_order_writes',
-  verifies: 'every write wrong in two ways at once (key, path, method, media type, size, syntax, schema) answers the error of the earlier stage: auth, routing, then 415, 413, 400',
+  verifies:
+    'every write wrong in two ways at once (key, path, method, media type, size, syntax, schema) answers the error of the earlier stage: auth, routing, then 415, 413, 400',
   needs: ['uniformErrors', 'realAuth', 'writes', 'bodyLimit'],
   async run(context) {
     for (const model of operationModels().filter(({ safe }) => !safe)) await expectEarliestStageAnswers(context, model);

@@ -18,21 +18,30 @@ function about(context: string | undefined): string {
  */
 export function expectStatus(exchange: Exchange, expected: readonly number[], context?: string): void {
   if (expected.includes(exchange.status)) return;
-  throw new CheckFailure(`Unexpected status${about(context)}`, [
-    `Received: ${exchange.status} / Expected: ${expected.join(', ')}`,
-    `Body: ${snippet(exchange.text)}`,
-  ], exchange);
+  throw new CheckFailure(
+    `Unexpected status${about(context)}`,
+    [`Received: ${exchange.status} / Expected: ${expected.join(', ')}`, `Body: ${snippet(exchange.text)}`],
+    exchange,
+  );
 }
 
 /** Fails with every violation of the operation's documented responses (status, type, body, headers). */
-export function expectConforms(operationId: string, exchange: Exchange, context?: string, options?: ConformanceOptions): void {
+export function expectConforms(
+  operationId: string,
+  exchange: Exchange,
+  context?: string,
+  options?: ConformanceOptions,
+): void {
   const violations = responseViolations(operationId, exchange, {
     ignoreHeaders: DEPRECATION_HEADERS,
     ...options,
   });
   const [first, ...rest] = violations;
   if (!first) return;
-  const lines = [...first.lines, ...rest.flatMap((violation) => [`- ${violation.title}`, ...violation.lines.map((line) => `  ${line}`)])];
+  const lines = [
+    ...first.lines,
+    ...rest.flatMap((violation) => [`- ${violation.title}`, ...violation.lines.map((line) => `  ${line}`)]),
+  ];
   throw new CheckFailure(`${first.title}${about(context)}`, lines, exchange);
 }
 
@@ -42,26 +51,37 @@ export function expectConforms(operationId: string, exchange: Exchange, context?
  */
 export function expectErrorBody(exchange: Exchange, code?: string, context?: string): void {
   if (mediaTypeOf(exchange) !== 'application/json') {
-    throw new CheckFailure(`Error response is not JSON${about(context)}`, [
-      `Received: ${headerOf(exchange, 'content-type') ?? '(no Content-Type)'} / Expected: application/json`,
-      `Body: ${snippet(exchange.text)}`,
-    ], exchange);
+    throw new CheckFailure(
+      `Error response is not JSON${about(context)}`,
+      [
+        `Received: ${headerOf(exchange, 'content-type') ?? '(no Content-Type)'} / Expected: application/json`,
+        `Body: ${snippet(exchange.text)}`,
+      ],
+      exchange,
+    );
   }
   const validate = specValidators().component('Error');
   if (!validate(exchange.json)) {
-    throw new CheckFailure(`Error body violates the Error schema${about(context)}`, [
-      ...schemaViolations(validate.errors),
-      `Received: ${snippet(exchange.text)}`,
-    ], exchange);
+    throw new CheckFailure(
+      `Error body violates the Error schema${about(context)}`,
+      [...schemaViolations(validate.errors), `Received: ${snippet(exchange.text)}`],
+      exchange,
+    );
   }
   const body = exchange.json as { code: string; status: number };
   if (body.status !== exchange.status) {
-    throw new CheckFailure(`Error.status differs from the HTTP status${about(context)}`, [
-      `Received: Error.status ${body.status} / Expected: ${exchange.status}`,
-    ], exchange);
+    throw new CheckFailure(
+      `Error.status differs from the HTTP status${about(context)}`,
+      [`Received: Error.status ${body.status} / Expected: ${exchange.status}`],
+      exchange,
+    );
   }
   if (code !== undefined && body.code !== code) {
-    throw new CheckFailure(`Unexpected error code${about(context)}`, [`Received: ${body.code} / Expected: ${code}`], exchange);
+    throw new CheckFailure(
+      `Unexpected error code${about(context)}`,
+      [`Received: ${body.code} / Expected: ${code}`],
+      exchange,
+    );
   }
 }
 
@@ -69,7 +89,11 @@ export function expectErrorBody(exchange: Exchange, code?: string, context?: str
 export function integerHeader(exchange: Exchange, name: string, context?: string): number {
   const raw = headerOf(exchange, name);
   if (raw === undefined) {
-    throw new CheckFailure(`Missing header ${name}${about(context)}`, [`Received headers: ${Object.keys(exchange.headers).join(', ')}`], exchange);
+    throw new CheckFailure(
+      `Missing header ${name}${about(context)}`,
+      [`Received headers: ${Object.keys(exchange.headers).join(', ')}`],
+      exchange,
+    );
   }
   const parsed = parseHeaderValue(raw, { type: 'integer' });
   if (!parsed.ok) throw new CheckFailure(`Invalid header ${name}${about(context)}`, [parsed.reason], exchange);
@@ -77,6 +101,11 @@ export function integerHeader(exchange: Exchange, name: string, context?: string
 }
 
 /** Fails with `title` and `lines` when `condition` is false; `exchange` is the answer that shows it (for curl). */
-export function expectThat(condition: boolean, title: string, lines: readonly string[], exchange: Exchange): asserts condition {
+export function expectThat(
+  condition: boolean,
+  title: string,
+  lines: readonly string[],
+  exchange: Exchange,
+): asserts condition {
   if (!condition) throw new CheckFailure(title, lines, exchange);
 }

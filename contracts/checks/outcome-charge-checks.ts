@@ -10,7 +10,10 @@ const INT64_MAX = '9223372036854775807';
  */
 function provoking(model: OperationModel, status: string): ContractRequest | undefined {
   const plain = exampleRequest(model);
-  const withPath = (value: string) => ({ ...plain, path: pathOf(model, Object.fromEntries(model.pathParameters.map(({ name }) => [name, value]))) });
+  const withPath = (value: string) => ({
+    ...plain,
+    path: pathOf(model, Object.fromEntries(model.pathParameters.map(({ name }) => [name, value]))),
+  });
   if (Number(status) === model.successStatus) return plain;
   switch (status) {
     case '400':
@@ -21,7 +24,9 @@ function provoking(model: OperationModel, status: string): ContractRequest | und
     case '404':
       return model.pathParameters.length > 0 ? withPath(INT64_MAX) : undefined;
     case '413':
-      return model.bodySchema ? { ...plain, rawBody: JSON.stringify(plain.json).replace('{', `{${' '.repeat(17 * 1024)}`) } : undefined;
+      return model.bodySchema
+        ? { ...plain, rawBody: JSON.stringify(plain.json).replace('{', `{${' '.repeat(17 * 1024)}`) }
+        : undefined;
     case '415':
       return model.bodySchema ? { ...plain, contentType: 'text/plain' } : undefined;
     default:
@@ -32,7 +37,8 @@ function provoking(model: OperationModel, status: string): ContractRequest | und
 /** One request per documented outcome of every operation, and for unknown paths and other methods, in a row. */
 export const everyOutcomeCharged: Check = {
   name: 'every_outcome_charged',
-  verifies: 'every operation counts against the key\'s quota whatever its outcome: each documented status the suite can provoke (and an unknown path, another method) lowers X-RateLimit-Remaining by exactly one, a 401 only the anonymous bucket, judged by the run\'s model',
+  verifies:
+    "every operation counts against the key's quota whatever its outcome: each documented status the suite can provoke (and an unknown path, another method) lowers X-RateLimit-Remaining by exactly one, a 401 only the anonymous bucket, judged by the run's model",
   needs: ['stateful'],
   async run({ send, capabilities, note }) {
     const models = operationModels().filter((model) => model.safe || capabilities.includes('writes'));
@@ -47,10 +53,16 @@ export const everyOutcomeCharged: Check = {
       }
     }
     const paths = [...new Set(models.map((model) => pathOf(model)))];
-    requests.push({ method: 'GET', path: '/no-such-resource' }, ...paths.map((path) => ({ method: 'PATCH', path, json: {} })));
+    requests.push(
+      { method: 'GET', path: '/no-such-resource' },
+      ...paths.map((path) => ({ method: 'PATCH', path, json: {} })),
+    );
     // In a row, after one plain read: the model judges each keyed answer against the one before it.
     await send(exampleRequest(models.find((model) => model.safe)!));
     for (const request of requests) await send(request);
-    if (missing.length > 0) note(`no harmless way to provoke: ${missing.join(', ')} (their charge is judged wherever another check meets them)`);
+    if (missing.length > 0)
+      note(
+        `no harmless way to provoke: ${missing.join(', ')} (their charge is judged wherever another check meets them)`,
+      );
   },
 };

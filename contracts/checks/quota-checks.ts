@@ -9,17 +9,31 @@ const LONGEST_WINDOW_TO_EXHAUST_SECONDS = 65;
 const MINUTE = 60;
 
 /** Fails unless the 429 is a documented rejection with the given code, Remaining 0 and a sane Retry-After. */
-function expectRejection(rejection: Exchange, code: 'rate_limit_exceeded' | 'temporarily_banned', context: string, operationId = 'listCategories'): number {
+function expectRejection(
+  rejection: Exchange,
+  code: 'rate_limit_exceeded' | 'temporarily_banned',
+  context: string,
+  operationId = 'listCategories',
+): number {
   expectStatus(rejection, [429], context);
   expectErrorBody(rejection, code, context);
   expectConforms(operationId, rejection, context);
   const { remaining } = rateLimitHeaders(rejection, context);
-  expectThat(remaining === 0, `X-RateLimit-Remaining is not 0 on a 429 (${context})`, [`Received: ${remaining} / Expected: 0`], rejection);
+  expectThat(
+    remaining === 0,
+    `X-RateLimit-Remaining is not 0 on a 429 (${context})`,
+    [`Received: ${remaining} / Expected: 0`],
+    rejection,
+  );
   const retryAfter = integerHeader(rejection, 'Retry-After', context);
-  expectThat(retryAfter >= 1, `Retry-After below one second (${context})`, [`Received: ${retryAfter} / Expected: at least 1`], rejection);
+  expectThat(
+    retryAfter >= 1,
+    `Retry-After below one second (${context})`,
+    [`Received: ${retryAfter} / Expected: at least 1`],
+    rejection,
+  );
   return retryAfter;
 }
-
 
 /** Starts the fake's clock a set number of seconds into a fresh minute, so windows end where the check expects. */
 async function startOfMinutePlus(clock: TargetClock, seconds: number): Promise<number> {
@@ -31,7 +45,8 @@ async function startOfMinutePlus(clock: TargetClock, seconds: number): Promise<n
 /** One 429: `Retry-After` integer seconds, `Remaining: 0`, the `Error` body; never a second rejection. */
 export const rateLimitExceededAnswer: Check = {
   name: 'rate_limit_exceeded_answer',
-  verifies: 'past the limit the answer is 429 rate_limit_exceeded with Retry-After (integer seconds), Remaining 0 and an Error',
+  verifies:
+    'past the limit the answer is 429 rate_limit_exceeded with Retry-After (integer seconds), Remaining 0 and an Error',
   needs: ['quota'],
   async run({ send }) {
     const probe = await send({ method: 'GET', path: '/categories' });
@@ -39,40 +54,55 @@ export const rateLimitExceededAnswer: Check = {
     const { reset } = rateLimitHeaders(probe, 'the first request');
     const windowLeft = reset - serverEpochSeconds(probe);
     if (windowLeft > LONGEST_WINDOW_TO_EXHAUST_SECONDS) {
-      throw new CheckNotApplicable(`the key's tightest window ends in ${windowLeft} s (the daily quota is nearly used); exhausting it would lock the key out`);
+      throw new CheckNotApplicable(
+        `the key's tightest window ends in ${windowLeft} s (the daily quota is nearly used); exhausting it would lock the key out`,
+      );
     }
     const { rejection } = await driveToFirstRejection(send, 'driving the key to its limit');
     const retryAfter = expectRejection(rejection, 'rate_limit_exceeded', 'the first 429');
     const untilReset = integerHeader(rejection, 'X-RateLimit-Reset') - serverEpochSeconds(rejection);
-    expectThat(retryAfter <= untilReset + 2, 'Retry-After is later than the end of the window', [
-      `Received: Retry-After ${retryAfter} / Expected: at most ${untilReset} (X-RateLimit-Reset minus Date)`,
-    ], rejection);
+    expectThat(
+      retryAfter <= untilReset + 2,
+      'Retry-After is later than the end of the window',
+      [`Received: Retry-After ${retryAfter} / Expected: at most ${untilReset} (X-RateLimit-Reset minus Date)`],
+      rejection,
+    );
   },
 };
 
 /** With the clock moved by Retry-After, the key is admitted again with a full new window. */
 export const quotaWindowRollsOver: Check = {
   name: 'quota_window_rolls_over',
-  verifies: 'after waiting Retry-After (moved clock) the key is admitted again: Remaining starts over, Reset moves a window on',
+  verifies:
+    'after waiting Retry-After (moved clock) the key is admitted again: Remaining starts over, Reset moves a window on',
   needs: ['quota', 'clock'],
   async run({ send, clock }) {
     const minuteStart = await startOfMinutePlus(clock!, 30);
     const { rejection } = await driveToFirstRejection(send, 'exhausting the minute window');
     const retryAfter = expectRejection(rejection, 'rate_limit_exceeded', 'the first 429');
     const rejectedReset = integerHeader(rejection, 'X-RateLimit-Reset');
-    expectThat(rejectedReset === minuteStart + MINUTE, 'X-RateLimit-Reset of the 429 is not the end of the minute', [
-      `Received: ${rejectedReset} / Expected: ${minuteStart + MINUTE}`,
-    ], rejection);
+    expectThat(
+      rejectedReset === minuteStart + MINUTE,
+      'X-RateLimit-Reset of the 429 is not the end of the minute',
+      [`Received: ${rejectedReset} / Expected: ${minuteStart + MINUTE}`],
+      rejection,
+    );
     await clock!.advanceSeconds(retryAfter);
     const admitted = await send({ method: 'GET', path: '/categories', expectsRateLimit: true });
     expectStatus(admitted, [200], `${retryAfter} s (Retry-After) after the 429`);
     const { limit, remaining, reset } = rateLimitHeaders(admitted, 'the first request of the new window');
-    expectThat(remaining === limit - 1, 'X-RateLimit-Remaining did not start over in the new window', [
-      `Received: ${remaining} / Expected: ${limit - 1}`,
-    ], admitted);
-    expectThat(reset === rejectedReset + MINUTE, 'X-RateLimit-Reset did not move to the end of the new window', [
-      `Received: ${reset} / Expected: ${rejectedReset + MINUTE}`,
-    ], admitted);
+    expectThat(
+      remaining === limit - 1,
+      'X-RateLimit-Remaining did not start over in the new window',
+      [`Received: ${remaining} / Expected: ${limit - 1}`],
+      admitted,
+    );
+    expectThat(
+      reset === rejectedReset + MINUTE,
+      'X-RateLimit-Reset did not move to the end of the new window',
+      [`Received: ${reset} / Expected: ${rejectedReset + MINUTE}`],
+      admitted,
+    );
   },
 };
 
@@ -81,7 +111,8 @@ const BAN_THRESHOLD = 10;
 /** More than ten rejections in a window ban the key; the ban outlives the window and then ends. */
 export const banAfterRepeatedRejections: Check = {
   name: 'ban_after_repeated_rejections',
-  verifies: 'more than 10 rejections in one window (every operation in turn) give 429 temporarily_banned; the ban outlasts the window, then ends',
+  verifies:
+    'more than 10 rejections in one window (every operation in turn) give 429 temporarily_banned; the ban outlasts the window, then ends',
   needs: ['quota', 'clock'],
   async run({ send, clock }) {
     await startOfMinutePlus(clock!, 5);
@@ -91,24 +122,47 @@ export const banAfterRepeatedRejections: Check = {
     while (errorCodeOf(rejection) !== 'temporarily_banned') {
       const code = errorCodeOf(rejection);
       expectStatus(rejection, [429], `rejection ${rejections}`);
-      expectThat(code === 'rate_limit_exceeded', `Unexpected code for rejection ${rejections}`, [`Received: ${String(code)} / Expected: rate_limit_exceeded`], rejection);
-      expectThat(rejections <= BAN_THRESHOLD + 1, 'No ban after repeated rejections', [
-        `Received: rate_limit_exceeded for rejection ${rejections} / Expected: temporarily_banned once more than ${BAN_THRESHOLD} were rejected`,
-      ], rejection);
+      expectThat(
+        code === 'rate_limit_exceeded',
+        `Unexpected code for rejection ${rejections}`,
+        [`Received: ${String(code)} / Expected: rate_limit_exceeded`],
+        rejection,
+      );
+      expectThat(
+        rejections <= BAN_THRESHOLD + 1,
+        'No ban after repeated rejections',
+        [
+          `Received: rate_limit_exceeded for rejection ${rejections} / Expected: temporarily_banned once more than ${BAN_THRESHOLD} were rejected`,
+        ],
+        rejection,
+      );
       // Every operation of the spec in turn: each must refuse a key past its limit the same way.
       const model = models[rejections % models.length]!;
       rejection = await send(exampleRequest(model, { expectsRateLimit: true }));
-      expectRejection(rejection, errorCodeOf(rejection) === 'temporarily_banned' ? 'temporarily_banned' : 'rate_limit_exceeded', `rejection ${rejections + 1} (${model.operation.operationId})`, model.operation.operationId);
+      expectRejection(
+        rejection,
+        errorCodeOf(rejection) === 'temporarily_banned' ? 'temporarily_banned' : 'rate_limit_exceeded',
+        `rejection ${rejections + 1} (${model.operation.operationId})`,
+        model.operation.operationId,
+      );
       rejections += 1;
     }
-    expectThat(rejections > BAN_THRESHOLD, 'Banned too early', [`Received: temporarily_banned at rejection ${rejections} / Expected: not before rejection ${BAN_THRESHOLD + 1}`], rejection);
+    expectThat(
+      rejections > BAN_THRESHOLD,
+      'Banned too early',
+      [`Received: temporarily_banned at rejection ${rejections} / Expected: not before rejection ${BAN_THRESHOLD + 1}`],
+      rejection,
+    );
     const banLeft = expectRejection(rejection, 'temporarily_banned', 'the ban');
     await clock!.advanceSeconds(MINUTE + 1);
     const stillBanned = await send({ method: 'GET', path: '/categories', expectsRateLimit: true });
     const banLeftLater = expectRejection(stillBanned, 'temporarily_banned', 'a minute into the ban, in a new window');
-    expectThat(banLeftLater <= banLeft - MINUTE, 'The ban was extended or restarted by a request made during it', [
-      `Received: Retry-After ${banLeftLater} / Expected: at most ${banLeft - MINUTE}`,
-    ], stillBanned);
+    expectThat(
+      banLeftLater <= banLeft - MINUTE,
+      'The ban was extended or restarted by a request made during it',
+      [`Received: Retry-After ${banLeftLater} / Expected: at most ${banLeft - MINUTE}`],
+      stillBanned,
+    );
     await clock!.advanceSeconds(banLeftLater);
     const afterBan = await send({ method: 'GET', path: '/categories', expectsRateLimit: true });
     expectStatus(afterBan, [200], `${banLeftLater} s (Retry-After) later, when the ban is over`);

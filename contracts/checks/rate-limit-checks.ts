@@ -36,7 +36,7 @@ const SLACK_SECONDS = 2;
 /** Three requests in a row: Remaining goes down by exactly one each time, Limit stays and matches the plan. */
 export const rateLimitRemainingDecreases: Check = {
   name: 'rate_limit_remaining_decreases',
-  verifies: 'X-RateLimit-Remaining decreases by one per request and X-RateLimit-Limit is constant and the plan\'s limit',
+  verifies: "X-RateLimit-Remaining decreases by one per request and X-RateLimit-Limit is constant and the plan's limit",
   needs: ['stateful'],
   async run({ send, plan }) {
     // A window may end between two requests; then the sequence is taken again in the new window.
@@ -52,23 +52,37 @@ export const rateLimitRemainingDecreases: Check = {
       for (let index = 1; index < answers.length; index += 1) {
         const previous = answers[index - 1]!.headers;
         const { exchange, headers } = answers[index]!;
-        expectThat(headers.limit === previous.limit, 'X-RateLimit-Limit changed within one window', [
-          `Received: ${headers.limit} / Expected: ${previous.limit}`,
-        ], exchange);
-        expectThat(headers.remaining === previous.remaining - 1, 'X-RateLimit-Remaining did not decrease by one', [
-          `Received: ${headers.remaining} after ${previous.remaining} / Expected: ${previous.remaining - 1}`,
-        ], exchange);
+        expectThat(
+          headers.limit === previous.limit,
+          'X-RateLimit-Limit changed within one window',
+          [`Received: ${headers.limit} / Expected: ${previous.limit}`],
+          exchange,
+        );
+        expectThat(
+          headers.remaining === previous.remaining - 1,
+          'X-RateLimit-Remaining did not decrease by one',
+          [`Received: ${headers.remaining} after ${previous.remaining} / Expected: ${previous.remaining - 1}`],
+          exchange,
+        );
       }
       if (plan) {
         const { exchange, headers } = answers[0]!;
-        expectThat([plan.perMinute, plan.perDay].includes(headers.limit), 'X-RateLimit-Limit is not the plan\'s limit', [
-          `Received: ${headers.limit} / Expected: ${plan.perMinute} (per minute) or ${plan.perDay} (per day)`,
-        ], exchange);
+        expectThat(
+          [plan.perMinute, plan.perDay].includes(headers.limit),
+          "X-RateLimit-Limit is not the plan's limit",
+          [`Received: ${headers.limit} / Expected: ${plan.perMinute} (per minute) or ${plan.perDay} (per day)`],
+          exchange,
+        );
       }
       return;
     }
     const resets = answers.map(({ headers }) => headers.reset).join(', ');
-    expectThat(false, 'X-RateLimit-Reset changed within every sequence of three requests', [`Received: Reset ${resets} / Expected: one Reset within a window`], answers[answers.length - 1]!.exchange);
+    expectThat(
+      false,
+      'X-RateLimit-Reset changed within every sequence of three requests',
+      [`Received: Reset ${resets} / Expected: one Reset within a window`],
+      answers[answers.length - 1]!.exchange,
+    );
   },
 };
 
@@ -83,14 +97,22 @@ export const rateLimitResetInWindow: Check = {
     const { limit, reset } = rateLimitHeaders(exchange);
     const now = serverEpochSeconds(exchange);
     const window = plan && limit === plan.perMinute ? MINUTE : DAY;
-    expectThat(reset >= now && reset <= now + window + SLACK_SECONDS, 'X-RateLimit-Reset is not within the window', [
-      `Received: ${reset} / Expected: an epoch second between ${now} and ${now + window} (now per the Date header, window ${window} s)`,
-    ], exchange);
+    expectThat(
+      reset >= now && reset <= now + window + SLACK_SECONDS,
+      'X-RateLimit-Reset is not within the window',
+      [
+        `Received: ${reset} / Expected: an epoch second between ${now} and ${now + window} (now per the Date header, window ${window} s)`,
+      ],
+      exchange,
+    );
   },
 };
 
 /** Sends until the first 429 (never a second one); fails when no 429 comes well past the limit. */
-export async function driveToFirstRejection(send: CheckContext['send'], context: string): Promise<{ rejection: Exchange; last: Exchange }> {
+export async function driveToFirstRejection(
+  send: CheckContext['send'],
+  context: string,
+): Promise<{ rejection: Exchange; last: Exchange }> {
   let last = await send({ method: 'GET', path: '/categories', expectsRateLimit: true });
   if (last.status === 429) return { rejection: last, last };
   let { remaining, reset } = rateLimitHeaders(last, context);
@@ -109,7 +131,11 @@ export async function driveToFirstRejection(send: CheckContext['send'], context:
     ({ remaining, reset } = headers);
     last = exchange;
   }
-  throw new CheckFailure(`No 429 past the limit (${context})`, [
-    `Received: 200 for ${budget + 1} requests, the last with X-RateLimit-Remaining ${remaining} / Expected: 429 once Remaining reached 0`,
-  ], last);
+  throw new CheckFailure(
+    `No 429 past the limit (${context})`,
+    [
+      `Received: 200 for ${budget + 1} requests, the last with X-RateLimit-Remaining ${remaining} / Expected: 429 once Remaining reached 0`,
+    ],
+    last,
+  );
 }

@@ -1,9 +1,27 @@
 import { createRequiresApiKey, invalidApiKeyRejected, missingApiKeyRejected } from './auth-checks.js';
-import { invalidBodyNotStored, invalidBodyRejected, malformedJsonRejected, payloadTooLargeRejected, unsupportedMediaTypeRejected, validBodiesStoredAsSent } from './body-checks.js';
+import {
+  invalidBodyNotStored,
+  invalidBodyRejected,
+  malformedJsonRejected,
+  payloadTooLargeRejected,
+  unsupportedMediaTypeRejected,
+  validBodiesStoredAsSent,
+} from './body-checks.js';
 import type { Check } from './check.js';
-import { createCategoryConforms, getPetConforms, listCategoriesConforms, listOrdersConforms } from './conformance-checks.js';
+import {
+  createCategoryConforms,
+  getPetConforms,
+  listCategoriesConforms,
+  listOrdersConforms,
+} from './conformance-checks.js';
 import { deprecationHeaders, sunsetAnswersGone } from './deprecation-checks.js';
-import { errorBodyConformance, methodNotAllowed, nearMissPathsNotFound, rateLimitHeadersOnEveryResponse, unknownPathNotFound } from './error-checks.js';
+import {
+  errorBodyConformance,
+  methodNotAllowed,
+  nearMissPathsNotFound,
+  rateLimitHeadersOnEveryResponse,
+  unknownPathNotFound,
+} from './error-checks.js';
 import { banAfterRepeatedRejections, quotaWindowRollsOver, rateLimitExceededAnswer } from './quota-checks.js';
 import { rateLimitRemainingDecreases, rateLimitResetInWindow } from './rate-limit-checks.js';
 import { categoryIdsUnique } from './state-checks.js';
@@ -60,6 +78,7 @@ export const CHECKS: readonly Check[] = [
 /** The check with this name; throws naming the known ones (a misspelt name must not pass silently). */
 export function checkNamed(name: string): Check {
   const check = CHECKS.find((candidate) => candidate.name === name);
-  if (!check) throw new Error(`contract: no check "${name}"; known: ${CHECKS.map(({ name: known }) => known).join(', ')}`);
+  if (!check)
+    throw new Error(`contract: no check "${name}"; known: ${CHECKS.map(({ name: known }) => known).join(', ')}`);
   return check;
 }

@@ -8,7 +8,10 @@ interface Category {
   description?: string;
 }
 
-async function createCategory(send: CheckContext['send'], body: Record<string, unknown>): Promise<{ exchange: Exchange; category: Category }> {
+async function createCategory(
+  send: CheckContext['send'],
+  body: Record<string, unknown>,
+): Promise<{ exchange: Exchange; category: Category }> {
   const exchange = await send({ method: 'POST', path: '/categories', json: body });
   expectStatus(exchange, [201], `creating ${JSON.stringify(body)}`);
   expectConforms('createCategory', exchange, `creating ${JSON.stringify(body)}`);
@@ -30,17 +33,26 @@ export const categoryIdsUnique: Check = {
   async run({ send }) {
     const before = await listCategories(send);
     const creations = [];
-    for (const name of ['contract-unique-1', 'contract-unique-2', 'contract-unique-2']) creations.push(await createCategory(send, { name }));
+    for (const name of ['contract-unique-1', 'contract-unique-2', 'contract-unique-2'])
+      creations.push(await createCategory(send, { name }));
     const created = creations.map(({ category }) => category);
     const existing = new Set(before.categories.map((category) => category.id));
     const reused = created.filter((category) => existing.has(category.id));
     const createdIds = created.map((category) => category.id);
-    expectThat(reused.length === 0 && new Set(createdIds).size === createdIds.length, 'Created ids are not unique', [
-      `Received: new ids ${createdIds.join(', ')} / Expected: distinct, and none of ${[...existing].join(', ')}`,
-    ], creations[creations.length - 1]!.exchange);
+    expectThat(
+      reused.length === 0 && new Set(createdIds).size === createdIds.length,
+      'Created ids are not unique',
+      [`Received: new ids ${createdIds.join(', ')} / Expected: distinct, and none of ${[...existing].join(', ')}`],
+      creations[creations.length - 1]!.exchange,
+    );
     const after = await listCategories(send);
     const ids = after.categories.map((category) => category.id);
     const duplicates = ids.filter((id, index) => ids.indexOf(id) !== index);
-    expectThat(duplicates.length === 0, 'The list holds duplicate ids', [`Received: duplicated ids ${[...new Set(duplicates)].join(', ')} / Expected: none`], after.exchange);
+    expectThat(
+      duplicates.length === 0,
+      'The list holds duplicate ids',
+      [`Received: duplicated ids ${[...new Set(duplicates)].join(', ')} / Expected: none`],
+      after.exchange,
+    );
   },
 };

@@ -8,5 +8,9 @@ import type { CliIo } from './cli-common.js';
 export function capturedIo(): { out: string[]; err: string[]; io: CliIo } {
   const out: string[] = [];
   const err: string[] = [];
-  return { out, err, io: { out: (line) => out.push(line), err: (line) => err.push(line), env: {}, command: 'petstore-contract' } };
+  return {
+    out,
+    err,
+    io: { out: (line) => out.push(line), err: (line) => err.push(line), env: {}, command: 'petstore-contract' },
+  };
 }

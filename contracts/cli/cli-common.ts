@@ -24,9 +24,13 @@ export async function writeReport(file: string, text: string): Promise<void> {
 }
 
 export function parseAllow(value: string, previous: Capability[] = []): Capability[] {
-  const names = value.split(',').map((name) => name.trim()).filter((name) => name !== '');
+  const names = value
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
   const unknown = names.filter((name) => !(ALLOWABLE as readonly string[]).includes(name));
-  if (unknown.length > 0) throw new InvalidArgumentError(`unknown capability "${unknown.join('", "')}"; allowed: ${ALLOWABLE.join(', ')}`);
+  if (unknown.length > 0)
+    throw new InvalidArgumentError(`unknown capability "${unknown.join('", "')}"; allowed: ${ALLOWABLE.join(', ')}`);
   return [...new Set([...previous, ...(names as Capability[])])];
 }
 
@@ -37,7 +41,8 @@ export function collect(value: string, previous: string[] = []): string[] {
 export function wholeNumber(name: string, min: number, max: number) {
   return (value: string): number => {
     const number = Number(value);
-    if (!/^\d+$/.test(value) || number < min || number > max) throw new InvalidArgumentError(`${name} must be a whole number from ${min} to ${max}; got "${value}"`);
+    if (!/^\d+$/.test(value) || number < min || number > max)
+      throw new InvalidArgumentError(`${name} must be a whole number from ${min} to ${max}; got "${value}"`);
     return number;
   };
 }
@@ -46,13 +51,26 @@ export function wholeNumber(name: string, min: number, max: number) {
  * Parses argv with a commander program: the program when it parsed, 0 after `--help`, 2 (with the
  * reason and where help is, on a line starting with `label`) on bad usage.
  */
-export function parseWith(program: Command, argv: readonly string[], io: CliIo, label = program.name().split(' ').pop()): Command | number {
-  program.exitOverride().configureOutput({ writeOut: (text) => io.out(text.trimEnd()), writeErr: (text) => io.out(text.trimEnd()), outputError: () => undefined });
+export function parseWith(
+  program: Command,
+  argv: readonly string[],
+  io: CliIo,
+  label = program.name().split(' ').pop(),
+): Command | number {
+  program.exitOverride().configureOutput({
+    writeOut: (text) => io.out(text.trimEnd()),
+    writeErr: (text) => io.out(text.trimEnd()),
+    outputError: () => undefined,
+  });
   try {
     program.parse([...argv], { from: 'user' });
     return program;
   } catch (error) {
-    if (error instanceof CommanderError && (error.code === 'commander.helpDisplayed' || error.code === 'commander.help')) return 0;
+    if (
+      error instanceof CommanderError &&
+      (error.code === 'commander.helpDisplayed' || error.code === 'commander.help')
+    )
+      return 0;
     const message = error instanceof Error ? error.message.replace(/^error: /, '') : String(error);
     io.err(`${label}: ${message} (see ${program.name()} --help)`);
     return 2;

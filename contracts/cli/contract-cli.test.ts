@@ -17,9 +17,15 @@ import { freeLoopbackPort } from '../targets/free-port.js';
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Runs `npm run contract -- <args>` as a user would (without npm's banner), never with a key from outside. */
-async function contract(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+async function contract(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const { PETSTORE_API_KEY: _ignored, ...parentEnv } = process.env;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/contract.ts', ...args], { cwd: REPO_ROOT, env: { ...parentEnv, ...env } });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/contract.ts', ...args], {
+    cwd: REPO_ROOT,
+    env: { ...parentEnv, ...env },
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -48,7 +54,9 @@ describe('npm run contract', () => {
     it('for an unreachable URL (a loopback port nothing listens on)', async () => {
       const port = await freeLoopbackPort();
       const { io, err } = capturedIo();
-      expect(await runContractCli(['--target', `http://127.0.0.1:${port}/v1`, '--api-key', 'free-test-key'], io)).toBe(2);
+      expect(await runContractCli(['--target', `http://127.0.0.1:${port}/v1`, '--api-key', 'free-test-key'], io)).toBe(
+        2,
+      );
       expect(err.join('\n')).toContain(`target http://127.0.0.1:${port}/v1 is unreachable (ECONNREFUSED)`);
     }, 60_000);
 
@@ -59,12 +67,19 @@ describe('npm run contract', () => {
       [['--target', 'fake', '--verbose'], "unknown option '--verbose'"],
       [['--target', 'fake', '--seed', 'abc'], '--seed must be a whole number from 0 to 2147483647; got "abc"'],
       [['--target', 'fake', '--min-coverage', '150'], '--min-coverage must be a percentage from 0 to 100; got "150"'],
-      [['--target', 'fake', '--max-requests', '0'], '--max-requests must be a whole number from 1 to 10000000; got "0"'],
-    ])('for bad usage: %j', async (args, message) => {
-      const { io, err } = capturedIo();
-      expect(await runContractCli(args, io)).toBe(2);
-      expect(err.join('\n')).toContain(message);
-    }, 60_000);
+      [
+        ['--target', 'fake', '--max-requests', '0'],
+        '--max-requests must be a whole number from 1 to 10000000; got "0"',
+      ],
+    ])(
+      'for bad usage: %j',
+      async (args, message) => {
+        const { io, err } = capturedIo();
+        expect(await runContractCli(args, io)).toBe(2);
+        expect(err.join('\n')).toContain(message);
+      },
+      60_000,
+    );
   });
 
   it('exits 0 on the fake, one line per check, the seed, requests and coverage, and writes the JUnit and JSON reports', async () => {
@@ -73,7 +88,9 @@ describe('npm run contract', () => {
     const { code, stdout } = await contract(['--target', 'fake', '--seed', '1234', '--junit', junit, '--json', json]);
     expect(code).toBe(0);
     for (const check of CHECKS) expect(stdout).toContain(`PASS  ${check.name}`);
-    expect(stdout).toMatch(new RegExp(`${CHECKS.length} passed, 0 failed, 0 skipped in [\\d.]+ s; \\d+ requests sent to fake`));
+    expect(stdout).toMatch(
+      new RegExp(`${CHECKS.length} passed, 0 failed, 0 skipped in [\\d.]+ s; \\d+ requests sent to fake`),
+    );
     expect(stdout).toContain('Coverage: 98 of 98 documented operation x status x header exercised (100.0%)');
     expect(stdout).toContain('Replay these cases with: --seed 1234');
     const report = JSON.parse(await readFile(json, 'utf8')) as ContractReport;
@@ -89,7 +106,9 @@ describe('npm run contract', () => {
     expect(code).toBe(0);
     expect(stdout).toContain('SKIP  invalid_api_key_rejected  skipped: Prism accepts any bearer token');
     expect(stdout).toContain('SKIP  valid_bodies_stored_as_sent  skipped: Prism keeps no state');
-    expect(stdout).toContain('SKIP  equivalent_reads_answered_alike  skipped: Prism answers `Authorization: bearer <token>`');
+    expect(stdout).toContain(
+      'SKIP  equivalent_reads_answered_alike  skipped: Prism answers `Authorization: bearer <token>`',
+    );
     expect(stdout).toMatch(/; 200 requests sent to prism/);
     expect(stdout).toContain('skipped: the request budget is used up (--max-requests 200)');
     const strict = await contract(['--target', 'prism', '--max-requests', '200', '--min-coverage', '90']);
@@ -101,7 +120,10 @@ describe('npm run contract', () => {
   describe('against a broken service given as a URL', () => {
     let broken: RunningFakeServer;
     let seeded: number[];
-    const listed = async () => (await (await fetch(`${broken.baseUrl}/categories`, { headers: { Authorization: 'Bearer enterprise-test-key' } })).json()) as Array<Record<string, unknown>>;
+    const listed = async () =>
+      (await (
+        await fetch(`${broken.baseUrl}/categories`, { headers: { Authorization: 'Bearer enterprise-test-key' } })
+      ).json()) as Array<Record<string, unknown>>;
     beforeAll(async () => {
       const variant = BROKEN_VARIANTS.find(({ name }) => name === 'extra-properties-accepted')!;
       broken = await startFakeServer({ host: '127.0.0.1', port: 0, intercept: variant.intercept });
@@ -114,12 +136,34 @@ describe('npm run contract', () => {
     it('beside the fake: exits 1, prints the failure with curl, the matrix and the disagreement, and never the key', async () => {
       const json = join(reports, 'broken', 'contract.json');
       const junit = join(reports, 'broken', 'contract.xml');
-      const { code, stdout } = await contract(['--target', 'fake', '--target', broken.baseUrl, '--allow', 'writes', '--runs', '10', '--seed', '77', '--json', json, '--junit', junit], { PETSTORE_API_KEY: 'enterprise-test-key' });
+      const { code, stdout } = await contract(
+        [
+          '--target',
+          'fake',
+          '--target',
+          broken.baseUrl,
+          '--allow',
+          'writes',
+          '--runs',
+          '10',
+          '--seed',
+          '77',
+          '--json',
+          json,
+          '--junit',
+          junit,
+        ],
+        { PETSTORE_API_KEY: 'enterprise-test-key' },
+      );
       expect(code).toBe(1);
       expect(stdout).toContain('FAIL  invalid_body_rejected');
       expect(stdout).toMatch(/Received: 201 (for POST \/categories )?\/ Expected: (400|an Error \(400\))/);
-      expect(stdout).toContain(`Reproduce with: curl -X POST '${broken.baseUrl}/categories' -H 'Accept: application/json' -H "Authorization: Bearer \${PETSTORE_API_KEY}"`);
-      expect(stdout).toContain('SKIP  rate_limit_exceeded_answer  skipped: not allowed on this target: pass --allow quota');
+      expect(stdout).toContain(
+        `Reproduce with: curl -X POST '${broken.baseUrl}/categories' -H 'Accept: application/json' -H "Authorization: Bearer \${PETSTORE_API_KEY}"`,
+      );
+      expect(stdout).toContain(
+        'SKIP  rate_limit_exceeded_answer  skipped: not allowed on this target: pass --allow quota',
+      );
       expect(stdout).toMatch(new RegExp(`^invalid_body_rejected\\s+PASS\\s+FAIL$`, 'm'));
       expect(stdout).toContain(`- invalid_body_rejected: passes on fake; fails on ${broken.baseUrl} (`);
       const written = [stdout, await readFile(json, 'utf8'), await readFile(junit, 'utf8')];
@@ -133,11 +177,21 @@ describe('npm run contract', () => {
       // target now holds beyond its seed carries the run's mark, and the report lists each of them.
       const left = (await listed()).filter(({ id }) => !seeded.includes(id as number));
       expect(left.length).toBeGreaterThan(10);
-      expect(left.filter((record) => !Object.values(record).some((value) => typeof value === 'string' && value.startsWith('ct77-')))).toEqual([]);
+      expect(
+        left.filter(
+          (record) => !Object.values(record).some((value) => typeof value === 'string' && value.startsWith('ct77-')),
+        ),
+      ).toEqual([]);
       expect(report.targets[0]!.created).toBeUndefined();
       expect(report.targets[1]!.created?.marker).toBe('ct77-');
-      expect(report.targets[1]!.created?.records.map(({ record }) => record.id).sort()).toEqual(left.map(({ id }) => id).sort());
-      expect(stdout).toMatch(new RegExp(`Created on the target: ${left.length} by createCategory \\(ids [0-9, ]+\\); each carries the mark ct77-`));
+      expect(report.targets[1]!.created?.records.map(({ record }) => record.id).sort()).toEqual(
+        left.map(({ id }) => id).sort(),
+      );
+      expect(stdout).toMatch(
+        new RegExp(
+          `Created on the target: ${left.length} by createCategory \\(ids [0-9, ]+\\); each carries the mark ct77-`,
+        ),
+      );
     }, 180_000);
   });
 });

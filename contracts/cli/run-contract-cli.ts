@@ -16,13 +16,15 @@ import { runReplayCli, runWatchCli } from './watch-cli.js';
 
 export type { CliIo } from './cli-common.js';
 
-
 /** Runs every check against one target, in this process, printing each result as it comes. */
 async function runAgainst(target: RunningTarget, settings: SuiteSettings, io: CliIo): Promise<SuiteReport> {
   const { descriptor } = target;
   const startedAt = new Date();
-  const where = descriptor.label === descriptor.baseUrl ? descriptor.label : `${descriptor.label} (${descriptor.baseUrl})`;
-  io.out(`Contract suite against ${where}: ${CHECKS.length} checks, ${settings.runs} generated cases per property, seed ${settings.seed}${settings.maxRequests ? `, at most ${settings.maxRequests} requests` : ''}${settings.maxMinutes ? `, at most ${settings.maxMinutes} min` : ''}`);
+  const where =
+    descriptor.label === descriptor.baseUrl ? descriptor.label : `${descriptor.label} (${descriptor.baseUrl})`;
+  io.out(
+    `Contract suite against ${where}: ${CHECKS.length} checks, ${settings.runs} generated cases per property, seed ${settings.seed}${settings.maxRequests ? `, at most ${settings.maxRequests} requests` : ''}${settings.maxMinutes ? `, at most ${settings.maxMinutes} min` : ''}`,
+  );
   const results = await runChecks(CHECKS, descriptor, {
     settings,
     onNote: (check, message) => io.out(`      ${check}: ${message}`),
@@ -35,13 +37,22 @@ async function runAgainst(target: RunningTarget, settings: SuiteSettings, io: Cl
   io.out(`${summaryText(results, summary, durationMs / 1000)}; ${requests} requests sent to ${descriptor.label}`);
   io.out(coverageText(coverage));
   const leftOut = results.filter((result) => result.outcome === 'skipped' && result.reason?.startsWith(LEFT_OUT));
-  if (leftOut.length > 0) io.out(`Left out to fit --max-minutes ${settings.maxMinutes}: ${leftOut.map((result) => result.check).join(', ')} (run without it, or with more minutes, for these)`);
+  if (leftOut.length > 0)
+    io.out(
+      `Left out to fit --max-minutes ${settings.maxMinutes}: ${leftOut.map((result) => result.check).join(', ')} (run without it, or with more minutes, for these)`,
+    );
   const session = sessionOf(descriptor, settings);
-  const created = session.marker === undefined ? undefined : { marker: session.marker, records: session.model.created() };
+  const created =
+    session.marker === undefined ? undefined : { marker: session.marker, records: session.model.created() };
   if (created) io.out(createdText(created));
   io.out(`Replay these cases with: --seed ${settings.seed}`);
   return {
-    target: { kind: descriptor.kind, label: descriptor.label, baseUrl: descriptor.baseUrl, capabilities: descriptor.capabilities },
+    target: {
+      kind: descriptor.kind,
+      label: descriptor.label,
+      baseUrl: descriptor.baseUrl,
+      capabilities: descriptor.capabilities,
+    },
     startedAt: startedAt.toISOString(),
     durationMs,
     summary,
@@ -56,7 +67,10 @@ async function runAgainst(target: RunningTarget, settings: SuiteSettings, io: Cl
 
 /** Starts or connects to every target first, so an unreachable one stops the run before anything is sent. */
 async function startTargets(options: ContractCliOptions, io: CliIo): Promise<RunningTarget[] | undefined> {
-  if (options.targets.some((target) => target === 'fake' || target === 'prism') && (options.allow.length > 0 || options.apiKey !== undefined)) {
+  if (
+    options.targets.some((target) => target === 'fake' || target === 'prism') &&
+    (options.allow.length > 0 || options.apiKey !== undefined)
+  ) {
     io.err('note: --api-key and --allow are for URL targets; fake and prism imply what they support');
   }
   const started: RunningTarget[] = [];
@@ -83,7 +97,11 @@ async function startTargets(options: ContractCliOptions, io: CliIo): Promise<Run
  * 1 a check failed or coverage fell short, 2 bad usage or an unreachable target. `stop` ends a `watch`.
  * @example process.exitCode = await runContractCli(['--target', 'fake'], { out: console.log, err: console.error, env: process.env, command: 'petstore-contract' });
  */
-export async function runContractCli(argv: readonly string[], io: CliIo, stop: Promise<void> = new Promise(() => undefined)): Promise<number> {
+export async function runContractCli(
+  argv: readonly string[],
+  io: CliIo,
+  stop: Promise<void> = new Promise(() => undefined),
+): Promise<number> {
   if (argv[0] === 'watch') return runWatchCli(argv.slice(1), io, stop);
   if (argv[0] === 'replay') return runReplayCli(argv.slice(1), io);
   const parsed = parseWith(contractProgram(commandOf(io)), argv, io, 'contract');
@@ -96,14 +114,25 @@ export async function runContractCli(argv: readonly string[], io: CliIo, stop: P
   try {
     for (const [index, target] of targets.entries()) {
       if (index > 0) io.out('');
-      const settings = suiteSettings({ live: target.descriptor.paced, seed, ...(options.runs !== undefined && { runs: options.runs }), ...(options.maxRequests !== undefined && { maxRequests: options.maxRequests }), ...(options.maxMinutes !== undefined && { maxMinutes: options.maxMinutes }), ...(options.maxConcurrency !== undefined && { maxConcurrency: options.maxConcurrency }) });
+      const settings = suiteSettings({
+        live: target.descriptor.paced,
+        seed,
+        ...(options.runs !== undefined && { runs: options.runs }),
+        ...(options.maxRequests !== undefined && { maxRequests: options.maxRequests }),
+        ...(options.maxMinutes !== undefined && { maxMinutes: options.maxMinutes }),
+        ...(options.maxConcurrency !== undefined && { maxConcurrency: options.maxConcurrency }),
+      });
       reports.push(await runAgainst(target, settings, io));
     }
   } finally {
     await Promise.all(targets.map((target) => target.close()));
   }
-  const belowCoverage = options.minCoverage === undefined ? [] : reports.filter(({ coverage }) => coverage.percent < options.minCoverage!);
-  for (const { target, coverage } of belowCoverage) io.out(`Coverage of ${target.label} is ${coverage.percent.toFixed(1)}%, below --min-coverage ${options.minCoverage}`);
+  const belowCoverage =
+    options.minCoverage === undefined ? [] : reports.filter(({ coverage }) => coverage.percent < options.minCoverage!);
+  for (const { target, coverage } of belowCoverage)
+    io.out(
+      `Coverage of ${target.label} is ${coverage.percent.toFixed(1)}%, below --min-coverage ${options.minCoverage}`,
+    );
   const exitCode = reports.some((report) => report.exitCode === 1) || belowCoverage.length > 0 ? 1 : 0;
   const report: ContractReport = {
     seed,

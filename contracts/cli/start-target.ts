@@ -9,7 +9,11 @@ import type { ContractCliOptions } from './cli-options.js';
  * only mean something for a URL: the fake and Prism imply what they support.
  * @example const target = await startTargetFor('fake', { allow: [] }, process.env);
  */
-export async function startTargetFor(target: string, options: Pick<ContractCliOptions, 'apiKey' | 'allow'>, env: NodeJS.ProcessEnv): Promise<RunningTarget> {
+export async function startTargetFor(
+  target: string,
+  options: Pick<ContractCliOptions, 'apiKey' | 'allow'>,
+  env: NodeJS.ProcessEnv,
+): Promise<RunningTarget> {
   if (target === 'fake') return startFakeTarget();
   if (target === 'prism') return startPrismTarget();
   return connectUrlTarget({ baseUrl: target, apiKey: options.apiKey ?? env.PETSTORE_API_KEY, allow: options.allow });

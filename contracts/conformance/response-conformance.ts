@@ -4,7 +4,13 @@ import { parseHeaderValue } from './header-value.js';
 
 /** One way a response departs from what the spec documents for it. */
 export interface Violation {
-  kind: 'undocumented_status' | 'undocumented_content_type' | 'body_not_json' | 'body_schema' | 'missing_header' | 'invalid_header';
+  kind:
+    | 'undocumented_status'
+    | 'undocumented_content_type'
+    | 'body_not_json'
+    | 'body_schema'
+    | 'missing_header'
+    | 'invalid_header';
   title: string;
   lines: string[];
 }
@@ -23,15 +29,21 @@ export interface ConformanceOptions {
  * body schema, and documented headers (present when required, integers where integers are due).
  * @example responseViolations('listCategories', exchange) // [] when it conforms
  */
-export function responseViolations(operationId: string, exchange: Exchange, options: ConformanceOptions = {}): Violation[] {
+export function responseViolations(
+  operationId: string,
+  exchange: Exchange,
+  options: ConformanceOptions = {},
+): Violation[] {
   const validators = specValidators();
   const documented = validators.response(operationId, exchange.status);
   if (!documented) {
-    return [{
-      kind: 'undocumented_status',
-      title: 'Undocumented HTTP status code',
-      lines: [`Received: ${exchange.status} / Documented: ${validators.documentedStatuses(operationId).join(', ')}`],
-    }];
+    return [
+      {
+        kind: 'undocumented_status',
+        title: 'Undocumented HTTP status code',
+        lines: [`Received: ${exchange.status} / Documented: ${validators.documentedStatuses(operationId).join(', ')}`],
+      },
+    ];
   }
   const violations: Violation[] = [];
   const mediaTypes = Object.keys(documented.content);
@@ -44,7 +56,11 @@ export function responseViolations(operationId: string, exchange: Exchange, opti
         lines: [`Received: ${headerOf(exchange, 'content-type') ?? '(none)'} / Documented: ${mediaTypes.join(', ')}`],
       });
     } else if (exchange.json === undefined) {
-      violations.push({ kind: 'body_not_json', title: 'Response body is not JSON', lines: [`Received: ${snippet(exchange.text)}`] });
+      violations.push({
+        kind: 'body_not_json',
+        title: 'Response body is not JSON',
+        lines: [`Received: ${snippet(exchange.text)}`],
+      });
     } else {
       const validate = validators.body(operationId, exchange.status, mediaType);
       if (validate && !validate(exchange.json)) {
@@ -62,15 +78,25 @@ export function responseViolations(operationId: string, exchange: Exchange, opti
     const raw = headerOf(exchange, header.name);
     if (raw === undefined) {
       if (header.required) {
-        violations.push({ kind: 'missing_header', title: `Missing header ${header.name}`, lines: [`Documented as required for ${documented.status}`] });
+        violations.push({
+          kind: 'missing_header',
+          title: `Missing header ${header.name}`,
+          lines: [`Documented as required for ${documented.status}`],
+        });
       }
       continue;
     }
     const parsed = parseHeaderValue(raw, header.schema);
     const validate = validators.schema(header.schema);
     if (!parsed.ok || !validate(parsed.value)) {
-      const why = parsed.ok ? schemaViolations(validate.errors).map((line) => line.replace(/^body/, 'value')) : [parsed.reason];
-      violations.push({ kind: 'invalid_header', title: `Invalid header ${header.name}`, lines: [...why, `Received: ${header.name}: ${raw}`] });
+      const why = parsed.ok
+        ? schemaViolations(validate.errors).map((line) => line.replace(/^body/, 'value'))
+        : [parsed.reason];
+      violations.push({
+        kind: 'invalid_header',
+        title: `Invalid header ${header.name}`,
+        lines: [...why, `Received: ${header.name}: ${raw}`],
+      });
     }
   }
   return violations;

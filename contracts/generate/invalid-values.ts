@@ -26,7 +26,27 @@ const OF_TYPE: Record<string, fc.Arbitrary<unknown>> = {
 const FAR_PAST_MAX_LENGTH = 1_300;
 
 // Characters to find a pattern's complement with: what it refuses is what a broken value is made of.
-const PROBE_CHARACTERS = [...EDGE_WHITESPACE, '\r', '\v', '\f', '\u1680', '\u2000', '\u202f', '\u205f', 'a', 'Z', '0', '-', '_', '.', '!', '~', '/', 'é', '🐾'];
+const PROBE_CHARACTERS = [
+  ...EDGE_WHITESPACE,
+  '\r',
+  '\v',
+  '\f',
+  '\u1680',
+  '\u2000',
+  '\u202f',
+  '\u205f',
+  'a',
+  'Z',
+  '0',
+  '-',
+  '_',
+  '.',
+  '!',
+  '~',
+  '/',
+  'é',
+  '🐾',
+];
 
 function typesOf(schema: JsonSchema): string[] {
   if (Array.isArray(schema.type)) return schema.type as string[];
@@ -41,26 +61,42 @@ function stringCases(schema: JsonSchema): InvalidCase[] {
   }
   if (typeof maxLength === 'number') {
     // Past the maximum in code points: combining marks make fewer graphemes, astral ones more UTF-16 units.
-    cases.push({ breaks: `maxLength ${maxLength}`, values: fc.string({ unit: codePoint, minLength: maxLength + 1, maxLength: maxLength + 8, size: 'max' }) });
+    cases.push({
+      breaks: `maxLength ${maxLength}`,
+      values: fc.string({ unit: codePoint, minLength: maxLength + 1, maxLength: maxLength + 8, size: 'max' }),
+    });
     // Far past it too: a service that checks the limit but stores into a narrower column (or crashes on
     // what it did not expect) fails only there. Capped so the body stays under any size limit.
     const far = { minLength: Math.max(2 * maxLength, maxLength + 100), maxLength: FAR_PAST_MAX_LENGTH };
-    if (far.minLength <= far.maxLength) cases.push({ breaks: `maxLength ${maxLength}, far past it`, values: fc.string({ unit: codePoint, ...far }) });
+    if (far.minLength <= far.maxLength)
+      cases.push({ breaks: `maxLength ${maxLength}, far past it`, values: fc.string({ unit: codePoint, ...far }) });
   }
   if (typeof pattern === 'string') {
     const regex = new RegExp(pattern, 'u');
     const refused = PROBE_CHARACTERS.filter((character) => !regex.test(character));
     if (refused.length > 0) {
-      const length = { minLength: Math.max(1, typeof minLength === 'number' ? minLength : 1), maxLength: Math.min(typeof maxLength === 'number' ? maxLength : 12, 12) };
-      cases.push({ breaks: `pattern ${pattern}`, values: fc.string({ unit: fc.constantFrom(...refused), ...length }).filter((value) => !regex.test(value)) });
+      const length = {
+        minLength: Math.max(1, typeof minLength === 'number' ? minLength : 1),
+        maxLength: Math.min(typeof maxLength === 'number' ? maxLength : 12, 12),
+      };
+      cases.push({
+        breaks: `pattern ${pattern}`,
+        values: fc.string({ unit: fc.constantFrom(...refused), ...length }).filter((value) => !regex.test(value)),
+      });
     }
   }
   if (Array.isArray(schema.enum)) {
     const allowed = new Set(schema.enum);
-    cases.push({ breaks: `enum ${schema.enum.join('|')}`, values: fc.string({ maxLength: 12 }).filter((value) => !allowed.has(value)) });
+    cases.push({
+      breaks: `enum ${schema.enum.join('|')}`,
+      values: fc.string({ maxLength: 12 }).filter((value) => !allowed.has(value)),
+    });
   }
   if (schema.format === 'date-time' || schema.format === 'uri') {
-    cases.push({ breaks: `format ${schema.format}`, values: fc.constantFrom('next tuesday', '2026-13-45', 'not a uri', '') });
+    cases.push({
+      breaks: `format ${schema.format}`,
+      values: fc.constantFrom('next tuesday', '2026-13-45', 'not a uri', ''),
+    });
   }
   return cases;
 }
@@ -68,9 +104,21 @@ function stringCases(schema: JsonSchema): InvalidCase[] {
 function numberCases(schema: JsonSchema, type: string): InvalidCase[] {
   const { min, max } = integerBounds(schema);
   const cases: InvalidCase[] = [];
-  if (typeof schema.minimum === 'number' && min > Number.MIN_SAFE_INTEGER) cases.push({ breaks: `minimum ${schema.minimum}`, values: fc.integer({ min: Math.max(min - 1_000_000, Number.MIN_SAFE_INTEGER), max: min - 1 }) });
-  if (typeof schema.maximum === 'number' && max < Number.MAX_SAFE_INTEGER) cases.push({ breaks: `maximum ${schema.maximum}`, values: fc.integer({ min: max + 1, max: Math.min(max + 1_000_000, Number.MAX_SAFE_INTEGER) }) });
-  if (type === 'integer') cases.push({ breaks: 'type integer, given a fraction', values: fc.integer({ min: Math.max(min, -1e6), max: Math.min(max, 1e6) - 1 }).map((value) => value + 0.5) });
+  if (typeof schema.minimum === 'number' && min > Number.MIN_SAFE_INTEGER)
+    cases.push({
+      breaks: `minimum ${schema.minimum}`,
+      values: fc.integer({ min: Math.max(min - 1_000_000, Number.MIN_SAFE_INTEGER), max: min - 1 }),
+    });
+  if (typeof schema.maximum === 'number' && max < Number.MAX_SAFE_INTEGER)
+    cases.push({
+      breaks: `maximum ${schema.maximum}`,
+      values: fc.integer({ min: max + 1, max: Math.min(max + 1_000_000, Number.MAX_SAFE_INTEGER) }),
+    });
+  if (type === 'integer')
+    cases.push({
+      breaks: 'type integer, given a fraction',
+      values: fc.integer({ min: Math.max(min, -1e6), max: Math.min(max, 1e6) - 1 }).map((value) => value + 0.5),
+    });
   return cases;
 }
 
@@ -87,9 +135,13 @@ export function invalidValueCases(schema: JsonSchema): InvalidCase[] {
     .filter(([type]) => !types.includes(type) && !(type === 'integer' && types.includes('number')))
     .map(([type, values]) => ({ breaks: `type ${types.join('|')}, given ${type}`, values }));
   const type = types[0]!;
-  const own = type === 'string' ? stringCases(target) : type === 'integer' || type === 'number' ? numberCases(target, type) : [];
+  const own =
+    type === 'string' ? stringCases(target) : type === 'integer' || type === 'number' ? numberCases(target, type) : [];
   const validate = specValidators().schema(target);
-  return [...wrongTypes, ...own].map(({ breaks, values }) => ({ breaks, values: values.filter((value) => !validate(value)) }));
+  return [...wrongTypes, ...own].map(({ breaks, values }) => ({
+    breaks,
+    values: values.filter((value) => !validate(value)),
+  }));
 }
 
 /**
@@ -98,7 +150,10 @@ export function invalidValueCases(schema: JsonSchema): InvalidCase[] {
  * gives the rest (default: any valid object; a constant, e.g. the spec's example, keeps cases readable).
  * @example invalidObjectCases({ $ref: '#/components/schemas/NewCategory' })
  */
-export function invalidObjectCases(schema: JsonSchema, valid: fc.Arbitrary<Record<string, unknown>> = validValues(schema) as fc.Arbitrary<Record<string, unknown>>): Array<InvalidCase<unknown>> {
+export function invalidObjectCases(
+  schema: JsonSchema,
+  valid: fc.Arbitrary<Record<string, unknown>> = validValues(schema) as fc.Arbitrary<Record<string, unknown>>,
+): Array<InvalidCase<unknown>> {
   const target = resolveSchema(schema);
   const properties = (target.properties ?? {}) as Record<string, JsonSchema>;
   const required = (target.required ?? []) as string[];
@@ -109,12 +164,25 @@ export function invalidObjectCases(schema: JsonSchema, valid: fc.Arbitrary<Recor
     cases.push({ breaks: `required ${name}`, values: valid.map(({ [name]: _omitted, ...rest }) => rest) });
   }
   if (target.additionalProperties === false) {
-    const unknownName = fc.oneof(fc.constantFrom('id', '__proto__', 'constructor', 'Name', 'name '), fc.string({ minLength: 1, maxLength: 10 })).filter((name) => !(name in properties));
-    cases.push({ breaks: 'additionalProperties false', values: fc.tuple(valid, unknownName, fc.jsonValue({ maxDepth: 1 })).map(([body, name, value]) => ({ ...body, [name]: value })) });
+    const unknownName = fc
+      .oneof(
+        fc.constantFrom('id', '__proto__', 'constructor', 'Name', 'name '),
+        fc.string({ minLength: 1, maxLength: 10 }),
+      )
+      .filter((name) => !(name in properties));
+    cases.push({
+      breaks: 'additionalProperties false',
+      values: fc
+        .tuple(valid, unknownName, fc.jsonValue({ maxDepth: 1 }))
+        .map(([body, name, value]) => ({ ...body, [name]: value })),
+    });
   }
   for (const [name, property] of Object.entries(properties)) {
     for (const invalid of invalidValueCases(property)) {
-      cases.push({ breaks: `${name}: ${invalid.breaks}`, values: fc.tuple(valid, invalid.values).map(([body, value]) => ({ ...body, [name]: value })) });
+      cases.push({
+        breaks: `${name}: ${invalid.breaks}`,
+        values: fc.tuple(valid, invalid.values).map(([body, value]) => ({ ...body, [name]: value })),
+      });
     }
   }
   const validate = specValidators().schema(target);

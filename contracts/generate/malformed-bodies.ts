@@ -47,21 +47,38 @@ export function malformedBodies(valid: fc.Arbitrary<unknown>): Array<fc.Arbitrar
   return [
     fc.constant({ breaks: 'empty body', bytes: new Uint8Array() }),
     fc.constantFrom('   ', '\n').map((text) => ({ breaks: 'whitespace only', bytes: utf8.encode(text) })),
-    texts.chain((text) => fc.integer({ min: 1, max: text.length - 1 }).map((cut) => ({ breaks: `truncated after ${cut} of ${text.length} characters`, bytes: utf8.encode(text.slice(0, cut)) }))),
-    fc.tuple(texts, fc.constantFrom(...TRAILING)).map(([text, tail]) => ({ breaks: `trailing data ${JSON.stringify(tail)}`, bytes: utf8.encode(text + tail) })),
+    texts.chain((text) =>
+      fc.integer({ min: 1, max: text.length - 1 }).map((cut) => ({
+        breaks: `truncated after ${cut} of ${text.length} characters`,
+        bytes: utf8.encode(text.slice(0, cut)),
+      })),
+    ),
+    fc
+      .tuple(texts, fc.constantFrom(...TRAILING))
+      .map(([text, tail]) => ({ breaks: `trailing data ${JSON.stringify(tail)}`, bytes: utf8.encode(text + tail) })),
     fc.tuple(fc.integer({ min: 1_000, max: MAX_DEPTH }), fc.boolean()).map(([depth, inValue]) => {
       const nested = `${'['.repeat(depth)}${']'.repeat(depth)}`;
-      return { breaks: `arrays nested ${depth} deep${inValue ? ' in a property' : ''}`, bytes: utf8.encode(inValue ? `{"name":${nested}}` : nested) };
+      return {
+        breaks: `arrays nested ${depth} deep${inValue ? ' in a property' : ''}`,
+        bytes: utf8.encode(inValue ? `{"name":${nested}}` : nested),
+      };
     }),
     fc.tuple(texts, fc.constantFrom(...INVALID_UTF8)).map(([text, bytes]) => ({
       breaks: `invalid UTF-8 ${bytes.map((byte) => byte.toString(16).padStart(2, '0')).join(' ')}`,
       bytes: spliced(text, insideFirstString(text), bytes),
     })),
-    fc.tuple(texts, fc.boolean()).map(([text, littleEndian]) => ({ breaks: `UTF-16${littleEndian ? 'LE' : 'BE'} with a BOM`, bytes: utf16(text, littleEndian) })),
+    fc.tuple(texts, fc.boolean()).map(([text, littleEndian]) => ({
+      breaks: `UTF-16${littleEndian ? 'LE' : 'BE'} with a BOM`,
+      bytes: utf16(text, littleEndian),
+    })),
     texts.map((text) => ({ breaks: 'single quotes', bytes: utf8.encode(text.replace(/"/g, "'")) })),
     texts.map((text) => ({ breaks: 'a trailing comma', bytes: utf8.encode(text.replace(/([}\]])$/, ',$1')) })),
     texts.map((text) => ({ breaks: 'a comment', bytes: utf8.encode(`/* c */${text}`) })),
-    fc.constantFrom('NaN', 'Infinity', '-Infinity', 'undefined', '0x10').map((literal) => ({ breaks: `the literal ${literal}`, bytes: utf8.encode(`{"name":${literal}}`) })),
-    fc.constantFrom('1e400', '-1e400', '123456789012345678901234567890').map((number) => ({ breaks: `the number ${number}`, bytes: utf8.encode(`{"name":${number}}`) })),
+    fc
+      .constantFrom('NaN', 'Infinity', '-Infinity', 'undefined', '0x10')
+      .map((literal) => ({ breaks: `the literal ${literal}`, bytes: utf8.encode(`{"name":${literal}}`) })),
+    fc
+      .constantFrom('1e400', '-1e400', '123456789012345678901234567890')
+      .map((number) => ({ breaks: `the number ${number}`, bytes: utf8.encode(`{"name":${number}}`) })),
   ];
 }

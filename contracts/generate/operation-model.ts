@@ -1,5 +1,12 @@
 import fc from 'fast-check';
-import { documentedSpec, resolveSchema, type DocumentedOperation, type DocumentedParameter, type JsonSchema, type SpecDocument } from '../spec/spec-document.js';
+import {
+  documentedSpec,
+  resolveSchema,
+  type DocumentedOperation,
+  type DocumentedParameter,
+  type JsonSchema,
+  type SpecDocument,
+} from '../spec/spec-document.js';
 import type { ContractRequest } from '../transport/exchange.js';
 import { boundaryValues, validValues } from './valid-values.js';
 
@@ -27,7 +34,10 @@ function schemaName(schema: JsonSchema | undefined): string | undefined {
   return typeof schema?.$ref === 'string' ? schema.$ref : undefined;
 }
 
-function listOperationFor(operation: DocumentedOperation, operations: DocumentedOperation[]): DocumentedOperation | undefined {
+function listOperationFor(
+  operation: DocumentedOperation,
+  operations: DocumentedOperation[],
+): DocumentedOperation | undefined {
   const created = schemaName(operation.responses[successOf(operation) ?? '']?.content[JSON_MEDIA]);
   return operations.find((candidate) => {
     if (candidate.method !== 'GET' || candidate.path !== operation.path) return false;
@@ -49,14 +59,16 @@ export function operationModels(spec: SpecDocument = documentedSpec()): Operatio
     const safe = operation.method === 'GET' || operation.method === 'HEAD';
     const bodySchema = operation.requestBody?.content[JSON_MEDIA];
     const listedBy = safe ? undefined : listOperationFor(operation, operations);
-    return [{
-      operation,
-      safe,
-      pathParameters: operation.parameters.filter((parameter) => parameter.in === 'path'),
-      ...(bodySchema && { bodySchema }),
-      successStatus: Number(success),
-      ...(listedBy && { listedBy }),
-    }];
+    return [
+      {
+        operation,
+        safe,
+        pathParameters: operation.parameters.filter((parameter) => parameter.in === 'path'),
+        ...(bodySchema && { bodySchema }),
+        successStatus: Number(success),
+        ...(listedBy && { listedBy }),
+      },
+    ];
   });
 }
 
@@ -76,7 +88,9 @@ export function pathOf(model: OperationModel, values: Record<string, string> = {
 
 /** A valid request for the operation: the parameters' examples and the body's first documented example. */
 export function exampleRequest(model: OperationModel, changes: Partial<ContractRequest> = {}): ContractRequest {
-  const body = model.operation.requestBody?.examples[0] ?? (model.bodySchema ? fc.sample(validValues(model.bodySchema), { numRuns: 1, seed: 0 })[0] : undefined);
+  const body =
+    model.operation.requestBody?.examples[0] ??
+    (model.bodySchema ? fc.sample(validValues(model.bodySchema), { numRuns: 1, seed: 0 })[0] : undefined);
   return { method: model.operation.method, path: pathOf(model), ...(body !== undefined && { json: body }), ...changes };
 }
 
@@ -91,7 +105,10 @@ function integerRange(parameter: DocumentedParameter): { min: bigint; max: bigin
   if (schema.type !== 'integer') return undefined;
   const min = BigInt(typeof schema.minimum === 'number' ? schema.minimum : Number.MIN_SAFE_INTEGER);
   // The spec's int64 maximum is written in full; read from the document it is a double, so use the format's.
-  const max = schema.format === 'int64' ? 2n ** 63n - 1n : BigInt(typeof schema.maximum === 'number' ? schema.maximum : Number.MAX_SAFE_INTEGER);
+  const max =
+    schema.format === 'int64'
+      ? 2n ** 63n - 1n
+      : BigInt(typeof schema.maximum === 'number' ? schema.maximum : Number.MAX_SAFE_INTEGER);
   return { min, max };
 }
 
@@ -100,11 +117,27 @@ export function validPathValues(parameter: DocumentedParameter): GeneratedValues
   const range = integerRange(parameter);
   if (!range) return { any: validValues(parameter.schema).map(pathValue), examples: [] };
   const { min, max } = range;
-  return { any: fc.oneof(fc.bigInt({ min, max: min + 1000n }), fc.bigInt({ min, max })).map(String), examples: [String(min), String(max)] };
+  return {
+    any: fc.oneof(fc.bigInt({ min, max: min + 1000n }), fc.bigInt({ min, max })).map(String),
+    examples: [String(min), String(max)],
+  };
 }
 
 // Integers as lenient parsers read them, and other scripts' digits (Python's int() takes them all).
-const NOT_INTEGERS = ['1.5', '0x10', '1e3', '1_000', '%201', '1%20', '%D9%A1', '%EF%BC%91', 'NaN', 'null', 'true', '1abc'];
+const NOT_INTEGERS = [
+  '1.5',
+  '0x10',
+  '1e3',
+  '1_000',
+  '%201',
+  '1%20',
+  '%D9%A1',
+  '%EF%BC%91',
+  'NaN',
+  'null',
+  'true',
+  '1abc',
+];
 
 /**
  * Path parameter values the schema refuses, as URL-ready text: below the minimum, past int64, fractions,
@@ -115,11 +148,17 @@ export function invalidPathValues(parameter: DocumentedParameter): GeneratedValu
   const range = integerRange(parameter);
   if (!range) return { any: fc.constant({ breaks: 'a value of another type', value: '%7B%7D' }), examples: [] };
   const { min, max } = range;
-  const text = fc.string({ minLength: 1, maxLength: 12, unit: 'grapheme' }).filter((value) => value !== '.' && value !== '..' && !/^\d+$/.test(value));
+  const text = fc
+    .string({ minLength: 1, maxLength: 12, unit: 'grapheme' })
+    .filter((value) => value !== '.' && value !== '..' && !/^\d+$/.test(value));
   return {
     any: fc.oneof(
-      fc.bigInt({ min: min - 10n ** 20n, max: min - 1n }).map((value) => ({ breaks: `minimum ${min}`, value: String(value) })),
-      fc.bigInt({ min: max + 1n, max: max + 10n ** 20n }).map((value) => ({ breaks: `maximum ${max}`, value: String(value) })),
+      fc
+        .bigInt({ min: min - 10n ** 20n, max: min - 1n })
+        .map((value) => ({ breaks: `minimum ${min}`, value: String(value) })),
+      fc
+        .bigInt({ min: max + 1n, max: max + 10n ** 20n })
+        .map((value) => ({ breaks: `maximum ${max}`, value: String(value) })),
       text.map((value) => ({ breaks: 'not an integer', value: encodeURIComponent(value) })),
     ),
     examples: [

@@ -20,11 +20,13 @@ describe('checkProperty', () => {
 
   it('tries the examples first, whatever the seed', async () => {
     const seen: number[] = [];
-    await checkProperty(context(1), 'integers', fc.integer(), async (value) => void seen.push(value), { examples: [-7, 1e6] });
+    await checkProperty(context(1), 'integers', fc.integer(), async (value) => void seen.push(value), {
+      examples: [-7, 1e6],
+    });
     expect(seen.slice(0, 2)).toEqual([-7, 1e6]);
   });
 
-  it('shrinks a failure to the smallest case and says how to replay it, keeping the check\'s own lines', async () => {
+  it("shrinks a failure to the smallest case and says how to replay it, keeping the check's own lines", async () => {
     const failing = checkProperty(context(4), 'lists', fc.array(fc.integer({ min: 0, max: 100 })), async (list) => {
       if (list.length >= 3) throw new CheckFailure('Too long', [`Received: ${list.length} items`]);
     });
@@ -43,10 +45,16 @@ describe('checkProperty', () => {
       shown.clear();
       let sent = 0;
       // Each case "answers" with its value's sign: two kinds of evidence, then only repeats.
-      const tried = await checkProperty(context(5, patience, () => shown.size), 'integers', fc.integer(), async (value) => {
-        sent += 1;
-        shown.add(value < 0 ? 'negative' : 'other');
-      }, { examples: [1, 2, 3, 4, 5, 6] });
+      const tried = await checkProperty(
+        context(5, patience, () => shown.size),
+        'integers',
+        fc.integer(),
+        async (value) => {
+          sent += 1;
+          shown.add(value < 0 ? 'negative' : 'other');
+        },
+        { examples: [1, 2, 3, 4, 5, 6] },
+      );
       return { sent, tried };
     };
     // The examples come first: 1 shows 'other' (new), 2, 3 and 4 show nothing new.

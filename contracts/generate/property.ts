@@ -51,9 +51,15 @@ export async function checkProperty<T>(
     }
     novelty.caseDone();
   });
-  const details = await fc.check(property, { seed: context.seed, numRuns: (options.runs ?? context.runs) + examples.length, examples: examples.map((example) => [example] as [T]) });
+  const details = await fc.check(property, {
+    seed: context.seed,
+    numRuns: (options.runs ?? context.runs) + examples.length,
+    examples: examples.map((example) => [example] as [T]),
+  });
   const tried = shrinking ? details.numRuns : cases;
-  context.note(`${what}: ${tried} generated cases (seed ${context.seed})${novelty.stopped ? `; stopped after ${novelty.patience} in a row showed nothing new (the key's quota is spent where coverage needs it)` : ''}`);
+  context.note(
+    `${what}: ${tried} generated cases (seed ${context.seed})${novelty.stopped ? `; stopped after ${novelty.patience} in a row showed nothing new (the key's quota is spent where coverage needs it)` : ''}`,
+  );
   if (!details.failed) return tried;
   const error = details.errorInstance;
   const [counterexample] = details.counterexample ?? [];
@@ -71,7 +77,10 @@ export async function checkProperty<T>(
  */
 export function notCompleted(error: unknown, what: string, lines: string[] = []): Error {
   if (isSkip(error)) return error;
-  return new CheckFailure(`Check could not complete (${what}): ${error instanceof Error ? error.message : String(error)}`, lines);
+  return new CheckFailure(
+    `Check could not complete (${what}): ${error instanceof Error ? error.message : String(error)}`,
+    lines,
+  );
 }
 
 /**

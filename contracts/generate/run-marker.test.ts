@@ -20,27 +20,38 @@ describe('the run marker', () => {
   });
 
   it('marks every boundary body, each still valid, and the boundaries are still reached', () => {
-    const marked = boundaryObjects(NEW_CATEGORY).map((body) => markedBody(NEW_CATEGORY, body, MARK) as Record<string, unknown>);
+    const marked = boundaryObjects(NEW_CATEGORY).map(
+      (body) => markedBody(NEW_CATEGORY, body, MARK) as Record<string, unknown>,
+    );
     for (const body of marked) {
       expect(errorsOf(body)).toEqual([]);
       expect(carriesMarker(body, MARK)).toBe(true);
     }
-    const lengths = (field: string) => new Set(marked.map((body) => (typeof body[field] === 'string' ? codePointLength(body[field] as string) : undefined)));
+    const lengths = (field: string) =>
+      new Set(
+        marked.map((body) => (typeof body[field] === 'string' ? codePointLength(body[field] as string) : undefined)),
+      );
     expect([...lengths('name')]).toEqual(expect.arrayContaining([1, 100]));
     expect([...lengths('description')]).toEqual(expect.arrayContaining([0, 500, undefined]));
   });
 
   it('puts the mark in an absent field when the name is too short to carry it', () => {
     expect(markedBody(NEW_CATEGORY, { name: 'x' }, MARK)).toEqual({ name: 'x', description: MARK });
-    expect(markedBody(NEW_CATEGORY, { name: 'x', description: '' }, MARK)).toEqual({ name: `${MARK}x`, description: '' });
+    expect(markedBody(NEW_CATEGORY, { name: 'x', description: '' }, MARK)).toEqual({
+      name: `${MARK}x`,
+      description: '',
+    });
   });
 
   it('marks generated valid bodies and leaves them valid', () => {
-    fc.assert(fc.property(validValues(NEW_CATEGORY), (body) => {
-      const marked = markedBody(NEW_CATEGORY, body, MARK);
-      expect(errorsOf(marked)).toEqual([]);
-      expect(carriesMarker(marked, MARK)).toBe(true);
-    }), { seed: 7, numRuns: 200 });
+    fc.assert(
+      fc.property(validValues(NEW_CATEGORY), (body) => {
+        const marked = markedBody(NEW_CATEGORY, body, MARK);
+        expect(errorsOf(marked)).toEqual([]);
+        expect(carriesMarker(marked, MARK)).toBe(true);
+      }),
+      { seed: 7, numRuns: 200 },
+    );
   });
 
   it('keeps an invalid body invalid for the same reasons, marked where a field can carry it', () => {

@@ -17,13 +17,19 @@ const codePoints = (text: string) => [...text];
 
 /** Whether a body carries the marker at the start of one of its string fields. */
 export function carriesMarker(body: unknown, marker: string): boolean {
-  return typeof body === 'object' && body !== null && Object.values(body).some((value) => typeof value === 'string' && value.startsWith(marker));
+  return (
+    typeof body === 'object' &&
+    body !== null &&
+    Object.values(body).some((value) => typeof value === 'string' && value.startsWith(marker))
+  );
 }
 
 /** What a validator says of a body, as a set: the same verdict means refused (or accepted) for the same reasons. */
 function verdictOf(validate: ValidateFunction, body: unknown): string {
   validate(body);
-  return [...new Set((validate.errors ?? []).map((error) => `${error.instancePath} ${error.keyword}`))].sort().join('; ');
+  return [...new Set((validate.errors ?? []).map((error) => `${error.instancePath} ${error.keyword}`))]
+    .sort()
+    .join('; ');
 }
 
 /**
@@ -43,15 +49,26 @@ export function markedBody(schema: JsonSchema, body: unknown, marker: string): u
   const properties = (target.properties ?? {}) as Record<string, JsonSchema>;
   const required = new Set((target.required ?? []) as string[]);
   const fields = Object.keys(properties)
-    .filter((name) => { const property = resolveSchema(properties[name]!); return property.type === 'string' && property.format === undefined; })
+    .filter((name) => {
+      const property = resolveSchema(properties[name]!);
+      return property.type === 'string' && property.format === undefined;
+    })
     .sort((a, b) => Number(required.has(b)) - Number(required.has(a)));
   const record = body as Body;
   const markLength = codePoints(marker).length;
   const text = (name: string) => (typeof record[name] === 'string' ? (record[name] as string) : undefined);
   const attempts: Array<[string, string]> = [
-    ...fields.flatMap((name): Array<[string, string]> => { const value = text(name); return value !== undefined && codePoints(value).length >= markLength ? [[name, marker + codePoints(value).slice(markLength).join('')]] : []; }),
+    ...fields.flatMap((name): Array<[string, string]> => {
+      const value = text(name);
+      return value !== undefined && codePoints(value).length >= markLength
+        ? [[name, marker + codePoints(value).slice(markLength).join('')]]
+        : [];
+    }),
     ...fields.filter((name) => !(name in record)).map((name): [string, string] => [name, marker]),
-    ...fields.flatMap((name): Array<[string, string]> => { const value = text(name); return value !== undefined ? [[name, marker + value]] : []; }),
+    ...fields.flatMap((name): Array<[string, string]> => {
+      const value = text(name);
+      return value !== undefined ? [[name, marker + value]] : [];
+    }),
   ];
   for (const [name, value] of attempts) {
     const marked = { ...record, [name]: value };

@@ -6,7 +6,8 @@ import fc from 'fast-check';
  */
 export const EDGE_WHITESPACE = [' ', '\t', '\n', '\u00a0', '\u2003', '\u3000', '\u200b', '\u2028', '\ufeff'] as const;
 
-const fromRange = (min: number, max: number) => fc.integer({ min, max }).map((codePoint) => String.fromCodePoint(codePoint));
+const fromRange = (min: number, max: number) =>
+  fc.integer({ min, max }).map((codePoint) => String.fromCodePoint(codePoint));
 
 /**
  * One Unicode code point (never half a surrogate pair), weighted towards what services get wrong:
@@ -21,7 +22,14 @@ export const codePoint: fc.Arbitrary<string> = fc.oneof(
   { weight: 2, arbitrary: fromRange(0x1f300, 0x1faff) },
   { weight: 1, arbitrary: fromRange(0x10000, 0x10ffff) },
   { weight: 2, arbitrary: fromRange(0x0300, 0x036f) },
-  { weight: 1, arbitrary: fc.oneof(fromRange(0x05d0, 0x05ea), fromRange(0x0627, 0x064a), fc.constantFrom('\u200f', '\u202e', '\u2067')) },
+  {
+    weight: 1,
+    arbitrary: fc.oneof(
+      fromRange(0x05d0, 0x05ea),
+      fromRange(0x0627, 0x064a),
+      fc.constantFrom('\u200f', '\u202e', '\u2067'),
+    ),
+  },
   { weight: 1, arbitrary: fc.constantFrom(...EDGE_WHITESPACE) },
   { weight: 1, arbitrary: fromRange(0x00, 0x1f) },
   { weight: 2, arbitrary: fc.oneof(fromRange(0x00, 0xd7ff), fromRange(0xe000, 0x10ffff)) },

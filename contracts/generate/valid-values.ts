@@ -19,8 +19,16 @@ function stringBounds(schema: JsonSchema): Bounds {
 export function integerBounds(schema: JsonSchema): Bounds {
   const exclusiveMin = typeof schema.exclusiveMinimum === 'number' ? schema.exclusiveMinimum + 1 : -Infinity;
   const exclusiveMax = typeof schema.exclusiveMaximum === 'number' ? schema.exclusiveMaximum - 1 : Infinity;
-  const min = Math.max(typeof schema.minimum === 'number' ? schema.minimum : -Infinity, exclusiveMin, Number.MIN_SAFE_INTEGER);
-  const max = Math.min(typeof schema.maximum === 'number' ? schema.maximum : Infinity, exclusiveMax, Number.MAX_SAFE_INTEGER);
+  const min = Math.max(
+    typeof schema.minimum === 'number' ? schema.minimum : -Infinity,
+    exclusiveMin,
+    Number.MIN_SAFE_INTEGER,
+  );
+  const max = Math.min(
+    typeof schema.maximum === 'number' ? schema.maximum : Infinity,
+    exclusiveMax,
+    Number.MAX_SAFE_INTEGER,
+  );
   return { min, max };
 }
 
@@ -35,12 +43,18 @@ function patternedStrings(schema: JsonSchema, bounds: Bounds): fc.Arbitrary<stri
   if (typeof schema.pattern !== 'string') return strings;
   const pattern = new RegExp(schema.pattern, 'u');
   // A permissive pattern (`\S`) keeps almost every string; a strict one is generated from the pattern.
-  if (fc.sample(strings, SAMPLE).filter((value) => pattern.test(value)).length >= SAMPLE.numRuns / 2) return strings.filter((value) => pattern.test(value));
-  return fc.stringMatching(pattern).filter((value) => [...value].length >= bounds.min && [...value].length <= bounds.max);
+  if (fc.sample(strings, SAMPLE).filter((value) => pattern.test(value)).length >= SAMPLE.numRuns / 2)
+    return strings.filter((value) => pattern.test(value));
+  return fc
+    .stringMatching(pattern)
+    .filter((value) => [...value].length >= bounds.min && [...value].length <= bounds.max);
 }
 
 function formattedStrings(format: unknown): fc.Arbitrary<string> | undefined {
-  if (format === 'date-time') return fc.date({ min: new Date(0), max: new Date('9999-12-31T23:59:59Z'), noInvalidDate: true }).map((date) => date.toISOString());
+  if (format === 'date-time')
+    return fc
+      .date({ min: new Date(0), max: new Date('9999-12-31T23:59:59Z'), noInvalidDate: true })
+      .map((date) => date.toISOString());
   if (format === 'uri') return fc.webUrl();
   return undefined;
 }
@@ -56,7 +70,9 @@ export function validValues(schema: JsonSchema): fc.Arbitrary<unknown> {
   if (Array.isArray(target.enum)) return fc.constantFrom(...(target.enum as unknown[]));
   switch (target.type) {
     case 'string':
-      return (formattedStrings(target.format) ?? patternedStrings(target, stringBounds(target))).filter(acceptedBy(target));
+      return (formattedStrings(target.format) ?? patternedStrings(target, stringBounds(target))).filter(
+        acceptedBy(target),
+      );
     case 'integer':
       return fc.integer(integerBounds(target));
     case 'number':
@@ -68,11 +84,16 @@ export function validValues(schema: JsonSchema): fc.Arbitrary<unknown> {
     case 'array': {
       const min = typeof target.minItems === 'number' ? target.minItems : 0;
       const max = typeof target.maxItems === 'number' ? target.maxItems : min + UNBOUNDED_ITEMS;
-      return fc.array(validValues((target.items ?? {}) as JsonSchema), { minLength: min, maxLength: Math.min(max, min + UNBOUNDED_ITEMS) });
+      return fc.array(validValues((target.items ?? {}) as JsonSchema), {
+        minLength: min,
+        maxLength: Math.min(max, min + UNBOUNDED_ITEMS),
+      });
     }
     case 'object': {
       const properties = (target.properties ?? {}) as Record<string, JsonSchema>;
-      const record = Object.fromEntries(Object.entries(properties).map(([name, property]) => [name, validValues(property)]));
+      const record = Object.fromEntries(
+        Object.entries(properties).map(([name, property]) => [name, validValues(property)]),
+      );
       return fc.record(record, { requiredKeys: (target.required ?? []) as string[] }).filter(acceptedBy(target));
     }
     default:
@@ -108,6 +129,8 @@ export function boundaryObjects(schema: JsonSchema): Array<Record<string, unknow
   const first = (name: string) => boundaryValues(properties[name]!)[0];
   const minimal = Object.fromEntries([...required].map((name) => [name, first(name)]));
   const complete = Object.fromEntries(Object.keys(properties).map((name) => [name, first(name)]));
-  const edges = Object.keys(properties).flatMap((name) => boundaryValues(properties[name]!).map((value) => ({ ...minimal, [name]: value })));
+  const edges = Object.keys(properties).flatMap((name) =>
+    boundaryValues(properties[name]!).map((value) => ({ ...minimal, [name]: value })),
+  );
   return [minimal, complete, ...edges].filter(acceptedBy(target));
 }

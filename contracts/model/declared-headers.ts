@@ -8,13 +8,24 @@ import type { BrokenPromise } from './broken-promise.js';
  * What an answer's headers may declare about its operation: a deprecation only where the spec marks
  * the operation deprecated, and there always the spec's own (every answer, errors included).
  */
-export function declaredHeaderBreaks(operation: DocumentedOperation, exchange: Exchange, judgeValues: boolean): BrokenPromise[] {
+export function declaredHeaderBreaks(
+  operation: DocumentedOperation,
+  exchange: Exchange,
+  judgeValues: boolean,
+): BrokenPromise[] {
   if (!operation.deprecated) {
     const declared = ['Deprecation', 'Sunset'].filter((name) => headerOf(exchange, name) !== undefined);
     if (declared.length === 0) return [];
-    return [{ promise: 'deprecation_only_where_declared', title: `${operation.operationId} declares a deprecation the spec does not`, lines: [
-      `Received: ${declared.map((name) => `${name}: ${headerOf(exchange, name)}`).join(', ')} / Expected: no ${declared.join(' or ')} (the spec does not mark ${operation.method} ${operation.path} deprecated)`,
-    ], exchange }];
+    return [
+      {
+        promise: 'deprecation_only_where_declared',
+        title: `${operation.operationId} declares a deprecation the spec does not`,
+        lines: [
+          `Received: ${declared.map((name) => `${name}: ${headerOf(exchange, name)}`).join(', ')} / Expected: no ${declared.join(' or ')} (the spec does not mark ${operation.method} ${operation.path} deprecated)`,
+        ],
+        exchange,
+      },
+    ];
   }
   if (!judgeValues) return [];
   try {

@@ -8,17 +8,46 @@ const NOW = 1_800_000_005; // 5 s into a UTC minute
 const RESET = 1_800_000_060;
 const STATEFUL: Capability[] = ['stateful', 'deprecationHeaders'];
 
-function exchange(method: string, path: string, status: number, { remaining = 59, reset = RESET, json, body, headers = {}, request = { Authorization: 'Bearer k', ...(body !== undefined && { 'Content-Type': 'application/json' }) } }: { remaining?: number; reset?: number; json?: unknown; body?: string; headers?: Record<string, string>; request?: Record<string, string> } = {}): Exchange {
+function exchange(
+  method: string,
+  path: string,
+  status: number,
+  {
+    remaining = 59,
+    reset = RESET,
+    json,
+    body,
+    headers = {},
+    request = { Authorization: 'Bearer k', ...(body !== undefined && { 'Content-Type': 'application/json' }) },
+  }: {
+    remaining?: number;
+    reset?: number;
+    json?: unknown;
+    body?: string;
+    headers?: Record<string, string>;
+    request?: Record<string, string>;
+  } = {},
+): Exchange {
   return {
     request: { method, url: `${BASE}${path}`, headers: request, ...(body !== undefined && { body }) },
     status,
-    headers: { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': String(remaining), 'x-ratelimit-reset': String(reset), ...headers },
+    headers: {
+      'x-ratelimit-limit': '60',
+      'x-ratelimit-remaining': String(remaining),
+      'x-ratelimit-reset': String(reset),
+      ...headers,
+    },
     text: JSON.stringify(json ?? null),
     json,
   };
 }
 
-const rateLimited = (remaining = 0) => exchange('GET', '/categories', 429, { remaining, json: { code: 'rate_limit_exceeded', message: 'm', status: 429 }, headers: { 'retry-after': '55' } });
+const rateLimited = (remaining = 0) =>
+  exchange('GET', '/categories', 429, {
+    remaining,
+    json: { code: 'rate_limit_exceeded', message: 'm', status: 429 },
+    headers: { 'retry-after': '55' },
+  });
 
 /** Feeds answers one at a time (each answered before the next is sent) and returns the promises broken. */
 function oneByOne(model: PromiseModel, answers: Exchange[]): string[] {
@@ -31,22 +60,43 @@ function together(model: PromiseModel, answers: Exchange[]): string[] {
   return answers.flatMap((answer, index) => model.answered(tickets[index]!, answer, NOW).map(({ promise }) => promise));
 }
 
-const model = (capabilities: Capability[] = STATEFUL) => new PromiseModel({ baseUrl: BASE, capabilities, plan: { perMinute: 60, perDay: 1000 } });
+const model = (capabilities: Capability[] = STATEFUL) =>
+  new PromiseModel({ baseUrl: BASE, capabilities, plan: { perMinute: 60, perDay: 1000 } });
 
-describe('the model of the spec\'s promises', () => {
+describe("the model of the spec's promises", () => {
   it('holds answers one by one to what the last one announced: one charge each, whatever the status', () => {
-    expect(oneByOne(model(), [exchange('GET', '/categories', 200, { remaining: 59, json: [] }), exchange('GET', '/nowhere', 404, { remaining: 58 }), exchange('PATCH', '/categories', 405, { remaining: 57 })])).toEqual([]);
-    expect(oneByOne(model(), [exchange('GET', '/categories', 200, { remaining: 59, json: [] }), exchange('PATCH', '/categories', 405, { remaining: 59 })])).toEqual(['charged_once_per_admitted_request']);
+    expect(
+      oneByOne(model(), [
+        exchange('GET', '/categories', 200, { remaining: 59, json: [] }),
+        exchange('GET', '/nowhere', 404, { remaining: 58 }),
+        exchange('PATCH', '/categories', 405, { remaining: 57 }),
+      ]),
+    ).toEqual([]);
+    expect(
+      oneByOne(model(), [
+        exchange('GET', '/categories', 200, { remaining: 59, json: [] }),
+        exchange('PATCH', '/categories', 405, { remaining: 59 }),
+      ]),
+    ).toEqual(['charged_once_per_admitted_request']);
   });
 
   it('reports a 429 while requests were announced, and an admission after 0', () => {
-    expect(oneByOne(model(), [exchange('GET', '/categories', 200, { remaining: 5, json: [] }), rateLimited()])).toEqual(['no_surprise_rate_limit']);
-    expect(oneByOne(model(), [exchange('GET', '/categories', 200, { remaining: 0, json: [] }), rateLimited(), exchange('GET', '/categories', 200, { remaining: 0, json: [] })])).toEqual(['no_admission_past_the_limit']);
+    expect(oneByOne(model(), [exchange('GET', '/categories', 200, { remaining: 5, json: [] }), rateLimited()])).toEqual(
+      ['no_surprise_rate_limit'],
+    );
+    expect(
+      oneByOne(model(), [
+        exchange('GET', '/categories', 200, { remaining: 0, json: [] }),
+        rateLimited(),
+        exchange('GET', '/categories', 200, { remaining: 0, json: [] }),
+      ]),
+    ).toEqual(['no_admission_past_the_limit']);
   });
 
   it('judges a burst as a set: distinct places, exactly as many admitted as announced', () => {
     const first = exchange('GET', '/categories', 200, { remaining: 2, json: [] });
-    const places = (...remaining: number[]) => remaining.map((left) => exchange('GET', '/categories', 200, { remaining: left, json: [] }));
+    const places = (...remaining: number[]) =>
+      remaining.map((left) => exchange('GET', '/categories', 200, { remaining: left, json: [] }));
     const fair = model();
     oneByOne(fair, [first]);
     expect(together(fair, [...places(0, 1), rateLimited()])).toEqual([]);
@@ -58,9 +108,13 @@ describe('the model of the spec\'s promises', () => {
     expect(together(overAdmitted, places(1, 0, 0))).toEqual(['no_admission_past_the_limit']);
   });
 
-  it('wants fixed UTC windows: Reset at the end of a minute or a day, the plan\'s limit', () => {
-    expect(oneByOne(model(), [exchange('GET', '/categories', 200, { reset: RESET - 1, json: [] })])).toEqual(['fixed_utc_windows']);
-    expect(oneByOne(model(), [exchange('GET', '/categories', 200, { reset: RESET + 60, json: [] })])).toEqual(['fixed_utc_windows']);
+  it("wants fixed UTC windows: Reset at the end of a minute or a day, the plan's limit", () => {
+    expect(oneByOne(model(), [exchange('GET', '/categories', 200, { reset: RESET - 1, json: [] })])).toEqual([
+      'fixed_utc_windows',
+    ]);
+    expect(oneByOne(model(), [exchange('GET', '/categories', 200, { reset: RESET + 60, json: [] })])).toEqual([
+      'fixed_utc_windows',
+    ]);
   });
 
   it('keeps records: ids unique, listed as created and in ascending id order', () => {
@@ -68,49 +122,166 @@ describe('the model of the spec\'s promises', () => {
     const created = exchange('POST', '/categories', 201, { remaining: 59, body, json: { id: 4, name: 'a' } });
     const again = exchange('POST', '/categories', 201, { remaining: 58, body, json: { id: 4, name: 'a' } });
     expect(oneByOne(model(), [created, again])).toEqual(['ids_unique']);
-    expect(oneByOne(model(), [exchange('POST', '/categories', 201, { remaining: 59, body, json: { id: 4, name: 'a', description: '' } })])).toEqual(['stored_as_sent']);
-    expect(oneByOne(model(), [created, exchange('GET', '/categories', 200, { remaining: 58, json: [{ id: 1, name: 'dog' }] })])).toEqual(['stored_as_sent']);
-    expect(oneByOne(model([]), [exchange('GET', '/categories', 200, { json: [{ id: 2, name: 'b' }, { id: 1, name: 'a' }] })])).toEqual(['listed_in_ascending_id_order']);
+    expect(
+      oneByOne(model(), [
+        exchange('POST', '/categories', 201, { remaining: 59, body, json: { id: 4, name: 'a', description: '' } }),
+      ]),
+    ).toEqual(['stored_as_sent']);
+    expect(
+      oneByOne(model(), [
+        created,
+        exchange('GET', '/categories', 200, { remaining: 58, json: [{ id: 1, name: 'dog' }] }),
+      ]),
+    ).toEqual(['stored_as_sent']);
+    expect(
+      oneByOne(model([]), [
+        exchange('GET', '/categories', 200, {
+          json: [
+            { id: 2, name: 'b' },
+            { id: 1, name: 'a' },
+          ],
+        }),
+      ]),
+    ).toEqual(['listed_in_ascending_id_order']);
   });
 
   it('allows a deprecation only where the spec declares one, and the declared one there', () => {
-    expect(oneByOne(model([]), [exchange('GET', '/store/orders', 200, { json: [], headers: { deprecation: '@1782864000' } })])).toEqual(['deprecation_only_where_declared']);
-    expect(oneByOne(model(), [exchange('GET', '/pets/1', 404, { json: { code: 'not_found', message: 'm', status: 404 } })])).toEqual(['deprecation_headers_as_declared']);
+    expect(
+      oneByOne(model([]), [
+        exchange('GET', '/store/orders', 200, { json: [], headers: { deprecation: '@1782864000' } }),
+      ]),
+    ).toEqual(['deprecation_only_where_declared']);
+    expect(
+      oneByOne(model(), [exchange('GET', '/pets/1', 404, { json: { code: 'not_found', message: 'm', status: 404 } })]),
+    ).toEqual(['deprecation_headers_as_declared']);
   });
 
   it('judges nothing a target cannot support: Prism keeps no state', () => {
-    expect(oneByOne(model([]), [exchange('GET', '/categories', 200, { remaining: 59, json: [] }), exchange('GET', '/categories', 200, { remaining: 59, json: [] })])).toEqual([]);
+    expect(
+      oneByOne(model([]), [
+        exchange('GET', '/categories', 200, { remaining: 59, json: [] }),
+        exchange('GET', '/categories', 200, { remaining: 59, json: [] }),
+      ]),
+    ).toEqual([]);
   });
   it('holds every answer to the order of evaluation, read from the request alone', () => {
     const error = (status: number, code: string) => ({ code, message: 'm', status });
     const uniform = (capabilities: Capability[] = [...STATEFUL, 'uniformErrors', 'realAuth']) => model(capabilities);
     const asJson = { 'content-type': 'application/json' };
-    const post = (status: number, body: string, request: Record<string, string>, json: unknown = { id: 9, name: 'a' }) => exchange('POST', '/categories', status, { body, request, json, headers: asJson });
+    const post = (
+      status: number,
+      body: string,
+      request: Record<string, string>,
+      json: unknown = { id: 9, name: 'a' },
+    ) => exchange('POST', '/categories', status, { body, request, json, headers: asJson });
     const key = { Authorization: 'Bearer k' };
     // Admitted though refused: on any target.
-    expect(oneByOne(model([]), [post(201, '{"name":"a"}', { ...key, 'Content-Type': 'text/plain' })])).toEqual(['refused_never_admitted']);
-    expect(oneByOne(model([]), [post(201, '{"name":"a","x":1}', { ...key, 'Content-Type': 'application/json' })])).toEqual(['refused_never_admitted']);
-    expect(oneByOne(model([]), [exchange('GET', '/Categories', 200, { json: [] })])).toEqual(['refused_never_admitted']);
+    expect(oneByOne(model([]), [post(201, '{"name":"a"}', { ...key, 'Content-Type': 'text/plain' })])).toEqual([
+      'refused_never_admitted',
+    ]);
+    expect(
+      oneByOne(model([]), [post(201, '{"name":"a","x":1}', { ...key, 'Content-Type': 'application/json' })]),
+    ).toEqual(['refused_never_admitted']);
+    expect(oneByOne(model([]), [exchange('GET', '/Categories', 200, { json: [] })])).toEqual([
+      'refused_never_admitted',
+    ]);
     expect(oneByOne(model([]), [exchange('GET', '/categories', 200, { json: [], request: {} })])).toEqual([]);
-    expect(oneByOne(uniform(), [exchange('GET', '/categories', 200, { json: [], request: {} })])).toEqual(['refused_never_admitted']);
+    expect(oneByOne(uniform(), [exchange('GET', '/categories', 200, { json: [], request: {} })])).toEqual([
+      'refused_never_admitted',
+    ]);
     // The earliest stage's status, where errors are uniform.
-    expect(oneByOne(uniform(), [exchange('GET', '/nowhere', 404, { json: error(404, 'not_found'), request: {}, headers: asJson })])).toEqual(['earliest_refusal_answered']);
-    expect(oneByOne(uniform(), [post(400, '{"name":""}', { ...key, 'Content-Type': 'text/plain' }, error(400, 'invalid_request'))])).toEqual(['earliest_refusal_answered']);
-    expect(oneByOne(uniform(), [post(415, '{"name":"a"}', { ...key, 'Content-Type': 'Application/JSON; charset=UTF-8' }, error(415, 'unsupported_media_type'))])).toEqual(['earliest_refusal_answered']);
-    expect(oneByOne(uniform(), [post(413, `{"name":"a"}${' '.repeat(17_000)}`, { ...key, 'Content-Type': 'application/json' }, error(413, 'payload_too_large'))])).toEqual([]);
-    expect(oneByOne(uniform(), [post(201, `{"name":"a"}${' '.repeat(17_000)}`, { ...key, 'Content-Type': 'application/json' })])).toEqual(['refused_never_admitted']);
+    expect(
+      oneByOne(uniform(), [
+        exchange('GET', '/nowhere', 404, { json: error(404, 'not_found'), request: {}, headers: asJson }),
+      ]),
+    ).toEqual(['earliest_refusal_answered']);
+    expect(
+      oneByOne(uniform(), [
+        post(400, '{"name":""}', { ...key, 'Content-Type': 'text/plain' }, error(400, 'invalid_request')),
+      ]),
+    ).toEqual(['earliest_refusal_answered']);
+    expect(
+      oneByOne(uniform(), [
+        post(
+          415,
+          '{"name":"a"}',
+          { ...key, 'Content-Type': 'Application/JSON; charset=UTF-8' },
+          error(415, 'unsupported_media_type'),
+        ),
+      ]),
+    ).toEqual(['earliest_refusal_answered']);
+    expect(
+      oneByOne(uniform(), [
+        post(
+          413,
+          `{"name":"a"}${' '.repeat(17_000)}`,
+          { ...key, 'Content-Type': 'application/json' },
+          error(413, 'payload_too_large'),
+        ),
+      ]),
+    ).toEqual([]);
+    expect(
+      oneByOne(uniform(), [
+        post(201, `{"name":"a"}${' '.repeat(17_000)}`, { ...key, 'Content-Type': 'application/json' }),
+      ]),
+    ).toEqual(['refused_never_admitted']);
     // A 401 to a key is the service's to say; a 429 comes before everything.
-    expect(oneByOne(uniform(), [exchange('GET', '/nowhere', 401, { json: error(401, 'invalid_api_key'), headers: asJson })])).toEqual([]);
-    expect(oneByOne(uniform(), [exchange('GET', '/nowhere', 429, { remaining: 0, json: error(429, 'rate_limit_exceeded'), request: {}, headers: { ...asJson, 'retry-after': '55' } })])).toEqual([]);
+    expect(
+      oneByOne(uniform(), [exchange('GET', '/nowhere', 401, { json: error(401, 'invalid_api_key'), headers: asJson })]),
+    ).toEqual([]);
+    expect(
+      oneByOne(uniform(), [
+        exchange('GET', '/nowhere', 429, {
+          remaining: 0,
+          json: error(429, 'rate_limit_exceeded'),
+          request: {},
+          headers: { ...asJson, 'retry-after': '55' },
+        }),
+      ]),
+    ).toEqual([]);
   });
 
-  it('holds every error answer, on any path, to the spec\'s Error', () => {
+  it("holds every error answer, on any path, to the spec's Error", () => {
     const uniform = model([...STATEFUL, 'uniformErrors']);
-    expect(oneByOne(uniform, [exchange('GET', '/nowhere', 404, { json: { code: 'not_found', message: 'm', status: 404 }, headers: { 'content-type': 'application/json' } })])).toEqual([]);
-    expect(oneByOne(model([...STATEFUL, 'uniformErrors']), [exchange('GET', '/nowhere', 404, { json: { code: 'not_found', message: 'm', status: 400 }, headers: { 'content-type': 'application/json' } })])).toEqual(['errors_are_error_bodies']);
-    expect(oneByOne(model([...STATEFUL, 'uniformErrors']), [exchange('GET', '/nowhere', 404, { headers: { 'content-type': 'text/html' } })])).toEqual(['errors_are_error_bodies']);
-    expect(oneByOne(model([...STATEFUL, 'uniformErrors']), [exchange('PATCH', '/categories', 405, { json: { code: 'method_not_allowed', message: 'm', status: 405 }, headers: { 'content-type': 'application/json', allow: 'GET' } })])).toEqual(['errors_are_error_bodies']);
-    expect(oneByOne(model([...STATEFUL, 'uniformErrors']), [exchange('PATCH', '/categories', 405, { json: { code: 'method_not_allowed', message: 'm', status: 405 }, headers: { 'content-type': 'application/json', allow: 'GET, POST, HEAD' } })])).toEqual([]);
-    expect(oneByOne(model(STATEFUL), [exchange('GET', '/nowhere', 404, { headers: { 'content-type': 'text/html' } })])).toEqual([]);
+    expect(
+      oneByOne(uniform, [
+        exchange('GET', '/nowhere', 404, {
+          json: { code: 'not_found', message: 'm', status: 404 },
+          headers: { 'content-type': 'application/json' },
+        }),
+      ]),
+    ).toEqual([]);
+    expect(
+      oneByOne(model([...STATEFUL, 'uniformErrors']), [
+        exchange('GET', '/nowhere', 404, {
+          json: { code: 'not_found', message: 'm', status: 400 },
+          headers: { 'content-type': 'application/json' },
+        }),
+      ]),
+    ).toEqual(['errors_are_error_bodies']);
+    expect(
+      oneByOne(model([...STATEFUL, 'uniformErrors']), [
+        exchange('GET', '/nowhere', 404, { headers: { 'content-type': 'text/html' } }),
+      ]),
+    ).toEqual(['errors_are_error_bodies']);
+    expect(
+      oneByOne(model([...STATEFUL, 'uniformErrors']), [
+        exchange('PATCH', '/categories', 405, {
+          json: { code: 'method_not_allowed', message: 'm', status: 405 },
+          headers: { 'content-type': 'application/json', allow: 'GET' },
+        }),
+      ]),
+    ).toEqual(['errors_are_error_bodies']);
+    expect(
+      oneByOne(model([...STATEFUL, 'uniformErrors']), [
+        exchange('PATCH', '/categories', 405, {
+          json: { code: 'method_not_allowed', message: 'm', status: 405 },
+          headers: { 'content-type': 'application/json', allow: 'GET, POST, HEAD' },
+        }),
+      ]),
+    ).toEqual([]);
+    expect(
+      oneByOne(model(STATEFUL), [exchange('GET', '/nowhere', 404, { headers: { 'content-type': 'text/html' } })]),
+    ).toEqual([]);
   });
 });

@@ -50,7 +50,9 @@ export class PromiseModel {
 
   /** Whether the target can be held to a promise (it has what the promise needs). */
   judges(promise: keyof typeof PROMISES): boolean {
-    return PROMISES[promise].needs.every((capability) => (this.#options.capabilities as readonly string[]).includes(capability));
+    return PROMISES[promise].needs.every((capability) =>
+      (this.#options.capabilities as readonly string[]).includes(capability),
+    );
   }
 
   /** The target forgot its state (the fake's reset): records and counters start over. */
@@ -101,10 +103,17 @@ export class PromiseModel {
       const path = pathUnder(request.url, this.#options.baseUrl);
       if (path === undefined) continue;
       const operation = operationOfRequest(request.method, request.url, this.#options.baseUrl);
-      broken.push(...refusalBreaks(operation, observation.exchange, path, { exactStatuses: this.judges('earliest_refusal_answered'), checksKeys: this.#checksKeys }));
+      broken.push(
+        ...refusalBreaks(operation, observation.exchange, path, {
+          exactStatuses: this.judges('earliest_refusal_answered'),
+          checksKeys: this.#checksKeys,
+        }),
+      );
       if (this.judges('errors_are_error_bodies')) broken.push(...errorAnswerBreaks(observation.exchange, path));
       if (!operation) continue;
-      broken.push(...declaredHeaderBreaks(operation, observation.exchange, this.judges('deprecation_headers_as_declared')));
+      broken.push(
+        ...declaredHeaderBreaks(operation, observation.exchange, this.judges('deprecation_headers_as_declared')),
+      );
       broken.push(...this.#records.judge(operation, observation, stateful));
     }
     const underBase = burst.filter(({ exchange }) => exchange.request.url.startsWith(this.#options.baseUrl));

@@ -8,7 +8,8 @@ import type { Capability } from '../checks/check.js';
 export const PROMISES = {
   charged_once_per_admitted_request: {
     needs: ['stateful'],
-    promise: 'every admitted request lowers X-RateLimit-Remaining of its window by exactly one, whatever its outcome (2xx, 400, 404, 405, 413, 415, 410); a 401 counts in the address\'s anonymous bucket, a 429 costs nothing',
+    promise:
+      "every admitted request lowers X-RateLimit-Remaining of its window by exactly one, whatever its outcome (2xx, 400, 404, 405, 413, 415, 410); a 401 counts in the address's anonymous bucket, a 429 costs nothing",
   },
   no_surprise_rate_limit: {
     needs: ['stateful'],
@@ -24,7 +25,8 @@ export const PROMISES = {
   },
   fixed_utc_windows: {
     needs: ['stateful'],
-    promise: 'X-RateLimit-Reset is the end (rounded up) of a fixed UTC minute or day, no further away than that window lasts; X-RateLimit-Limit is constant per window and the plan\'s when known; a 429 says Remaining 0 and a Retry-After of at most the time left',
+    promise:
+      "X-RateLimit-Reset is the end (rounded up) of a fixed UTC minute or day, no further away than that window lasts; X-RateLimit-Limit is constant per window and the plan's when known; a 429 says Remaining 0 and a Retry-After of at most the time left",
   },
   ids_unique: {
     needs: ['stateful'],
@@ -32,11 +34,13 @@ export const PROMISES = {
   },
   stored_as_sent: {
     needs: ['stateful'],
-    promise: 'a created record is answered with exactly the fields sent, and every later list the spec declares complete (`x-paginated: false`: "Not paginated") includes it exactly as answered',
+    promise:
+      'a created record is answered with exactly the fields sent, and every later list the spec declares complete (`x-paginated: false`: "Not paginated") includes it exactly as answered',
   },
   listed_in_ascending_id_order: {
     needs: [],
-    promise: 'a list answers its records in the order its spec response declares (`x-order-by: id`: "in ascending id order")',
+    promise:
+      'a list answers its records in the order its spec response declares (`x-order-by: id`: "in ascending id order")',
   },
   deprecation_only_where_declared: {
     needs: [],
@@ -44,19 +48,23 @@ export const PROMISES = {
   },
   deprecation_headers_as_declared: {
     needs: ['deprecationHeaders'],
-    promise: 'every answer of a deprecated operation carries Deprecation, the spec\'s x-sunset as Sunset, and Link to both notices',
+    promise:
+      "every answer of a deprecated operation carries Deprecation, the spec's x-sunset as Sunset, and Link to both notices",
   },
   refused_never_admitted: {
     needs: [],
-    promise: 'a request the spec refuses whatever the state (no key, a path no operation has, a method the path lacks, a body that is not JSON, over x-max-body-bytes or breaking the schema) is never answered 2xx',
+    promise:
+      'a request the spec refuses whatever the state (no key, a path no operation has, a method the path lacks, a body that is not JSON, over x-max-body-bytes or breaking the schema) is never answered 2xx',
   },
   earliest_refusal_answered: {
     needs: ['uniformErrors'],
-    promise: 'a refused request gets the status of its earliest stage (authentication and quota, then routing 404/405, then media type 415, size 413, syntax and schema 400), and a request that passes a stage never gets that stage\'s status',
+    promise:
+      "a refused request gets the status of its earliest stage (authentication and quota, then routing 404/405, then media type 415, size 413, syntax and schema 400), and a request that passes a stage never gets that stage's status",
   },
   errors_are_error_bodies: {
     needs: ['uniformErrors'],
-    promise: 'every error answer, on any path, is the spec\'s Error as application/json whose status is the HTTP status; a 405 lists the path\'s methods in Allow',
+    promise:
+      "every error answer, on any path, is the spec's Error as application/json whose status is the HTTP status; a 405 lists the path's methods in Allow",
   },
 } as const satisfies Record<string, { needs: readonly Capability[]; promise: string }>;
 

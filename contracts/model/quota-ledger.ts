@@ -28,14 +28,17 @@ interface BucketState {
   limits: Partial<Record<WindowKind, number>>;
 }
 
-const wholeNumber = (value: string | undefined) => (value !== undefined && /^\d+$/.test(value.trim()) ? Number(value.trim()) : undefined);
+const wholeNumber = (value: string | undefined) =>
+  value !== undefined && /^\d+$/.test(value.trim()) ? Number(value.trim()) : undefined;
 
 function announcementOf(exchange: Exchange): Announcement | undefined {
-  const [limit, remaining, reset] = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'].map((name) => wholeNumber(headerOf(exchange, name)));
-  return limit === undefined || remaining === undefined || reset === undefined ? undefined : { limit, remaining, reset };
+  const [limit, remaining, reset] = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'].map((name) =>
+    wholeNumber(headerOf(exchange, name)),
+  );
+  return limit === undefined || remaining === undefined || reset === undefined
+    ? undefined
+    : { limit, remaining, reset };
 }
-
-
 
 const isRateLimited = (exchange: Exchange) => exchange.status === 429 && errorCodeOf(exchange) !== 'temporarily_banned';
 const isBanned = (exchange: Exchange) => exchange.status === 429 && errorCodeOf(exchange) === 'temporarily_banned';
@@ -164,7 +167,12 @@ export class QuotaLedger {
     for (const answer of announced) {
       const { announcement, kind, now } = answer;
       if (!latest || announcement.reset > latest.announcement.reset) latest = answer;
-      if (previous && kind === previous.kind && announcement.reset === previous.reset && now < previous.reset + SLACK_SECONDS) {
+      if (
+        previous &&
+        kind === previous.kind &&
+        announcement.reset === previous.reset &&
+        now < previous.reset + SLACK_SECONDS
+      ) {
         inPrevious.push(answer);
         continue;
       }
@@ -179,7 +187,8 @@ export class QuotaLedger {
     if (latest) {
       let lowest = Infinity;
       for (const { announcement, kind, exchange } of announced) {
-        if (kind === latest.kind && announcement.reset === latest.announcement.reset) lowest = Math.min(lowest, isRateLimited(exchange) ? 0 : announcement.remaining);
+        if (kind === latest.kind && announcement.reset === latest.announcement.reset)
+          lowest = Math.min(lowest, isRateLimited(exchange) ? 0 : announcement.remaining);
       }
       state.window = { ...latest.announcement, remaining: lowest, kind: latest.kind };
     }
@@ -187,13 +196,21 @@ export class QuotaLedger {
   }
 
   /** What one answer must say of its own window, whatever came before. */
-  #shapeOf(bucket: string, state: BucketState, { exchange, now }: Observation, { limit, remaining, reset }: Announcement): { kind?: WindowKind; broken: BrokenPromise[] } {
+  #shapeOf(
+    bucket: string,
+    state: BucketState,
+    { exchange, now }: Observation,
+    { limit, remaining, reset }: Announcement,
+  ): { kind?: WindowKind; broken: BrokenPromise[] } {
     const broken: BrokenPromise[] = [];
-    const fail = (title: string, lines: string[]) => broken.push({ promise: 'fixed_utc_windows', title, lines, exchange });
-    const planned = (which: WindowKind) => (bucket === 'anonymous' || !this.#plan ? undefined : which === 'minute' ? this.#plan.perMinute : this.#plan.perDay);
+    const fail = (title: string, lines: string[]) =>
+      broken.push({ promise: 'fixed_utc_windows', title, lines, exchange });
+    const planned = (which: WindowKind) =>
+      bucket === 'anonymous' || !this.#plan ? undefined : which === 'minute' ? this.#plan.perMinute : this.#plan.perDay;
     let kind = windowKindOf(reset, now);
     // In the last minute of a UTC day both windows end together: the limit tells which one is described.
-    if (kind === 'minute' && reset % DAY === 0 && limit !== (planned('minute') ?? state.limits.minute ?? limit)) kind = 'day';
+    if (kind === 'minute' && reset % DAY === 0 && limit !== (planned('minute') ?? state.limits.minute ?? limit))
+      kind = 'day';
     if (!kind) {
       fail('X-RateLimit-Reset is not the end of a fixed UTC minute or day', [
         `Received: X-RateLimit-Reset ${reset} (${new Date(reset * 1000).toISOString()}), ${Math.round(reset - now)} s from now / Expected: a multiple of 60 at most 60 s away, or of 86400 at most a day away`,
@@ -202,15 +219,22 @@ export class QuotaLedger {
     }
     const seen = state.limits[kind];
     const plannedLimit = planned(kind);
-    if (plannedLimit !== undefined && limit !== plannedLimit) fail(`X-RateLimit-Limit is not the plan's ${kind} limit`, [`Received: ${limit} / Expected: ${plannedLimit}`]);
-    else if (seen !== undefined && limit !== seen) fail(`X-RateLimit-Limit of the ${kind} window changed`, [`Received: ${limit} / Expected: ${seen}, as earlier answers said`]);
+    if (plannedLimit !== undefined && limit !== plannedLimit)
+      fail(`X-RateLimit-Limit is not the plan's ${kind} limit`, [`Received: ${limit} / Expected: ${plannedLimit}`]);
+    else if (seen !== undefined && limit !== seen)
+      fail(`X-RateLimit-Limit of the ${kind} window changed`, [
+        `Received: ${limit} / Expected: ${seen}, as earlier answers said`,
+      ]);
     state.limits[kind] = limit;
-    if (remaining > limit) fail('X-RateLimit-Remaining is above X-RateLimit-Limit', [`Received: Remaining ${remaining}, Limit ${limit}`]);
+    if (remaining > limit)
+      fail('X-RateLimit-Remaining is above X-RateLimit-Limit', [`Received: Remaining ${remaining}, Limit ${limit}`]);
     if (isRateLimited(exchange)) {
       if (remaining !== 0) fail('X-RateLimit-Remaining is not 0 on a 429', [`Received: ${remaining} / Expected: 0`]);
       const retryAfter = wholeNumber(headerOf(exchange, 'retry-after'));
       if (retryAfter === undefined || retryAfter < 1 || retryAfter > reset - now + SLACK_SECONDS) {
-        fail('Retry-After is not the time left in the window', [`Received: Retry-After ${headerOf(exchange, 'retry-after') ?? '(none)'} / Expected: whole seconds from 1 to ${Math.ceil(reset - now)} (until X-RateLimit-Reset)`]);
+        fail('Retry-After is not the time left in the window', [
+          `Received: Retry-After ${headerOf(exchange, 'retry-after') ?? '(none)'} / Expected: whole seconds from 1 to ${Math.ceil(reset - now)} (until X-RateLimit-Reset)`,
+        ]);
       }
     }
     return { kind, broken };
@@ -230,23 +254,51 @@ export class QuotaLedger {
     const concurrently = answers.length > 1 ? ` (${answers.length} requests at once, ${admitted.length} admitted)` : '';
     const twice = firstRepeated(places);
     if (admitted.length > previous.remaining) {
-      broken.push({ promise: 'no_admission_past_the_limit', title: 'Admitted beyond what the window announced', lines: [
-        `Received: ${admitted.length} admitted (${admitted.map(({ exchange }) => exchange.status).join(', ')}) / Expected: at most ${previous.remaining}, as X-RateLimit-Remaining: ${previous.remaining} announced${concurrently}`,
-      ], exchange: admitted[admitted.length - 1]!.exchange, involved });
+      broken.push({
+        promise: 'no_admission_past_the_limit',
+        title: 'Admitted beyond what the window announced',
+        lines: [
+          `Received: ${admitted.length} admitted (${admitted.map(({ exchange }) => exchange.status).join(', ')}) / Expected: at most ${previous.remaining}, as X-RateLimit-Remaining: ${previous.remaining} announced${concurrently}`,
+        ],
+        exchange: admitted[admitted.length - 1]!.exchange,
+        involved,
+      });
     } else if (twice !== undefined) {
-      broken.push({ promise: 'one_place_per_answer', title: 'Two answers claim the same place in the window', lines: [
-        `Received: X-RateLimit-Remaining ${places.join(', ')} / Expected: ${expected().join(', ')}: one place each, after Remaining ${previous.remaining}${concurrently}`,
-      ], exchange: admitted.find(({ announcement }) => announcement.remaining === twice)!.exchange, involved });
+      broken.push({
+        promise: 'one_place_per_answer',
+        title: 'Two answers claim the same place in the window',
+        lines: [
+          `Received: X-RateLimit-Remaining ${places.join(', ')} / Expected: ${expected().join(', ')}: one place each, after Remaining ${previous.remaining}${concurrently}`,
+        ],
+        exchange: admitted.find(({ announcement }) => announcement.remaining === twice)!.exchange,
+        involved,
+      });
     } else if (places.length !== expectedCount || places.some((place, index) => place !== expectedPlace(index))) {
-      const first = admitted.find(({ announcement }, index) => announcement.remaining !== expectedPlace(index)) ?? admitted[0]!;
-      broken.push({ promise: 'charged_once_per_admitted_request', title: answers.length > 1 ? 'Concurrent admitted requests were not charged one each' : `X-RateLimit-Remaining did not fall by exactly one for an admitted ${first.exchange.status}`, lines: [
-        `Received: X-RateLimit-Remaining ${places.join(', ')} after ${previous.remaining} / Expected: ${expected().join(', ')} (every admitted request costs one, whatever its outcome${concurrently})`,
-      ], exchange: first.exchange, involved });
+      const first =
+        admitted.find(({ announcement }, index) => announcement.remaining !== expectedPlace(index)) ?? admitted[0]!;
+      broken.push({
+        promise: 'charged_once_per_admitted_request',
+        title:
+          answers.length > 1
+            ? 'Concurrent admitted requests were not charged one each'
+            : `X-RateLimit-Remaining did not fall by exactly one for an admitted ${first.exchange.status}`,
+        lines: [
+          `Received: X-RateLimit-Remaining ${places.join(', ')} after ${previous.remaining} / Expected: ${expected().join(', ')} (every admitted request costs one, whatever its outcome${concurrently})`,
+        ],
+        exchange: first.exchange,
+        involved,
+      });
     }
     if (rejected.length > 0 && admitted.length < previous.remaining) {
-      broken.push({ promise: 'no_surprise_rate_limit', title: 'A 429 though the window announced requests left', lines: [
-        `Received: 429 ${errorCodeOf(rejected[0]!.exchange) ?? ''} / Expected: admitted, as X-RateLimit-Remaining: ${previous.remaining} promised${admitted.length > 0 ? ` (${admitted.length} admitted with it)` : ''}${concurrently}`,
-      ], exchange: rejected[0]!.exchange, involved });
+      broken.push({
+        promise: 'no_surprise_rate_limit',
+        title: 'A 429 though the window announced requests left',
+        lines: [
+          `Received: 429 ${errorCodeOf(rejected[0]!.exchange) ?? ''} / Expected: admitted, as X-RateLimit-Remaining: ${previous.remaining} promised${admitted.length > 0 ? ` (${admitted.length} admitted with it)` : ''}${concurrently}`,
+        ],
+        exchange: rejected[0]!.exchange,
+        involved,
+      });
     }
     broken.push(...this.#realTimeOrder(answers, involved));
     return broken;
@@ -260,9 +312,17 @@ export class QuotaLedger {
     const places = admitted.map(({ announcement }) => announcement.remaining);
     const twice = firstRepeated(places);
     if (twice !== undefined) {
-      return [{ promise: 'one_place_per_answer', title: 'Two answers claim the same place in the window', lines: [
-        `Received: X-RateLimit-Remaining ${places.join(', ')} for ${admitted.length} requests admitted at once / Expected: one place each`,
-      ], exchange: admitted.find(({ announcement }) => announcement.remaining === twice)!.exchange, involved }];
+      return [
+        {
+          promise: 'one_place_per_answer',
+          title: 'Two answers claim the same place in the window',
+          lines: [
+            `Received: X-RateLimit-Remaining ${places.join(', ')} for ${admitted.length} requests admitted at once / Expected: one place each`,
+          ],
+          exchange: admitted.find(({ announcement }) => announcement.remaining === twice)!.exchange,
+          involved,
+        },
+      ];
     }
     return this.#realTimeOrder(answers, involved);
   }
@@ -275,14 +335,30 @@ export class QuotaLedger {
       for (const later of answers) {
         if (earlier.answered >= later.sent || isRateLimited(later.exchange)) continue;
         if (isRateLimited(earlier.exchange)) {
-          return [{ promise: 'no_admission_past_the_limit', title: 'Admitted after a 429 in the same window', lines: [
-            `Received: ${later.exchange.status} sent after a 429 had come back / Expected: 429 until X-RateLimit-Reset ${later.announcement.reset}`,
-          ], exchange: later.exchange, involved }];
+          return [
+            {
+              promise: 'no_admission_past_the_limit',
+              title: 'Admitted after a 429 in the same window',
+              lines: [
+                `Received: ${later.exchange.status} sent after a 429 had come back / Expected: 429 until X-RateLimit-Reset ${later.announcement.reset}`,
+              ],
+              exchange: later.exchange,
+              involved,
+            },
+          ];
         }
         if (later.announcement.remaining >= earlier.announcement.remaining) {
-          return [{ promise: 'one_place_per_answer', title: 'A later request claimed an earlier place in the window', lines: [
-            `Received: Remaining ${later.announcement.remaining} for a request sent after an answer with Remaining ${earlier.announcement.remaining} / Expected: below ${earlier.announcement.remaining} (no serial order explains it)`,
-          ], exchange: later.exchange, involved }];
+          return [
+            {
+              promise: 'one_place_per_answer',
+              title: 'A later request claimed an earlier place in the window',
+              lines: [
+                `Received: Remaining ${later.announcement.remaining} for a request sent after an answer with Remaining ${earlier.announcement.remaining} / Expected: below ${earlier.announcement.remaining} (no serial order explains it)`,
+              ],
+              exchange: later.exchange,
+              involved,
+            },
+          ];
         }
       }
     }

@@ -27,8 +27,10 @@ interface Created {
   exchange: Exchange;
 }
 
-const isRecord = (value: unknown): value is Record => typeof value === 'object' && value !== null && !Array.isArray(value);
-const idOf = (record: Record) => (typeof record.id === 'number' || typeof record.id === 'string' ? String(record.id) : undefined);
+const isRecord = (value: unknown): value is Record =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const idOf = (record: Record) =>
+  typeof record.id === 'number' || typeof record.id === 'string' ? String(record.id) : undefined;
 
 const utf8 = new TextDecoder();
 
@@ -53,7 +55,14 @@ export class RecordLedger {
   #log: CreatedRecord[] = [];
 
   constructor() {
-    this.#writes = new Map(operationModels().filter((model) => !model.safe && model.listedBy).map((write) => [write.operation.operationId, { write, fields: Object.keys(resolveSchema(write.bodySchema ?? {}).properties ?? {}) }]));
+    this.#writes = new Map(
+      operationModels()
+        .filter((model) => !model.safe && model.listedBy)
+        .map((write) => [
+          write.operation.operationId,
+          { write, fields: Object.keys(resolveSchema(write.bodySchema ?? {}).properties ?? {}) },
+        ]),
+    );
   }
 
   /** The target forgot its records (the fake's reset). */
@@ -70,13 +79,20 @@ export class RecordLedger {
   /** Judges one answered exchange of a known operation, in the order the answers came. */
   judge(operation: DocumentedOperation, { exchange, sent, answered }: Observation, stateful: boolean): BrokenPromise[] {
     const write = this.#writes.get(operation.operationId);
-    if (write && exchange.status === write.write.successStatus && isRecord(exchange.json)) return this.#judgeCreated(write, exchange, answered, stateful);
+    if (write && exchange.status === write.write.successStatus && isRecord(exchange.json))
+      return this.#judgeCreated(write, exchange, answered, stateful);
     const documented = operation.responses[String(exchange.status)];
-    if (documented && Array.isArray(exchange.json) && (documented.orderedBy || documented.complete)) return this.#judgeList(operation, documented, exchange, sent, stateful);
+    if (documented && Array.isArray(exchange.json) && (documented.orderedBy || documented.complete))
+      return this.#judgeList(operation, documented, exchange, sent, stateful);
     return [];
   }
 
-  #judgeCreated({ write, fields }: { write: OperationModel; fields: string[] }, exchange: Exchange, answered: number, stateful: boolean): BrokenPromise[] {
+  #judgeCreated(
+    { write, fields }: { write: OperationModel; fields: string[] },
+    exchange: Exchange,
+    answered: number,
+    stateful: boolean,
+  ): BrokenPromise[] {
     const record = exchange.json as Record;
     this.#log.push({ operationId: write.operation.operationId, record });
     // Trimmed in batches: shifting one off a full log on every create would cost its length each time.
@@ -85,25 +101,52 @@ export class RecordLedger {
     const broken: BrokenPromise[] = [];
     const sentBody = bodySent(exchange);
     // Field by field: the two views below are built only to report a difference.
-    const storedAsSent = (sent: Record) => fields.every((field) => (field in sent) === (field in record) && (!(field in record) || isDeepStrictEqual(record[field], sent[field])));
+    const storedAsSent = (sent: Record) =>
+      fields.every(
+        (field) =>
+          field in sent === field in record && (!(field in record) || isDeepStrictEqual(record[field], sent[field])),
+      );
     if (isRecord(sentBody) && !storedAsSent(sentBody)) {
-      const asSent = Object.fromEntries(fields.filter((field) => field in sentBody).map((field) => [field, sentBody[field]]));
-      const asAnswered = Object.fromEntries(fields.filter((field) => field in record).map((field) => [field, record[field]]));
-      broken.push({ promise: 'stored_as_sent', title: 'The created record is not what was sent', lines: [`Received: ${snippet(JSON.stringify(asAnswered), 200)} / Expected: ${snippet(JSON.stringify(asSent), 200)} (the fields sent, exactly; none added)`], exchange });
+      const asSent = Object.fromEntries(
+        fields.filter((field) => field in sentBody).map((field) => [field, sentBody[field]]),
+      );
+      const asAnswered = Object.fromEntries(
+        fields.filter((field) => field in record).map((field) => [field, record[field]]),
+      );
+      broken.push({
+        promise: 'stored_as_sent',
+        title: 'The created record is not what was sent',
+        lines: [
+          `Received: ${snippet(JSON.stringify(asAnswered), 200)} / Expected: ${snippet(JSON.stringify(asSent), 200)} (the fields sent, exactly; none added)`,
+        ],
+        exchange,
+      });
     }
     const collection = this.#collection(write.listedBy!.operationId);
     const id = idOf(record);
     const earlier = id === undefined ? undefined : collection.get(id);
     if (earlier) {
-      broken.push({ promise: 'ids_unique', title: 'Two created records were answered with the same id', lines: [
-        `Received: id ${id} for ${snippet(JSON.stringify(record), 120)} / Expected: an id no other record has; ${snippet(JSON.stringify(earlier.record), 120)} was created with it`,
-      ], exchange, involved: [earlier.exchange, exchange] });
+      broken.push({
+        promise: 'ids_unique',
+        title: 'Two created records were answered with the same id',
+        lines: [
+          `Received: id ${id} for ${snippet(JSON.stringify(record), 120)} / Expected: an id no other record has; ${snippet(JSON.stringify(earlier.record), 120)} was created with it`,
+        ],
+        exchange,
+        involved: [earlier.exchange, exchange],
+      });
     } else if (id !== undefined) collection.set(id, { record, answered, exchange });
     return broken;
   }
 
   /** A list answer, held to what its documented response declares: `x-order-by` (ascending) and `x-paginated: false` (every record). */
-  #judgeList(list: DocumentedOperation, documented: DocumentedResponse, exchange: Exchange, sent: number, stateful: boolean): BrokenPromise[] {
+  #judgeList(
+    list: DocumentedOperation,
+    documented: DocumentedResponse,
+    exchange: Exchange,
+    sent: number,
+    stateful: boolean,
+  ): BrokenPromise[] {
     const records = (exchange.json as unknown[]).filter(isRecord);
     const broken: BrokenPromise[] = [];
     const field = documented.orderedBy;
@@ -112,9 +155,16 @@ export class RecordLedger {
       const outOfOrder = keys.findIndex((key, index) => index > 0 && !((key as number) > (keys[index - 1] as number)));
       if (outOfOrder > 0) {
         const duplicate = keys[outOfOrder] === keys[outOfOrder - 1];
-        broken.push({ promise: duplicate ? 'ids_unique' : 'listed_in_ascending_id_order', title: duplicate ? `A list has two records with the same ${field}` : `A list is not in ascending ${field} order`, lines: [
-          `Received: ${field} ${keys.slice(Math.max(0, outOfOrder - 3), outOfOrder + 3).join(', ')}${keys.length > 6 ? ' …' : ''} / Expected: each greater than the one before (${list.operationId} ${documented.status}: x-order-by: ${field})`,
-        ], exchange });
+        broken.push({
+          promise: duplicate ? 'ids_unique' : 'listed_in_ascending_id_order',
+          title: duplicate
+            ? `A list has two records with the same ${field}`
+            : `A list is not in ascending ${field} order`,
+          lines: [
+            `Received: ${field} ${keys.slice(Math.max(0, outOfOrder - 3), outOfOrder + 3).join(', ')}${keys.length > 6 ? ' …' : ''} / Expected: each greater than the one before (${list.operationId} ${documented.status}: x-order-by: ${field})`,
+          ],
+          exchange,
+        });
       }
     }
     if (!stateful || !documented.complete) return broken;
@@ -123,9 +173,17 @@ export class RecordLedger {
       if (created.answered > sent) continue;
       const listed = byId.get(id);
       if (!listed || !isDeepStrictEqual(listed, created.record)) {
-        broken.push({ promise: 'stored_as_sent', title: listed ? 'A created record is listed otherwise than it was answered' : 'A created record is missing from the list', lines: [
-          `Received: ${listed ? snippet(JSON.stringify(listed), 160) : `no record with id ${id} among ${records.length}`} / Expected: ${snippet(JSON.stringify(created.record), 160)}, as its create answered`,
-        ], exchange, involved: [created.exchange, exchange] });
+        broken.push({
+          promise: 'stored_as_sent',
+          title: listed
+            ? 'A created record is listed otherwise than it was answered'
+            : 'A created record is missing from the list',
+          lines: [
+            `Received: ${listed ? snippet(JSON.stringify(listed), 160) : `no record with id ${id} among ${records.length}`} / Expected: ${snippet(JSON.stringify(created.record), 160)}, as its create answered`,
+          ],
+          exchange,
+          involved: [created.exchange, exchange],
+        });
         break;
       }
     }

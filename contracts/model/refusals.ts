@@ -41,11 +41,15 @@ function mediaVerdict(contentType: string | undefined): 'json' | 'not json' | 'o
 function earliestRefusal(operation: DocumentedOperation | undefined, exchange: Exchange, path: string): Verdict {
   const { method } = exchange.request;
   const key = requestHeaderOf(exchange, 'authorization');
-  if (key === undefined || key.trim() === '') return { status: 401, why: 'it carries no API key (every operation needs one)', auth: true };
+  if (key === undefined || key.trim() === '')
+    return { status: 401, why: 'it carries no API key (every operation needs one)', auth: true };
   if (!operation) {
     const others = operationsOnPath(path);
     return others
-      ? { status: 405, why: `${path} has no ${method} (the spec documents ${others.map((other) => other.method).join(', ')})` }
+      ? {
+          status: 405,
+          why: `${path} has no ${method} (the spec documents ${others.map((other) => other.method).join(', ')})`,
+        }
       : { status: 404, why: `no operation of the spec has the path ${path}` };
   }
   const schema = operation.requestBody?.content['application/json'];
@@ -53,10 +57,15 @@ function earliestRefusal(operation: DocumentedOperation | undefined, exchange: E
   const bytes = bodyBytes(exchange);
   if (!bytes || bytes.length === 0) return undefined;
   const media = mediaVerdict(requestHeaderOf(exchange, 'content-type'));
-  if (media === 'not json') return { status: 415, why: `its Content-Type ${requestHeaderOf(exchange, 'content-type') ?? '(none)'} is not application/json` };
+  if (media === 'not json')
+    return {
+      status: 415,
+      why: `its Content-Type ${requestHeaderOf(exchange, 'content-type') ?? '(none)'} is not application/json`,
+    };
   if (media === 'open') return undefined;
   const limit = operation.requestBody?.maxBytes;
-  if (limit !== undefined && bytes.length > limit) return { status: 413, why: `its body of ${bytes.length} bytes is over the spec's x-max-body-bytes ${limit}` };
+  if (limit !== undefined && bytes.length > limit)
+    return { status: 413, why: `its body of ${bytes.length} bytes is over the spec's x-max-body-bytes ${limit}` };
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return undefined;
   let value: unknown;
   try {
@@ -65,7 +74,11 @@ function earliestRefusal(operation: DocumentedOperation | undefined, exchange: E
     return { status: 400, why: 'its body is not JSON (as UTF-8)' };
   }
   const validate = specValidators().schema(schema);
-  if (!validate(value)) return { status: 400, why: `its body breaks ${operation.operationId}'s schema (${(validate.errors ?? []).map((error) => `${error.instancePath || 'body'} ${error.message ?? error.keyword}`).join('; ')})` };
+  if (!validate(value))
+    return {
+      status: 400,
+      why: `its body breaks ${operation.operationId}'s schema (${(validate.errors ?? []).map((error) => `${error.instancePath || 'body'} ${error.message ?? error.keyword}`).join('; ')})`,
+    };
   return 'passes';
 }
 
@@ -87,26 +100,49 @@ export interface RefusalJudging {
  * request that passes a stage never gets that stage's status. CORS preflights (OPTIONS) and HEAD are
  * not judged: the spec documents neither.
  */
-export function refusalBreaks(operation: DocumentedOperation | undefined, exchange: Exchange, path: string, judging: RefusalJudging): BrokenPromise[] {
+export function refusalBreaks(
+  operation: DocumentedOperation | undefined,
+  exchange: Exchange,
+  path: string,
+  judging: RefusalJudging,
+): BrokenPromise[] {
   const { method } = exchange.request;
   if (method === 'OPTIONS' || method === 'HEAD') return [];
   let verdict = earliestRefusal(operation, exchange, path);
   if (typeof verdict === 'object' && verdict.auth && !judging.checksKeys) verdict = undefined;
   const { status } = exchange;
-  const broken = (promise: 'refused_never_admitted' | 'earliest_refusal_answered', expected: string): BrokenPromise[] => [{
-    promise,
-    title: promise === 'refused_never_admitted' ? `A request the spec refuses was answered ${status}` : `Answered ${status}, not the refusal the spec's order of evaluation gives`,
-    lines: [`Received: ${status} for ${method} ${path} / Expected: ${expected}`],
-    exchange,
-  }];
+  const broken = (
+    promise: 'refused_never_admitted' | 'earliest_refusal_answered',
+    expected: string,
+  ): BrokenPromise[] => [
+    {
+      promise,
+      title:
+        promise === 'refused_never_admitted'
+          ? `A request the spec refuses was answered ${status}`
+          : `Answered ${status}, not the refusal the spec's order of evaluation gives`,
+      lines: [`Received: ${status} for ${method} ${path} / Expected: ${expected}`],
+      exchange,
+    },
+  ];
   if (typeof verdict === 'object') {
-    if (status >= 200 && status <= 299) return broken('refused_never_admitted', `an Error (${verdict.status}), because ${verdict.why}`);
+    if (status >= 200 && status <= 299)
+      return broken('refused_never_admitted', `an Error (${verdict.status}), because ${verdict.why}`);
     const excused = status === 429 || verdict.status === status || (status === 401 && !verdict.auth);
-    if (judging.exactStatuses && !excused) return broken('earliest_refusal_answered', `${verdict.status} (or 429 for the quota), because ${verdict.why}: authentication and quota first, then routing, then media type, size, syntax, schema`);
+    if (judging.exactStatuses && !excused)
+      return broken(
+        'earliest_refusal_answered',
+        `${verdict.status} (or 429 for the quota), because ${verdict.why}: authentication and quota first, then routing, then media type, size, syntax, schema`,
+      );
     return [];
   }
   if (verdict === 'passes' && judging.exactStatuses && STAGE_STATUSES.includes(status)) {
-    const reason = status === 415 ? `its Content-Type ${requestHeaderOf(exchange, 'content-type') ?? '(none)'} is JSON` : status === 413 ? 'its body is within the spec\'s limit' : `${method} is documented for ${path}`;
+    const reason =
+      status === 415
+        ? `its Content-Type ${requestHeaderOf(exchange, 'content-type') ?? '(none)'} is JSON`
+        : status === 413
+          ? "its body is within the spec's limit"
+          : `${method} is documented for ${path}`;
     return broken('earliest_refusal_answered', `no ${status}: ${reason}`);
   }
   return [];

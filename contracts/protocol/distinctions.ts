@@ -16,7 +16,11 @@ const hasLetters = (segment: string) => /[a-z]/.test(segment);
 function lettersChanged(path: string, change: (segment: string) => string, onlyLast = false): string {
   const segments = segmentsOf(path);
   const last = segments.findLastIndex(hasLetters);
-  return joined(segments.map((segment, index) => (hasLetters(segment) && (!onlyLast || index === last) ? change(segment) : segment)));
+  return joined(
+    segments.map((segment, index) =>
+      hasLetters(segment) && (!onlyLast || index === last) ? change(segment) : segment,
+    ),
+  );
 }
 
 /**
@@ -29,7 +33,10 @@ export const DISTINCTIONS: readonly Distinction[] = [
     name: 'path-letter-case',
     basis: 'RFC 3986 §6.2.2.1',
     rule: 'a path is case-sensitive: `/Categories` and `/PETS/1` are not `/categories` and `/pets/1`',
-    nearMisses: (path) => [lettersChanged(path, (segment) => segment.charAt(0).toUpperCase() + segment.slice(1), true), lettersChanged(path, (segment) => segment.toUpperCase())],
+    nearMisses: (path) => [
+      lettersChanged(path, (segment) => segment.charAt(0).toUpperCase() + segment.slice(1), true),
+      lettersChanged(path, (segment) => segment.toUpperCase()),
+    ],
   },
   {
     name: 'trailing-slash',
@@ -57,7 +64,7 @@ export const DISTINCTIONS: readonly Distinction[] = [
   },
   {
     name: 'extra-segment',
-    basis: 'the spec\'s paths',
+    basis: "the spec's paths",
     rule: 'a segment the spec does not declare makes an unknown path: `/categories/1/x`',
     nearMisses: (path) => [`${path}/no-such-child`],
   },
@@ -68,5 +75,10 @@ export const DISTINCTIONS: readonly Distinction[] = [
  * @example nearMissesOf('/store/orders') // [{ distinction: 'path-letter-case', path: '/store/Orders' }, ...]
  */
 export function nearMissesOf(path: string): Array<{ distinction: Distinction; path: string }> {
-  return DISTINCTIONS.flatMap((distinction) => distinction.nearMisses(path).filter((miss) => miss !== path).map((miss) => ({ distinction, path: miss })));
+  return DISTINCTIONS.flatMap((distinction) =>
+    distinction
+      .nearMisses(path)
+      .filter((miss) => miss !== path)
+      .map((miss) => ({ distinction, path: miss })),
+  );
 }

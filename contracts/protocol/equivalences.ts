@@ -40,15 +40,30 @@ function escapedJson(value: unknown): string {
 function reversedMembers(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(reversedMembers);
   if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(Object.entries(value).reverse().map(([name, member]) => [name, reversedMembers(member)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .reverse()
+      .map(([name, member]) => [name, reversedMembers(member)]),
+  );
 }
 
 /** Percent-encodes every character of each path parameter's example (`1` as `%31`). */
 function percentEncodedPath(model: OperationModel): string {
-  const encoded = Object.fromEntries(model.pathParameters.map((parameter) => {
-    const plain = decodeURIComponent(pathOf({ ...model, pathParameters: [parameter] }).split('/').pop() ?? '');
-    return [parameter.name, [...new TextEncoder().encode(plain)].map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`).join('')];
-  }));
+  const encoded = Object.fromEntries(
+    model.pathParameters.map((parameter) => {
+      const plain = decodeURIComponent(
+        pathOf({ ...model, pathParameters: [parameter] })
+          .split('/')
+          .pop() ?? '',
+      );
+      return [
+        parameter.name,
+        [...new TextEncoder().encode(plain)]
+          .map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`)
+          .join(''),
+      ];
+    }),
+  );
   return pathOf(model, encoded);
 }
 
@@ -63,7 +78,11 @@ export const EQUIVALENCES: readonly Equivalence[] = [
     basis: 'RFC 9110 §11.1',
     rule: 'the authentication scheme is case-insensitive: `bearer`, `BEARER` are `Bearer`',
     appliesTo: 'any',
-    spellings: (request) => ['bearer', 'BEARER', 'bEaReR'].map((scheme) => ({ spelt: `Authorization: ${scheme} <key>`, request: { ...request, auth: bearer(scheme) } })),
+    spellings: (request) =>
+      ['bearer', 'BEARER', 'bEaReR'].map((scheme) => ({
+        spelt: `Authorization: ${scheme} <key>`,
+        request: { ...request, auth: bearer(scheme) },
+      })),
   },
   {
     name: 'field-name-case',
@@ -73,7 +92,14 @@ export const EQUIVALENCES: readonly Equivalence[] = [
     spellings: (request) => [
       { spelt: 'authorization: Bearer <key>', request: { ...request, auth: bearer('Bearer', ' ', 'authorization') } },
       { spelt: 'AUTHORIZATION: Bearer <key>', request: { ...request, auth: bearer('Bearer', ' ', 'AUTHORIZATION') } },
-      ...(request.json === undefined ? [] : [{ spelt: 'content-type: application/json', request: { ...request, contentType: null, headers: { 'content-type': 'application/json' } } }]),
+      ...(request.json === undefined
+        ? []
+        : [
+            {
+              spelt: 'content-type: application/json',
+              request: { ...request, contentType: null, headers: { 'content-type': 'application/json' } },
+            },
+          ]),
     ],
   },
   {
@@ -83,7 +109,13 @@ export const EQUIVALENCES: readonly Equivalence[] = [
     appliesTo: 'any',
     spellings: (request) => [
       { spelt: 'Authorization: Bearer  <key> (two spaces)', request: { ...request, auth: bearer('Bearer', '  ') } },
-      { spelt: 'Authorization:  Bearer <key>\\t (surrounding whitespace)', request: { ...request, auth: { spell: (key: string) => ` Bearer ${key}\t`, shown: ' Bearer ${PETSTORE_API_KEY}\\t' } } },
+      {
+        spelt: 'Authorization:  Bearer <key>\\t (surrounding whitespace)',
+        request: {
+          ...request,
+          auth: { spell: (key: string) => ` Bearer ${key}\t`, shown: ' Bearer ${PETSTORE_API_KEY}\\t' },
+        },
+      },
     ],
   },
   {
@@ -91,54 +123,81 @@ export const EQUIVALENCES: readonly Equivalence[] = [
     basis: 'RFC 9110 §12.5.1',
     rule: 'no `Accept`, `*/*`, `application/*` and weighted lists that include JSON all accept `application/json`',
     appliesTo: 'any',
-    spellings: (request) => [null, '*/*', 'application/*', 'text/html;q=0.5, application/json', 'application/json; charset=utf-8'].map((accept) => ({
-      spelt: accept === null ? 'no Accept' : `Accept: ${accept}`,
-      request: { ...request, headers: { ...request.headers, Accept: accept } },
-    })),
+    spellings: (request) =>
+      [null, '*/*', 'application/*', 'text/html;q=0.5, application/json', 'application/json; charset=utf-8'].map(
+        (accept) => ({
+          spelt: accept === null ? 'no Accept' : `Accept: ${accept}`,
+          request: { ...request, headers: { ...request.headers, Accept: accept } },
+        }),
+      ),
   },
   {
     name: 'media-type-case',
     basis: 'RFC 9110 §8.3.1',
     rule: 'type and subtype are case-insensitive: `Application/JSON` is `application/json`',
     appliesTo: 'body',
-    spellings: (request) => ['Application/JSON', 'APPLICATION/JSON'].map((contentType) => ({ spelt: `Content-Type: ${contentType}`, request: { ...request, contentType } })),
+    spellings: (request) =>
+      ['Application/JSON', 'APPLICATION/JSON'].map((contentType) => ({
+        spelt: `Content-Type: ${contentType}`,
+        request: { ...request, contentType },
+      })),
   },
   {
     name: 'media-type-parameters',
     basis: 'RFC 9110 §8.3.1, §5.6.6; RFC 8259 §11',
     rule: 'a `charset=utf-8` parameter, in any case, quoted or not, with or without spaces, names the same media type',
     appliesTo: 'body',
-    spellings: (request) => ['application/json; charset=utf-8', 'application/json;charset=UTF-8', 'application/json ; charset="utf-8"'].map((contentType) => ({
-      spelt: `Content-Type: ${contentType}`,
-      request: { ...request, contentType },
-    })),
+    spellings: (request) =>
+      ['application/json; charset=utf-8', 'application/json;charset=UTF-8', 'application/json ; charset="utf-8"'].map(
+        (contentType) => ({
+          spelt: `Content-Type: ${contentType}`,
+          request: { ...request, contentType },
+        }),
+      ),
   },
   {
     name: 'json-whitespace',
     basis: 'RFC 8259 §2',
     rule: 'whitespace between JSON tokens is insignificant',
     appliesTo: 'body',
-    spellings: (request) => [{ spelt: 'the body pretty-printed, with a final newline', request: { ...request, rawBody: `\n${JSON.stringify(request.json, null, 2)}\n` } }],
+    spellings: (request) => [
+      {
+        spelt: 'the body pretty-printed, with a final newline',
+        request: { ...request, rawBody: `\n${JSON.stringify(request.json, null, 2)}\n` },
+      },
+    ],
   },
   {
     name: 'json-member-order',
     basis: 'RFC 8259 §4',
     rule: 'an object is an unordered set of members',
     appliesTo: 'body',
-    spellings: (request) => [{ spelt: 'the members in reverse order', request: { ...request, rawBody: JSON.stringify(reversedMembers(request.json)) } }],
+    spellings: (request) => [
+      {
+        spelt: 'the members in reverse order',
+        request: { ...request, rawBody: JSON.stringify(reversedMembers(request.json)) },
+      },
+    ],
   },
   {
     name: 'json-escapes',
     basis: 'RFC 8259 §7',
     rule: 'a character and its `\\uXXXX` escape (and `/` and `\\/`) are the same string',
     appliesTo: 'body',
-    spellings: (request) => [{ spelt: `every string character escaped (${jsonText(request).slice(0, 30)}… as \\u escapes)`, request: { ...request, rawBody: escapedJson(request.json) } }],
+    spellings: (request) => [
+      {
+        spelt: `every string character escaped (${jsonText(request).slice(0, 30)}… as \\u escapes)`,
+        request: { ...request, rawBody: escapedJson(request.json) },
+      },
+    ],
   },
   {
     name: 'percent-encoded-path',
     basis: 'RFC 3986 §6.2.2.2',
     rule: 'a percent-encoded unreserved character is that character: `/pets/%31` is `/pets/1`',
     appliesTo: 'pathParameters',
-    spellings: (request, model) => [{ spelt: 'each path parameter percent-encoded', request: { ...request, path: percentEncodedPath(model) } }],
+    spellings: (request, model) => [
+      { spelt: 'each path parameter percent-encoded', request: { ...request, path: percentEncodedPath(model) } },
+    ],
   },
 ];

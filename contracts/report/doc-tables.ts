@@ -13,38 +13,66 @@ const code = (name: string) => `\`${name}\``;
 const list = (names: readonly string[] = []) => (names.length > 0 ? names.join(', ') : '—');
 
 function markdownTable(headings: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
-  return [`| ${headings.join(' | ')} |`, `|${headings.map(() => '---').join('|')}|`, ...rows.map((row) => `| ${row.join(' | ')} |`)].join('\n');
+  return [
+    `| ${headings.join(' | ')} |`,
+    `|${headings.map(() => '---').join('|')}|`,
+    ...rows.map((row) => `| ${row.join(' | ')} |`),
+  ].join('\n');
 }
 
 /** Every check: what it verifies, what it needs of a target, and the broken variants that make it fail. */
 export function checkTableMarkdown(): string {
-  return markdownTable(['Check', 'Verifies', 'Needs', 'Broken variants that it catches'], CHECKS.map(({ name, verifies, needs }) => {
-    const variants = BROKEN_VARIANTS.filter(({ caughtBy }) => caughtBy.includes(name)).map((variant) => code(variant.name));
-    return [code(name), cell(verifies), list(needs), variants.join(', ')];
-  }));
+  return markdownTable(
+    ['Check', 'Verifies', 'Needs', 'Broken variants that it catches'],
+    CHECKS.map(({ name, verifies, needs }) => {
+      const variants = BROKEN_VARIANTS.filter(({ caughtBy }) => caughtBy.includes(name)).map((variant) =>
+        code(variant.name),
+      );
+      return [code(name), cell(verifies), list(needs), variants.join(', ')];
+    }),
+  );
 }
 
 /** The protocol equivalences the suite holds targets to. */
 export function equivalenceTableMarkdown(): string {
-  return markdownTable(['Equivalence', 'Basis', 'Must be treated alike'], EQUIVALENCES.map(({ name, basis, rule }) => [code(name), basis, cell(rule)]));
+  return markdownTable(
+    ['Equivalence', 'Basis', 'Must be treated alike'],
+    EQUIVALENCES.map(({ name, basis, rule }) => [code(name), basis, cell(rule)]),
+  );
 }
 
 /** The other side: near misses of a spec path that are other resources, so a target must answer them 404. */
 export function distinctionTableMarkdown(): string {
-  return markdownTable(['Distinction', 'Basis', 'Not the same resource'], DISTINCTIONS.map(({ name, basis, rule }) => [code(name), basis, cell(rule)]));
+  return markdownTable(
+    ['Distinction', 'Basis', 'Not the same resource'],
+    DISTINCTIONS.map(({ name, basis, rule }) => [code(name), basis, cell(rule)]),
+  );
 }
 
 /** The promises the run's one model holds every exchange to, and what a target must support for each. */
 export function promiseTableMarkdown(): string {
-  return markdownTable(['Promise', 'Held over every exchange of the run', 'Needs'], PROMISE_NAMES.map((name) => [code(name), cell(PROMISES[name].promise), list(PROMISES[name].needs)]));
+  return markdownTable(
+    ['Promise', 'Held over every exchange of the run', 'Needs'],
+    PROMISE_NAMES.map((name) => [code(name), cell(PROMISES[name].promise), list(PROMISES[name].needs)]),
+  );
 }
 
 /** Every sentence of the spec's prose and what verifies it, or why it is not checked. */
 export function sentenceTableMarkdown(): string {
-  return markdownTable(['Sentence of `spec/openapi.yaml`', 'Verified by', 'Not checked, where and why'], SENTENCE_TABLE.map(({ sentence, verifiedBy = [], notCheckable }) => [cell(sentence), list(verifiedBy.map(code)), notCheckable ? cell(notCheckable) : '—']));
+  return markdownTable(
+    ['Sentence of `spec/openapi.yaml`', 'Verified by', 'Not checked, where and why'],
+    SENTENCE_TABLE.map(({ sentence, verifiedBy = [], notCheckable }) => [
+      cell(sentence),
+      list(verifiedBy.map(code)),
+      notCheckable ? cell(notCheckable) : '—',
+    ]),
+  );
 }
 
 /** The faults the order-of-evaluation checks combine, by the stage that must find them. */
 export function faultTableMarkdown(): string {
-  return markdownTable(['Stage', 'Fault', 'Answer'], FAULTS.map(({ stage, name, status, code: errorCode }) => [String(stage), name, `${status} ${code(errorCode)}`]));
+  return markdownTable(
+    ['Stage', 'Fault', 'Answer'],
+    FAULTS.map(({ stage, name, status, code: errorCode }) => [String(stage), name, `${status} ${code(errorCode)}`]),
+  );
 }

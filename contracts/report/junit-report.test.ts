@@ -4,7 +4,12 @@ import { junitReport } from './junit-report.js';
 import type { ContractReport, SuiteReport } from './suite-report.js';
 
 const staging: SuiteReport = {
-  target: { kind: 'url', label: 'https://staging.api.petstore.example.com/v1', baseUrl: 'https://staging.api.petstore.example.com/v1', capabilities: ['stateful'] },
+  target: {
+    kind: 'url',
+    label: 'https://staging.api.petstore.example.com/v1',
+    baseUrl: 'https://staging.api.petstore.example.com/v1',
+    capabilities: ['stateful'],
+  },
   startedAt: '2026-11-22T12:00:00.000Z',
   durationMs: 1500,
   summary: { passed: 1, failed: 1, skipped: 1 },
@@ -13,38 +18,71 @@ const staging: SuiteReport = {
   coverage: coverageOf(['listCategories 200', 'listCategories 200 X-RateLimit-Limit']),
   exitCode: 1,
   results: [
-    { check: 'list_categories_conforms', verifies: 'v', outcome: 'passed', notes: [], durationMs: 12, requests: 1, observed: [] },
+    {
+      check: 'list_categories_conforms',
+      verifies: 'v',
+      outcome: 'passed',
+      notes: [],
+      durationMs: 12,
+      requests: 1,
+      observed: [],
+    },
     {
       check: 'invalid_body_rejected',
       verifies: 'bodies <invalid> give 400',
       outcome: 'failed',
-      failure: { title: 'Unexpected status (body breaking "x" & y)', lines: ['Received: 201 / Expected: 400'], curl: `curl -X POST 'https://x/v1/categories'` },
+      failure: {
+        title: 'Unexpected status (body breaking "x" & y)',
+        lines: ['Received: 201 / Expected: 400'],
+        curl: `curl -X POST 'https://x/v1/categories'`,
+      },
       notes: [],
       durationMs: 30,
       requests: 1,
       observed: [],
     },
-    { check: 'ban_after_repeated_rejections', verifies: 'v', outcome: 'skipped', reason: 'a live target\'s clock cannot be moved', notes: [], durationMs: 0, requests: 0, observed: [] },
+    {
+      check: 'ban_after_repeated_rejections',
+      verifies: 'v',
+      outcome: 'skipped',
+      reason: "a live target's clock cannot be moved",
+      notes: [],
+      durationMs: 0,
+      requests: 0,
+      observed: [],
+    },
   ],
 };
-const fake: SuiteReport = { ...staging, target: { ...staging.target, kind: 'fake', label: 'fake' }, summary: { passed: 3, failed: 0, skipped: 0 }, exitCode: 0, results: [] };
+const fake: SuiteReport = {
+  ...staging,
+  target: { ...staging.target, kind: 'fake', label: 'fake' },
+  summary: { passed: 3, failed: 0, skipped: 0 },
+  exitCode: 0,
+  results: [],
+};
 const run: ContractReport = { seed: 42, exitCode: 1, targets: [staging, fake], disagreements: [] };
 
 describe('junitReport', () => {
   const xml = junitReport(run);
 
   it('has one testsuite per target, counting tests, failures and skips', () => {
-    expect(xml).toContain('<testsuite name="petstore contract suite (https://staging.api.petstore.example.com/v1)" tests="3" failures="1" errors="0" skipped="1"');
+    expect(xml).toContain(
+      '<testsuite name="petstore contract suite (https://staging.api.petstore.example.com/v1)" tests="3" failures="1" errors="0" skipped="1"',
+    );
     expect(xml).toContain('<testsuite name="petstore contract suite (fake)" tests="3" failures="0"');
     expect(xml).toContain('<testsuites name="petstore contract suite" tests="6" failures="1" skipped="1"');
   });
 
   it('gives a failure its title as message and the lines and curl as text, escaped', () => {
-    expect(xml).toContain('<failure message="Unexpected status (body breaking &quot;x&quot; &amp; y)" type="CheckFailure">bodies &lt;invalid&gt; give 400\nReceived: 201 / Expected: 400\nReproduce with: curl -X POST \'https://x/v1/categories\'</failure>');
+    expect(xml).toContain(
+      '<failure message="Unexpected status (body breaking &quot;x&quot; &amp; y)" type="CheckFailure">bodies &lt;invalid&gt; give 400\nReceived: 201 / Expected: 400\nReproduce with: curl -X POST \'https://x/v1/categories\'</failure>',
+    );
   });
 
   it('gives a skipped check its reason', () => {
-    expect(xml).toContain('<testcase classname="contract.url" name="ban_after_repeated_rejections" time="0.000">\n      <skipped message="a live target\'s clock cannot be moved"/>');
+    expect(xml).toContain(
+      '<testcase classname="contract.url" name="ban_after_repeated_rejections" time="0.000">\n      <skipped message="a live target\'s clock cannot be moved"/>',
+    );
   });
 
   it('carries the seed, the requests sent and every coverage item as properties', () => {

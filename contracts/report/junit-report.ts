@@ -3,13 +3,15 @@ import type { ContractReport, SuiteReport } from './suite-report.js';
 /** Text safe inside an XML attribute or element (control characters XML 1.0 cannot carry are dropped). */
 export function xmlText(value: string): string {
   // XML 1.0 cannot carry most control characters, even escaped.
-  return value
-    // eslint-disable-next-line no-control-regex -- exactly the characters XML 1.0 cannot carry
-    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, '')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;');
+  return (
+    value
+      // eslint-disable-next-line no-control-regex -- exactly the characters XML 1.0 cannot carry
+      .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, '')
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+      .replace(/"/g, '&quot;')
+  );
 }
 
 const seconds = (milliseconds: number) => (milliseconds / 1000).toFixed(3);
@@ -20,9 +22,14 @@ function testsuite(report: SuiteReport, run: ContractReport): string[] {
   const total = summary.passed + summary.failed + summary.skipped;
   const cases = report.results.map((result) => {
     const open = `    <testcase classname="contract.${xmlText(target.kind)}" name="${xmlText(result.check)}" time="${seconds(result.durationMs)}">`;
-    if (result.outcome === 'skipped') return `${open}\n      <skipped message="${xmlText(result.reason ?? '')}"/>\n    </testcase>`;
+    if (result.outcome === 'skipped')
+      return `${open}\n      <skipped message="${xmlText(result.reason ?? '')}"/>\n    </testcase>`;
     if (result.outcome === 'failed' && result.failure) {
-      const body = [result.verifies, ...result.failure.lines, ...(result.failure.curl ? [`Reproduce with: ${result.failure.curl}`] : [])].join('\n');
+      const body = [
+        result.verifies,
+        ...result.failure.lines,
+        ...(result.failure.curl ? [`Reproduce with: ${result.failure.curl}`] : []),
+      ].join('\n');
       return `${open}\n      <failure message="${xmlText(result.failure.title)}" type="CheckFailure">${xmlText(body)}</failure>\n    </testcase>`;
     }
     return `${open}</testcase>`;
@@ -52,7 +59,12 @@ function testsuite(report: SuiteReport, run: ContractReport): string[] {
  */
 export function junitReport(run: ContractReport): string {
   const totals = run.targets.reduce(
-    (sum, { summary, durationMs }) => ({ tests: sum.tests + summary.passed + summary.failed + summary.skipped, failures: sum.failures + summary.failed, skipped: sum.skipped + summary.skipped, durationMs: sum.durationMs + durationMs }),
+    (sum, { summary, durationMs }) => ({
+      tests: sum.tests + summary.passed + summary.failed + summary.skipped,
+      failures: sum.failures + summary.failed,
+      skipped: sum.skipped + summary.skipped,
+      durationMs: sum.durationMs + durationMs,
+    }),
     { tests: 0, failures: 0, skipped: 0, durationMs: 0 },
   );
   return [

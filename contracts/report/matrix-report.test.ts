@@ -31,27 +31,48 @@ function suite(label: string, results: CheckResult[]): SuiteReport {
 
 describe('disagreementsOf and matrixText', () => {
   const fake = suite('fake', [result('a', 'passed'), result('b', 'passed'), result('c', 'skipped')]);
-  const staging = suite('http://staging/v1', [result('a', 'passed'), result('b', 'failed', 'The answer differs from the body sent'), result('c', 'failed', 'x')]);
+  const staging = suite('http://staging/v1', [
+    result('a', 'passed'),
+    result('b', 'failed', 'The answer differs from the body sent'),
+    result('c', 'failed', 'x'),
+  ]);
 
   it('names a check that passes on one target and fails on another; a skip disagrees with nothing', () => {
-    expect(disagreementsOf([fake, staging])).toEqual([{ check: 'b', passedOn: ['fake'], failedOn: [{ target: 'http://staging/v1', title: 'The answer differs from the body sent' }] }]);
+    expect(disagreementsOf([fake, staging])).toEqual([
+      {
+        check: 'b',
+        passedOn: ['fake'],
+        failedOn: [{ target: 'http://staging/v1', title: 'The answer differs from the body sent' }],
+      },
+    ]);
   });
 
   it('prints one row per check, one column per target, and the disagreement plainly', () => {
-    const text = matrixText({ seed: 7, exitCode: 1, targets: [fake, staging], disagreements: disagreementsOf([fake, staging]) });
+    const text = matrixText({
+      seed: 7,
+      exitCode: 1,
+      targets: [fake, staging],
+      disagreements: disagreementsOf([fake, staging]),
+    });
     expect(text).toContain('check     fake  http://staging/v1');
     expect(text).toMatch(/^b\s+PASS\s+FAIL$/m);
-    expect(text).toContain('The targets disagree on 1 check:\n- b: passes on fake; fails on http://staging/v1 (The answer differs from the body sent)');
+    expect(text).toContain(
+      'The targets disagree on 1 check:\n- b: passes on fake; fails on http://staging/v1 (The answer differs from the body sent)',
+    );
   });
 
   it('says so when the targets agree', () => {
-    expect(matrixText({ seed: 7, exitCode: 0, targets: [fake, fake], disagreements: [] })).toContain('The targets agree on every check they all ran.');
+    expect(matrixText({ seed: 7, exitCode: 0, targets: [fake, fake], disagreements: [] })).toContain(
+      'The targets agree on every check they all ran.',
+    );
   });
 });
 
 describe('coverageText', () => {
   it('lists a status never seen once, without its headers, and a header missing from a status seen', () => {
-    const text = coverageText(coverageOf(['listOrders 200', 'listOrders 200 X-RateLimit-Limit', 'listOrders 200 X-RateLimit-Remaining']));
+    const text = coverageText(
+      coverageOf(['listOrders 200', 'listOrders 200 X-RateLimit-Limit', 'listOrders 200 X-RateLimit-Remaining']),
+    );
     expect(text).toMatch(/^Coverage: 3 of \d+ documented operation x status x header exercised \(\d+\.\d%\)/);
     expect(text).toContain('listOrders 200 X-RateLimit-Reset');
     expect(text).toContain('listOrders 429');

@@ -10,18 +10,31 @@ const MARK = { passed: 'PASS', failed: 'FAIL', skipped: 'SKIP' } as const;
  */
 export function coverageText(coverage: Coverage): string {
   const head = `Coverage: ${coverage.exercised} of ${coverage.total} documented operation x status x header exercised (${coverage.percent.toFixed(1)}%)`;
-  const missedStatuses = new Set(coverage.items.filter((item) => !item.header && !item.exercised).map((item) => `${item.operationId} ${item.status}`));
+  const missedStatuses = new Set(
+    coverage.items
+      .filter((item) => !item.header && !item.exercised)
+      .map((item) => `${item.operationId} ${item.status}`),
+  );
   const missed = coverage.items.flatMap((item) => {
     if (item.exercised) return [];
     if (!item.header) return [`${item.operationId} ${item.status}`];
-    return missedStatuses.has(`${item.operationId} ${item.status}`) ? [] : [`${item.operationId} ${item.status} ${item.header}`];
+    return missedStatuses.has(`${item.operationId} ${item.status}`)
+      ? []
+      : [`${item.operationId} ${item.status} ${item.header}`];
   });
   return missed.length === 0 ? head : `${head}\n  not exercised: ${missed.join(', ')}`;
 }
 
 function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd()).join('\n');
+  return rows
+    .map((row) =>
+      row
+        .map((cell, column) => cell.padEnd(widths[column]!))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 /**
@@ -33,7 +46,9 @@ export function matrixText(report: ContractReport): string {
   const header = ['check', ...targets.map(({ target }) => target.label)];
   const rows = (targets[0]?.results ?? []).map(({ check }) => [
     check,
-    ...targets.map((suite: SuiteReport) => MARK[suite.results.find((result) => result.check === check)?.outcome ?? 'skipped']),
+    ...targets.map(
+      (suite: SuiteReport) => MARK[suite.results.find((result) => result.check === check)?.outcome ?? 'skipped'],
+    ),
   ]);
   const totals = [
     ['coverage', ...targets.map(({ coverage }) => `${coverage.percent.toFixed(1)}%`)],
@@ -44,8 +59,9 @@ export function matrixText(report: ContractReport): string {
       ? 'The targets agree on every check they all ran.'
       : [
           `The targets disagree on ${report.disagreements.length} check${report.disagreements.length === 1 ? '' : 's'}:`,
-          ...report.disagreements.map(({ check, passedOn, failedOn }) =>
-            `- ${check}: passes on ${passedOn.join(', ')}; fails on ${failedOn.map(({ target, title }) => `${target} (${title})`).join(', ')}`,
+          ...report.disagreements.map(
+            ({ check, passedOn, failedOn }) =>
+              `- ${check}: passes on ${passedOn.join(', ')}; fails on ${failedOn.map(({ target, title }) => `${target} (${title})`).join(', ')}`,
           ),
         ].join('\n');
   return ['', `Check x target (seed ${report.seed}):`, table([header, ...rows, ...totals]), '', verdict].join('\n');

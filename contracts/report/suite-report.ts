@@ -5,7 +5,12 @@ import type { TargetDescriptor } from '../targets/target.js';
 
 /** One run of the suite against one target. Holds no key. */
 export interface SuiteReport {
-  target: { kind: TargetDescriptor['kind']; label: string; baseUrl: string; capabilities: TargetDescriptor['capabilities'] };
+  target: {
+    kind: TargetDescriptor['kind'];
+    label: string;
+    baseUrl: string;
+    capabilities: TargetDescriptor['capabilities'];
+  };
   startedAt: string;
   durationMs: number;
   summary: SuiteSummary;
@@ -46,9 +51,14 @@ export interface ContractReport {
 export function disagreementsOf(reports: readonly SuiteReport[]): Disagreement[] {
   const checks = reports[0]?.results.map((result) => result.check) ?? [];
   return checks.flatMap((check) => {
-    const outcomes = reports.map((report) => ({ target: report.target.label, result: report.results.find((result) => result.check === check) }));
+    const outcomes = reports.map((report) => ({
+      target: report.target.label,
+      result: report.results.find((result) => result.check === check),
+    }));
     const passedOn = outcomes.filter(({ result }) => result?.outcome === 'passed').map(({ target }) => target);
-    const failedOn = outcomes.flatMap(({ target, result }) => (result?.outcome === 'failed' ? [{ target, title: result.failure?.title ?? 'failed' }] : []));
+    const failedOn = outcomes.flatMap(({ target, result }) =>
+      result?.outcome === 'failed' ? [{ target, title: result.failure?.title ?? 'failed' }] : [],
+    );
     return passedOn.length > 0 && failedOn.length > 0 ? [{ check, passedOn, failedOn }] : [];
   });
 }

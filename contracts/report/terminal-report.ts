@@ -38,10 +38,17 @@ export function summaryText(results: readonly CheckResult[], summary: SuiteSumma
  * each write, their ids, and the mark each carries.
  * @example createdText({ marker: 'ct5-', records }) // 'Created on the target: 3 by createCategory (ids 41, 42, 43), each marked ct5- ...'
  */
-export function createdText(created: { marker: string; records: ReadonlyArray<{ operationId: string; record: Record<string, unknown> }> }): string {
-  if (created.records.length === 0) return `Created on the target: nothing (records this run creates carry the mark ${created.marker})`;
+export function createdText(created: {
+  marker: string;
+  records: ReadonlyArray<{ operationId: string; record: Record<string, unknown> }>;
+}): string {
+  if (created.records.length === 0)
+    return `Created on the target: nothing (records this run creates carry the mark ${created.marker})`;
   const byOperation = new Map<string, unknown[]>();
-  for (const { operationId, record } of created.records) byOperation.set(operationId, [...(byOperation.get(operationId) ?? []), record.id]);
-  const parts = [...byOperation].map(([operationId, ids]) => `${ids.length} by ${operationId} (ids ${ids.map(String).join(', ')})`);
+  for (const { operationId, record } of created.records)
+    byOperation.set(operationId, [...(byOperation.get(operationId) ?? []), record.id]);
+  const parts = [...byOperation].map(
+    ([operationId, ids]) => `${ids.length} by ${operationId} (ids ${ids.map(String).join(', ')})`,
+  );
   return `Created on the target: ${parts.join('; ')}; each carries the mark ${created.marker} at the start of a text field (the list is in --json)`;
 }

@@ -38,11 +38,19 @@ export function describeContractSuite(definition: ContractSuiteDefinition): void
         it.skip(`${check.name} (skipped: ${reason})`, () => undefined);
         continue;
       }
-      it(check.name, async () => {
-        if (!target) throw new Error(`the ${definition.title} target did not start`);
-        const result = await runCheck(check, target.descriptor, definition.settings ? { settings: definition.settings } : {});
-        if (result.outcome === 'failed') throw new Error(failureBlock(result));
-      }, 60_000);
+      it(
+        check.name,
+        async () => {
+          if (!target) throw new Error(`the ${definition.title} target did not start`);
+          const result = await runCheck(
+            check,
+            target.descriptor,
+            definition.settings ? { settings: definition.settings } : {},
+          );
+          if (result.outcome === 'failed') throw new Error(failureBlock(result));
+        },
+        60_000,
+      );
     }
   });
 }

@@ -4,7 +4,13 @@ import { PROMISES } from '../model/promise-rules.js';
 import { skipReason, type TargetDescriptor } from '../targets/target.js';
 import { curlCommand } from '../transport/curl-command.js';
 import type { CheckResult } from './check-result.js';
-import { DEFAULT_MAX_CONCURRENCY, suiteSettings, TargetSession, type CheckTally, type SuiteSettings } from './target-session.js';
+import {
+  DEFAULT_MAX_CONCURRENCY,
+  suiteSettings,
+  TargetSession,
+  type CheckTally,
+  type SuiteSettings,
+} from './target-session.js';
 
 /** Options of {@link runCheck}. */
 export interface RunCheckOptions {
@@ -22,13 +28,21 @@ export function sessionOf(descriptor: TargetDescriptor, settings?: SuiteSettings
   let session = sessions.get(descriptor);
   if (!session) {
     const seed = process.env.PETSTORE_CONTRACT_SEED;
-    session = new TargetSession(descriptor, settings ?? suiteSettings({ live: descriptor.paced, ...(seed && { seed: Number(seed) }) }));
+    session = new TargetSession(
+      descriptor,
+      settings ?? suiteSettings({ live: descriptor.paced, ...(seed && { seed: Number(seed) }) }),
+    );
     sessions.set(descriptor, session);
   }
   return session;
 }
 
-function contextFor(descriptor: TargetDescriptor, session: TargetSession, note: (message: string) => void, tally: CheckTally): CheckContext {
+function contextFor(
+  descriptor: TargetDescriptor,
+  session: TargetSession,
+  note: (message: string) => void,
+  tally: CheckTally,
+): CheckContext {
   return {
     capabilities: descriptor.capabilities,
     maxConcurrency: session.settings.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY,
@@ -49,7 +63,12 @@ function contextFor(descriptor: TargetDescriptor, session: TargetSession, note: 
     ...(descriptor.plan && { plan: descriptor.plan }),
     ...(session.clock && { clock: session.clock }),
     ...(session.marker !== undefined && { marker: session.marker }),
-    ...(descriptor.adminUrl && { scenario: { reset: () => session.resetTarget(), setMinuteRemaining: (remaining: number) => session.setMinuteRemaining(remaining) } }),
+    ...(descriptor.adminUrl && {
+      scenario: {
+        reset: () => session.resetTarget(),
+        setMinuteRemaining: (remaining: number) => session.setMinuteRemaining(remaining),
+      },
+    }),
   };
 }
 
@@ -58,7 +77,11 @@ function contextFor(descriptor: TargetDescriptor, session: TargetSession, note: 
  * the check needs; otherwise the fake is reset first and any failure becomes a typed result.
  * @example const result = await runCheck(checkNamed('list_categories_conforms'), target.descriptor);
  */
-export async function runCheck(check: Check, descriptor: TargetDescriptor, options: RunCheckOptions = {}): Promise<CheckResult> {
+export async function runCheck(
+  check: Check,
+  descriptor: TargetDescriptor,
+  options: RunCheckOptions = {},
+): Promise<CheckResult> {
   const notes: string[] = [];
   const base = { check: check.name, verifies: check.verifies, notes };
   const reason = skipReason(check.needs, descriptor);
@@ -70,14 +93,32 @@ export async function runCheck(check: Check, descriptor: TargetDescriptor, optio
   };
   const tally = session.begin(note);
   const started = performance.now();
-  const finished = () => ({ durationMs: Math.round(performance.now() - started), requests: tally.requests, observed: [...tally.observed].sort() });
+  const finished = () => ({
+    durationMs: Math.round(performance.now() - started),
+    requests: tally.requests,
+    observed: [...tally.observed].sort(),
+  });
   // A promise broken by any exchange of the check fails it first: it is what went wrong earliest.
   const brokenPromise = () => {
     const [first] = tally.broken;
     if (!first) return undefined;
-    const also = tally.broken.length > 1 ? [`(and ${tally.broken.length - 1} more: ${[...new Set(tally.broken.slice(1).map(({ promise }) => promise))].join(', ')})`] : [];
-    const involved = (first.involved ?? []).filter((exchange) => exchange !== first.exchange).map((exchange) => `  ${curlCommand(exchange.request, descriptor.apiKey)}  # also involved, answered ${exchange.status}`);
-    const failure = { title: `Broken promise ${first.promise}: ${first.title}`, lines: [...first.lines, `Promise: ${PROMISES[first.promise].promise}`, ...involved, ...also], curl: curlCommand(first.exchange.request, descriptor.apiKey) };
+    const also =
+      tally.broken.length > 1
+        ? [
+            `(and ${tally.broken.length - 1} more: ${[...new Set(tally.broken.slice(1).map(({ promise }) => promise))].join(', ')})`,
+          ]
+        : [];
+    const involved = (first.involved ?? [])
+      .filter((exchange) => exchange !== first.exchange)
+      .map(
+        (exchange) =>
+          `  ${curlCommand(exchange.request, descriptor.apiKey)}  # also involved, answered ${exchange.status}`,
+      );
+    const failure = {
+      title: `Broken promise ${first.promise}: ${first.title}`,
+      lines: [...first.lines, `Promise: ${PROMISES[first.promise].promise}`, ...involved, ...also],
+      curl: curlCommand(first.exchange.request, descriptor.apiKey),
+    };
     return { ...base, outcome: 'failed' as const, failure, ...finished() };
   };
   try {
@@ -92,12 +133,24 @@ export async function runCheck(check: Check, descriptor: TargetDescriptor, optio
     }
     if (isCheckFailure(error)) {
       const curl = error.exchange && curlCommand(error.exchange.request, descriptor.apiKey);
-      const sequence = (error.sequence ?? []).map(({ label, exchange }) => `  ${curlCommand(exchange.request, descriptor.apiKey)}  # ${label}`);
-      return { ...base, outcome: 'failed', failure: { title: error.title, lines: [...error.lines, ...sequence], ...(curl && { curl }) }, ...finished() };
+      const sequence = (error.sequence ?? []).map(
+        ({ label, exchange }) => `  ${curlCommand(exchange.request, descriptor.apiKey)}  # ${label}`,
+      );
+      return {
+        ...base,
+        outcome: 'failed',
+        failure: { title: error.title, lines: [...error.lines, ...sequence], ...(curl && { curl }) },
+        ...finished(),
+      };
     }
     // Not a verdict on the target's answers (e.g. the connection dropped): still a failure, said plainly.
     const message = error instanceof Error ? error.message : String(error);
-    return { ...base, outcome: 'failed', failure: { title: `Check could not complete: ${message}`, lines: [] }, ...finished() };
+    return {
+      ...base,
+      outcome: 'failed',
+      failure: { title: `Check could not complete: ${message}`, lines: [] },
+      ...finished(),
+    };
   }
 }
 
@@ -115,7 +168,11 @@ export interface RunChecksOptions {
  * Runs checks one after another (they share the key's quota, so never in parallel).
  * @example const results = await runChecks(CHECKS, target.descriptor, { onResult: print });
  */
-export async function runChecks(checks: readonly Check[], descriptor: TargetDescriptor, options: RunChecksOptions = {}): Promise<CheckResult[]> {
+export async function runChecks(
+  checks: readonly Check[],
+  descriptor: TargetDescriptor,
+  options: RunChecksOptions = {},
+): Promise<CheckResult[]> {
   const results: CheckResult[] = [];
   for (const check of checks) {
     const { onNote } = options;

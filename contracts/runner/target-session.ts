@@ -100,8 +100,15 @@ export class TargetSession {
   constructor(descriptor: TargetDescriptor, settings: SuiteSettings) {
     this.#descriptor = descriptor;
     this.#settings = settings;
-    this.model = new PromiseModel({ baseUrl: descriptor.baseUrl, capabilities: descriptor.capabilities, ...(descriptor.plan && { plan: descriptor.plan }) });
-    this.clock = descriptor.adminUrl && descriptor.capabilities.includes('clock') ? this.#trackedClock(fakeClock(descriptor.adminUrl)) : undefined;
+    this.model = new PromiseModel({
+      baseUrl: descriptor.baseUrl,
+      capabilities: descriptor.capabilities,
+      ...(descriptor.plan && { plan: descriptor.plan }),
+    });
+    this.clock =
+      descriptor.adminUrl && descriptor.capabilities.includes('clock')
+        ? this.#trackedClock(fakeClock(descriptor.adminUrl))
+        : undefined;
     const waiter = waiterFor(this.clock);
     // Moving the fake's clock costs no time; a real wait must fit what is left of --max-minutes.
     const budgeted = async (seconds: number) => {
@@ -110,7 +117,11 @@ export class TargetSession {
     };
     this.waiter = this.clock ? waiter : { ...waiter, wait: budgeted };
     this.marker = descriptor.kind === 'url' ? runMarker(settings.seed) : undefined;
-    this.#paced = pacedSender((request) => this.#sendCounted(request), (message) => this.#note(message), this.waiter);
+    this.#paced = pacedSender(
+      (request) => this.#sendCounted(request),
+      (message) => this.#note(message),
+      this.waiter,
+    );
   }
 
   get settings(): SuiteSettings {
@@ -143,8 +154,13 @@ export class TargetSession {
   async setMinuteRemaining(remaining: number): Promise<void> {
     const { adminUrl, apiKey } = this.#descriptor;
     if (!adminUrl) throw new Error('only the fake has scenario controls');
-    const response = await fetch(`${adminUrl}/__admin/keys/${encodeURIComponent(apiKey)}/quota`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ minuteRemaining: remaining }) });
-    if (!response.ok) throw new Error(`PUT /__admin/keys/.../quota answered ${response.status}: ${await response.text()}`);
+    const response = await fetch(`${adminUrl}/__admin/keys/${encodeURIComponent(apiKey)}/quota`, {
+      method: 'PUT',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ minuteRemaining: remaining }),
+    });
+    if (!response.ok)
+      throw new Error(`PUT /__admin/keys/.../quota answered ${response.status}: ${await response.text()}`);
     this.model.reset();
   }
 
@@ -201,7 +217,10 @@ export class TargetSession {
   /** Refuses to start a wait the time budget cannot hold: the check stops and is reported as left out. */
   #affordWait(seconds: number): void {
     const left = this.secondsLeft();
-    if (left !== undefined && seconds > left) throw new TimeBudgetExhausted(`${LEFT_OUT} ${this.#settings.maxMinutes}: it needed a ${seconds} s wait with ${Math.max(0, Math.floor(left))} s left`);
+    if (left !== undefined && seconds > left)
+      throw new TimeBudgetExhausted(
+        `${LEFT_OUT} ${this.#settings.maxMinutes}: it needed a ${seconds} s wait with ${Math.max(0, Math.floor(left))} s left`,
+      );
   }
 
   async #sendCounted(request: ContractRequest): Promise<Exchange> {
@@ -210,7 +229,8 @@ export class TargetSession {
       throw new RequestBudgetExhausted(`the request budget is used up (--max-requests ${maxRequests})`);
     }
     const left = this.secondsLeft();
-    if (left !== undefined && left <= 0) throw new TimeBudgetExhausted(`${LEFT_OUT} ${this.#settings.maxMinutes}: the time was used up`);
+    if (left !== undefined && left <= 0)
+      throw new TimeBudgetExhausted(`${LEFT_OUT} ${this.#settings.maxMinutes}: the time was used up`);
     this.#sent += 1;
     this.#tally.requests += 1;
     const tally = this.#tally;
@@ -225,12 +245,23 @@ export class TargetSession {
     tally.broken.push(...this.model.answered(ticket, exchange, this.targetNow(exchange)));
     const { baseUrl } = this.#descriptor;
     for (const item of observedItems(exchange, baseUrl)) tally.observed.add(item);
-    const operation = operationOfRequest(exchange.request.method, exchange.request.url, baseUrl)?.operationId ?? `${exchange.request.method} undocumented`;
+    const operation =
+      operationOfRequest(exchange.request.method, exchange.request.url, baseUrl)?.operationId ??
+      `${exchange.request.method} undocumented`;
     tally.answerKinds.add(`${operation} ${exchange.status} ${errorCodeOf(exchange) ?? ''}`);
     const limit = Number(headerOf(exchange, 'x-ratelimit-limit'));
-    if (exchange.status !== 401 && (request.auth ?? 'key') === 'key' && Number.isSafeInteger(limit) && limit > 0 && limit !== this.#keyLimit) {
+    if (
+      exchange.status !== 401 &&
+      (request.auth ?? 'key') === 'key' &&
+      Number.isSafeInteger(limit) &&
+      limit > 0 &&
+      limit !== this.#keyLimit
+    ) {
       this.#keyLimit = limit;
-      if (this.#descriptor.paced) this.#note(`the key allows ${limit} requests a minute (X-RateLimit-Limit): generated cases stop after ${this.patience} in a row show nothing new`);
+      if (this.#descriptor.paced)
+        this.#note(
+          `the key allows ${limit} requests a minute (X-RateLimit-Limit): generated cases stop after ${this.patience} in a row show nothing new`,
+        );
     }
     return exchange;
   }

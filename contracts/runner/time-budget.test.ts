@@ -15,10 +15,11 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const target = async () => (await connectUrlTarget({ baseUrl: server.baseUrl, apiKey: 'free-test-key', allow: [] })).descriptor;
+const target = async () =>
+  (await connectUrlTarget({ baseUrl: server.baseUrl, apiKey: 'free-test-key', allow: [] })).descriptor;
 const waitingCheck = (seconds: number): Check => ({
   name: 'waits',
-  verifies: 'nothing; it needs the target\'s time to pass',
+  verifies: "nothing; it needs the target's time to pass",
   needs: [],
   async run(context) {
     await context.send({ method: 'GET', path: '/categories' });
@@ -33,16 +34,29 @@ describe('the time budget of a run (--max-minutes)', () => {
     const started = performance.now();
     const leftOut = await runCheck(waitingCheck(30), descriptor, { settings });
     expect(performance.now() - started).toBeLessThan(2_000);
-    expect(leftOut).toMatchObject({ outcome: 'skipped', reason: expect.stringMatching(new RegExp(`^${LEFT_OUT} 0.05: it needed a 30 s wait with \\d+ s left$`)) as unknown, requests: 1 });
+    expect(leftOut).toMatchObject({
+      outcome: 'skipped',
+      reason: expect.stringMatching(
+        new RegExp(`^${LEFT_OUT} 0.05: it needed a 30 s wait with \\d+ s left$`),
+      ) as unknown,
+      requests: 1,
+    });
     expect(await runCheck(waitingCheck(0.01), descriptor, { settings })).toMatchObject({ outcome: 'passed' });
   });
 
   it('sends nothing more once the time is used up', async () => {
     const descriptor = await target();
     const settings = { seed: 1, runs: 1, maxMinutes: 0.01 };
-    expect(await runCheck(waitingCheck(0.01), descriptor, { settings })).toMatchObject({ outcome: 'passed', requests: 1 });
+    expect(await runCheck(waitingCheck(0.01), descriptor, { settings })).toMatchObject({
+      outcome: 'passed',
+      requests: 1,
+    });
     await new Promise((resolve) => setTimeout(resolve, 700));
-    expect(await runCheck(waitingCheck(0.01), descriptor, { settings })).toMatchObject({ outcome: 'skipped', reason: `${LEFT_OUT} 0.01: the time was used up`, requests: 0 });
+    expect(await runCheck(waitingCheck(0.01), descriptor, { settings })).toMatchObject({
+      outcome: 'skipped',
+      reason: `${LEFT_OUT} 0.01: the time was used up`,
+      requests: 0,
+    });
   });
 });
 
@@ -54,9 +68,15 @@ describe('a budget used up inside generated cases', () => {
     verifies: 'nothing; it sends one request per generated case',
     needs: [],
     async run(context) {
-      await checkProperty(context, 'cases', fc.integer(), async () => {
-        await context.send({ method: 'GET', path: '/categories' });
-      }, { runs: 5 });
+      await checkProperty(
+        context,
+        'cases',
+        fc.integer(),
+        async () => {
+          await context.send({ method: 'GET', path: '/categories' });
+        },
+        { runs: 5 },
+      );
     },
   };
 
@@ -65,12 +85,17 @@ describe('a budget used up inside generated cases', () => {
     const settings = { seed: 1, runs: 5, maxMinutes: 0.01 };
     expect(await runCheck(waitingCheck(0.01), descriptor, { settings })).toMatchObject({ outcome: 'passed' });
     await new Promise((resolve) => setTimeout(resolve, 700));
-    expect(await runCheck(generated, descriptor, { settings })).toMatchObject({ outcome: 'skipped', reason: `${LEFT_OUT} 0.01: the time was used up` });
+    expect(await runCheck(generated, descriptor, { settings })).toMatchObject({
+      outcome: 'skipped',
+      reason: `${LEFT_OUT} 0.01: the time was used up`,
+    });
   });
 
   it('leaves the concurrent-clients check out when its requests run out, instead of passing it', async () => {
     const descriptor = await target();
-    const result = await runCheck(concurrentClientsSerialisable, descriptor, { settings: { seed: 1, runs: 5, maxRequests: 1 } });
+    const result = await runCheck(concurrentClientsSerialisable, descriptor, {
+      settings: { seed: 1, runs: 5, maxRequests: 1 },
+    });
     expect(result).toMatchObject({ outcome: 'skipped', reason: 'the request budget is used up (--max-requests 1)' });
   });
 });

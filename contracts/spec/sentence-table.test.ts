@@ -6,9 +6,11 @@ import { specSentences } from './spec-sentences.js';
 
 const rowOf = (sentence: string) => SENTENCE_TABLE.find((row) => row.sentence === sentence);
 
-describe('the table of the spec\'s sentences', () => {
+describe("the table of the spec's sentences", () => {
   it('has a row for every sentence of spec/openapi.yaml (a new sentence needs its check, or a reason)', () => {
-    const missing = specSentences().filter(({ sentence }) => !rowOf(sentence)).map(({ where, sentence }) => `${where}: ${sentence}`);
+    const missing = specSentences()
+      .filter(({ sentence }) => !rowOf(sentence))
+      .map(({ where, sentence }) => `${where}: ${sentence}`);
     expect(missing).toEqual([]);
   });
 
@@ -20,11 +22,21 @@ describe('the table of the spec\'s sentences', () => {
   it('names only checks of the registry and promises of the model, and gives each row a check or a reason', () => {
     const known = new Set<string>([...CHECKS.map(({ name }) => name), ...PROMISE_NAMES]);
     expect(SENTENCE_TABLE.flatMap(({ verifiedBy = [] }) => verifiedBy).filter((name) => !known.has(name))).toEqual([]);
-    expect(SENTENCE_TABLE.filter(({ verifiedBy, notCheckable }) => (verifiedBy ?? []).length === 0 && !notCheckable)).toEqual([]);
+    expect(
+      SENTENCE_TABLE.filter(({ verifiedBy, notCheckable }) => (verifiedBy ?? []).length === 0 && !notCheckable),
+    ).toEqual([]);
   });
 
   it('finds a sentence wherever the spec writes one, list items included', () => {
-    const document = { info: { description: 'Rules:\n\n- Every list is sorted.\n- Nothing is paginated, e.g. `x`. Ever.' }, paths: {} };
-    expect(specSentences(document).map(({ sentence }) => sentence)).toEqual(['Rules:', 'Every list is sorted.', 'Nothing is paginated, e.g. `x`.', 'Ever.']);
+    const document = {
+      info: { description: 'Rules:\n\n- Every list is sorted.\n- Nothing is paginated, e.g. `x`. Ever.' },
+      paths: {},
+    };
+    expect(specSentences(document).map(({ sentence }) => sentence)).toEqual([
+      'Rules:',
+      'Every list is sorted.',
+      'Nothing is paginated, e.g. `x`.',
+      'Ever.',
+    ]);
   });
 });

@@ -14,66 +14,239 @@ export interface SentenceRow {
 const NAMES_A_THING = 'names what a thing is; it promises nothing a client can observe';
 
 export const SENTENCE_TABLE: readonly SentenceRow[] = [
-  { sentence: 'A JSON-over-HTTP interface for a pet store.', verifiedBy: ['list_categories_conforms', 'create_category_conforms', 'error_body_conformance'] },
-  { sentence: "Every operation needs an API key sent as `Authorization: Bearer <API_KEY>` and counts against the key's per-plan quotas (two fixed UTC windows: one minute and one day).", verifiedBy: ['missing_api_key_rejected', 'create_requires_api_key', 'every_outcome_charged', 'charged_once_per_admitted_request', 'fixed_utc_windows', 'quota_window_rolls_over'] },
-  { sentence: 'Rules that apply to every path under the base address:', notCheckable: 'introduces the rules below; each has its own row' },
-  { sentence: 'Every response carries `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset`, describing the window (minute or day) with the lower remaining count after the request.', verifiedBy: ['rate_limit_headers_on_every_response', 'rate_limit_remaining_decreases', 'fixed_utc_windows'], notCheckable: 'which of the two windows is lower is seen only when the day has fewer left than the minute: with a free key, after 940 requests in a day; the fake is held to it by its own tests (mocks/domain/quota.test.ts)' },
-  { sentence: 'Authentication and quota are evaluated first, then routing, then validation.', verifiedBy: ['evaluation_order_reads', 'evaluation_order_writes', 'rate_limit_promises_kept', 'earliest_refusal_answered', 'refused_never_admitted'] },
-  { sentence: 'An unknown path answers `404` with an `Error` whose code is `not_found`.', verifiedBy: ['unknown_path_not_found', 'near_miss_paths_not_found'] },
-  { sentence: 'A known path with a method it does not support answers `405` with an `Error` whose code is `method_not_allowed` and an `Allow` header listing the supported methods.', verifiedBy: ['method_not_allowed'] },
-  { sentence: 'Every error body is an `Error` whose `status` equals the HTTP status.', verifiedBy: ['error_body_conformance', 'invalid_body_rejected', 'missing_api_key_rejected', 'errors_are_error_bodies'] },
-  { sentence: 'Error codes: `missing_api_key` and `invalid_api_key` (401), `invalid_request` (400), `payload_too_large` (413), `unsupported_media_type` (415), `not_found` (404), `method_not_allowed` (405), `gone` (410), `rate_limit_exceeded` and `temporarily_banned` (429).', verifiedBy: ['missing_api_key_rejected', 'invalid_api_key_rejected', 'invalid_body_rejected', 'payload_too_large_rejected', 'unsupported_media_type_rejected', 'unknown_path_not_found', 'method_not_allowed', 'sunset_answers_gone', 'rate_limit_exceeded_answer', 'ban_after_repeated_rejections'] },
-  { sentence: 'A request that never becomes a well-formed HTTP request can also be answered, before any operation, with `request_timeout` (408) or `request_header_fields_too_large` (431).', notCheckable: 'on every target: the suite speaks well-formed HTTP only; the fake is held to it by test/robustness/hostile-http.test.ts and slow-clients.test.ts' },
+  {
+    sentence: 'A JSON-over-HTTP interface for a pet store.',
+    verifiedBy: ['list_categories_conforms', 'create_category_conforms', 'error_body_conformance'],
+  },
+  {
+    sentence:
+      "Every operation needs an API key sent as `Authorization: Bearer <API_KEY>` and counts against the key's per-plan quotas (two fixed UTC windows: one minute and one day).",
+    verifiedBy: [
+      'missing_api_key_rejected',
+      'create_requires_api_key',
+      'every_outcome_charged',
+      'charged_once_per_admitted_request',
+      'fixed_utc_windows',
+      'quota_window_rolls_over',
+    ],
+  },
+  {
+    sentence: 'Rules that apply to every path under the base address:',
+    notCheckable: 'introduces the rules below; each has its own row',
+  },
+  {
+    sentence:
+      'Every response carries `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset`, describing the window (minute or day) with the lower remaining count after the request.',
+    verifiedBy: ['rate_limit_headers_on_every_response', 'rate_limit_remaining_decreases', 'fixed_utc_windows'],
+    notCheckable:
+      'which of the two windows is lower is seen only when the day has fewer left than the minute: with a free key, after 940 requests in a day; the fake is held to it by its own tests (mocks/domain/quota.test.ts)',
+  },
+  {
+    sentence: 'Authentication and quota are evaluated first, then routing, then validation.',
+    verifiedBy: [
+      'evaluation_order_reads',
+      'evaluation_order_writes',
+      'rate_limit_promises_kept',
+      'earliest_refusal_answered',
+      'refused_never_admitted',
+    ],
+  },
+  {
+    sentence: 'An unknown path answers `404` with an `Error` whose code is `not_found`.',
+    verifiedBy: ['unknown_path_not_found', 'near_miss_paths_not_found'],
+  },
+  {
+    sentence:
+      'A known path with a method it does not support answers `405` with an `Error` whose code is `method_not_allowed` and an `Allow` header listing the supported methods.',
+    verifiedBy: ['method_not_allowed'],
+  },
+  {
+    sentence: 'Every error body is an `Error` whose `status` equals the HTTP status.',
+    verifiedBy: [
+      'error_body_conformance',
+      'invalid_body_rejected',
+      'missing_api_key_rejected',
+      'errors_are_error_bodies',
+    ],
+  },
+  {
+    sentence:
+      'Error codes: `missing_api_key` and `invalid_api_key` (401), `invalid_request` (400), `payload_too_large` (413), `unsupported_media_type` (415), `not_found` (404), `method_not_allowed` (405), `gone` (410), `rate_limit_exceeded` and `temporarily_banned` (429).',
+    verifiedBy: [
+      'missing_api_key_rejected',
+      'invalid_api_key_rejected',
+      'invalid_body_rejected',
+      'payload_too_large_rejected',
+      'unsupported_media_type_rejected',
+      'unknown_path_not_found',
+      'method_not_allowed',
+      'sunset_answers_gone',
+      'rate_limit_exceeded_answer',
+      'ban_after_repeated_rejections',
+    ],
+  },
+  {
+    sentence:
+      'A request that never becomes a well-formed HTTP request can also be answered, before any operation, with `request_timeout` (408) or `request_header_fields_too_large` (431).',
+    notCheckable:
+      'on every target: the suite speaks well-formed HTTP only; the fake is held to it by test/robustness/hostile-http.test.ts and slow-clients.test.ts',
+  },
   { sentence: 'Production', notCheckable: NAMES_A_THING },
   { sentence: 'Staging', notCheckable: NAMES_A_THING },
   { sentence: 'Categories used to classify pets.', notCheckable: NAMES_A_THING },
   { sentence: 'Pets for sale.', notCheckable: NAMES_A_THING },
   { sentence: 'Store orders.', notCheckable: NAMES_A_THING },
-  { sentence: 'Returns every category available for classifying pets.', verifiedBy: ['valid_bodies_stored_as_sent', 'stored_as_sent'] },
+  {
+    sentence: 'Returns every category available for classifying pets.',
+    verifiedBy: ['valid_bodies_stored_as_sent', 'stored_as_sent'],
+  },
   { sentence: 'Not paginated.', verifiedBy: ['stored_as_sent', 'unknown_query_ignored'] },
   { sentence: 'Every category, in ascending id order.', verifiedBy: ['listed_in_ascending_id_order'] },
   { sentence: 'Adds a category.', verifiedBy: ['create_category_conforms', 'valid_bodies_stored_as_sent'] },
-  { sentence: 'Names need not be unique.', verifiedBy: ['concurrent_clients_serialisable', 'valid_bodies_stored_as_sent'] },
-  { sentence: 'The response is the category exactly as stored: an omitted `description` stays omitted.', verifiedBy: ['valid_bodies_stored_as_sent', 'stored_as_sent'] },
-  { sentence: 'Bodies over 16 KiB are refused with 413.', verifiedBy: ['payload_too_large_rejected', 'every_outcome_charged', 'earliest_refusal_answered'] },
-  { sentence: 'The created category, with the id the service assigned.', verifiedBy: ['create_category_conforms', 'category_ids_unique', 'ids_unique'] },
-  { sentence: 'Deprecated: every response carries `Deprecation`, `Sunset` and `Link` headers.', verifiedBy: ['deprecation_headers', 'deprecation_headers_as_declared'], notCheckable: 'on Prism: it overwrites Deprecation with `true`' },
-  { sentence: 'After the sunset date (2027-07-01) the operation answers 410 `gone`.', verifiedBy: ['sunset_answers_gone'], notCheckable: 'on a live target before 2027-07-01: its clock cannot be moved (checked against the fake)' },
-  { sentence: "The pet's id, a positive integer.", verifiedBy: ['valid_parameters_accepted', 'invalid_parameters_rejected'] },
+  {
+    sentence: 'Names need not be unique.',
+    verifiedBy: ['concurrent_clients_serialisable', 'valid_bodies_stored_as_sent'],
+  },
+  {
+    sentence: 'The response is the category exactly as stored: an omitted `description` stays omitted.',
+    verifiedBy: ['valid_bodies_stored_as_sent', 'stored_as_sent'],
+  },
+  {
+    sentence: 'Bodies over 16 KiB are refused with 413.',
+    verifiedBy: ['payload_too_large_rejected', 'every_outcome_charged', 'earliest_refusal_answered'],
+  },
+  {
+    sentence: 'The created category, with the id the service assigned.',
+    verifiedBy: ['create_category_conforms', 'category_ids_unique', 'ids_unique'],
+  },
+  {
+    sentence: 'Deprecated: every response carries `Deprecation`, `Sunset` and `Link` headers.',
+    verifiedBy: ['deprecation_headers', 'deprecation_headers_as_declared'],
+    notCheckable: 'on Prism: it overwrites Deprecation with `true`',
+  },
+  {
+    sentence: 'After the sunset date (2027-07-01) the operation answers 410 `gone`.',
+    verifiedBy: ['sunset_answers_gone'],
+    notCheckable: 'on a live target before 2027-07-01: its clock cannot be moved (checked against the fake)',
+  },
+  {
+    sentence: "The pet's id, a positive integer.",
+    verifiedBy: ['valid_parameters_accepted', 'invalid_parameters_rejected'],
+  },
   { sentence: 'The pet.', verifiedBy: ['get_pet_conforms'] },
-  { sentence: 'Returns every store order.', verifiedBy: ['list_orders_conforms'], notCheckable: 'that the list is complete: the interface creates no orders, so no run knows what must be in it' },
+  {
+    sentence: 'Returns every store order.',
+    verifiedBy: ['list_orders_conforms'],
+    notCheckable: 'that the list is complete: the interface creates no orders, so no run knows what must be in it',
+  },
   { sentence: 'Every order, in ascending id order.', verifiedBy: ['listed_in_ascending_id_order'] },
-  { sentence: 'An API key sent as the bearer token.', verifiedBy: ['missing_api_key_rejected', 'equivalent_reads_answered_alike'] },
-  { sentence: 'Missing or invalid keys give 401.', verifiedBy: ['missing_api_key_rejected', 'invalid_api_key_rejected', 'create_requires_api_key'], notCheckable: 'invalid keys on Prism: it accepts any bearer token' },
-  { sentence: 'A positive identifier assigned by the service.', verifiedBy: ['create_category_conforms', 'ids_unique', 'category_ids_unique'] },
-  { sentence: 'Category name; 1 to 100 characters, not only whitespace.', verifiedBy: ['valid_bodies_stored_as_sent', 'invalid_body_rejected'] },
+  {
+    sentence: 'An API key sent as the bearer token.',
+    verifiedBy: ['missing_api_key_rejected', 'equivalent_reads_answered_alike'],
+  },
+  {
+    sentence: 'Missing or invalid keys give 401.',
+    verifiedBy: ['missing_api_key_rejected', 'invalid_api_key_rejected', 'create_requires_api_key'],
+    notCheckable: 'invalid keys on Prism: it accepts any bearer token',
+  },
+  {
+    sentence: 'A positive identifier assigned by the service.',
+    verifiedBy: ['create_category_conforms', 'ids_unique', 'category_ids_unique'],
+  },
+  {
+    sentence: 'Category name; 1 to 100 characters, not only whitespace.',
+    verifiedBy: ['valid_bodies_stored_as_sent', 'invalid_body_rejected'],
+  },
   { sentence: 'Need not be unique.', verifiedBy: ['concurrent_clients_serialisable', 'valid_bodies_stored_as_sent'] },
-  { sentence: 'Short description of the category; at most 500 characters.', verifiedBy: ['valid_bodies_stored_as_sent', 'invalid_body_rejected'] },
+  {
+    sentence: 'Short description of the category; at most 500 characters.',
+    verifiedBy: ['valid_bodies_stored_as_sent', 'invalid_body_rejected'],
+  },
   { sentence: 'The request body that creates a category.', verifiedBy: ['invalid_body_rejected'] },
   { sentence: 'A category as stored by the service.', verifiedBy: ['stored_as_sent', 'list_categories_conforms'] },
   { sentence: 'The body of every error response.', verifiedBy: ['error_body_conformance'] },
-  { sentence: 'Machine-readable error code, e.g. `invalid_request` (see the list in the description above).', verifiedBy: ['error_body_conformance', 'invalid_body_rejected'] },
-  { sentence: 'Human-readable description naming what is wrong.', verifiedBy: ['invalid_body_rejected'], notCheckable: 'that a message is readable: a person judges that; the suite checks it is there and names the field' },
+  {
+    sentence: 'Machine-readable error code, e.g. `invalid_request` (see the list in the description above).',
+    verifiedBy: ['error_body_conformance', 'invalid_body_rejected'],
+  },
+  {
+    sentence: 'Human-readable description naming what is wrong.',
+    verifiedBy: ['invalid_body_rejected'],
+    notCheckable: 'that a message is readable: a person judges that; the suite checks it is there and names the field',
+  },
   { sentence: 'The HTTP status code of the response.', verifiedBy: ['error_body_conformance'] },
   { sentence: "A pet, shaped like the classic Swagger Petstore's.", verifiedBy: ['get_pet_conforms'] },
   { sentence: 'Availability in the store.', verifiedBy: ['get_pet_conforms'] },
   { sentence: "A store order, shaped like the classic Swagger Petstore's.", verifiedBy: ['list_orders_conforms'] },
-  { sentence: 'The request limit of the window described (the one with fewer requests left).', verifiedBy: ['rate_limit_remaining_decreases', 'fixed_utc_windows'] },
-  { sentence: 'Requests left in that window after this one.', verifiedBy: ['rate_limit_promises_kept', 'charged_once_per_admitted_request', 'no_surprise_rate_limit', 'no_admission_past_the_limit', 'one_place_per_answer'] },
-  { sentence: 'Unix epoch second (rounded up) at which that window ends.', verifiedBy: ['rate_limit_reset_in_window', 'fixed_utc_windows', 'quota_window_rolls_over'] },
-  { sentence: 'Whole seconds (at least 1) to wait before retrying.', verifiedBy: ['rate_limit_exceeded_answer', 'quota_window_rolls_over', 'fixed_utc_windows'] },
-  { sentence: 'The bearer challenge; carries `error="invalid_token"` when a key was sent.', verifiedBy: ['missing_api_key_rejected', 'invalid_api_key_rejected'] },
-  { sentence: 'When the operation was deprecated, as `@` and a Unix epoch second (RFC 9745).', verifiedBy: ['deprecation_headers', 'deprecation_headers_as_declared'] },
-  { sentence: 'The HTTP-date after which the operation is gone (RFC 8594).', verifiedBy: ['deprecation_headers', 'sunset_answers_gone'] },
-  { sentence: 'Links to the deprecation notice (`rel="deprecation"`) and sunset policy (`rel="sunset"`).', verifiedBy: ['deprecation_headers', 'deprecation_headers_as_declared'] },
-  { sentence: 'The API key is missing (`missing_api_key`) or invalid (`invalid_api_key`).', verifiedBy: ['missing_api_key_rejected', 'invalid_api_key_rejected'] },
-  { sentence: 'A quota window is exhausted (`rate_limit_exceeded`) or the key is temporarily banned (`temporarily_banned`).', verifiedBy: ['rate_limit_exceeded_answer', 'ban_after_repeated_rejections'], notCheckable: 'the ban on a live target: the suite never provokes one there (checked against the fake)' },
-  { sentence: 'The request is invalid (`invalid_request`); the message names the field.', verifiedBy: ['invalid_body_rejected', 'invalid_parameters_rejected'] },
+  {
+    sentence: 'The request limit of the window described (the one with fewer requests left).',
+    verifiedBy: ['rate_limit_remaining_decreases', 'fixed_utc_windows'],
+  },
+  {
+    sentence: 'Requests left in that window after this one.',
+    verifiedBy: [
+      'rate_limit_promises_kept',
+      'charged_once_per_admitted_request',
+      'no_surprise_rate_limit',
+      'no_admission_past_the_limit',
+      'one_place_per_answer',
+    ],
+  },
+  {
+    sentence: 'Unix epoch second (rounded up) at which that window ends.',
+    verifiedBy: ['rate_limit_reset_in_window', 'fixed_utc_windows', 'quota_window_rolls_over'],
+  },
+  {
+    sentence: 'Whole seconds (at least 1) to wait before retrying.',
+    verifiedBy: ['rate_limit_exceeded_answer', 'quota_window_rolls_over', 'fixed_utc_windows'],
+  },
+  {
+    sentence: 'The bearer challenge; carries `error="invalid_token"` when a key was sent.',
+    verifiedBy: ['missing_api_key_rejected', 'invalid_api_key_rejected'],
+  },
+  {
+    sentence: 'When the operation was deprecated, as `@` and a Unix epoch second (RFC 9745).',
+    verifiedBy: ['deprecation_headers', 'deprecation_headers_as_declared'],
+  },
+  {
+    sentence: 'The HTTP-date after which the operation is gone (RFC 8594).',
+    verifiedBy: ['deprecation_headers', 'sunset_answers_gone'],
+  },
+  {
+    sentence: 'Links to the deprecation notice (`rel="deprecation"`) and sunset policy (`rel="sunset"`).',
+    verifiedBy: ['deprecation_headers', 'deprecation_headers_as_declared'],
+  },
+  {
+    sentence: 'The API key is missing (`missing_api_key`) or invalid (`invalid_api_key`).',
+    verifiedBy: ['missing_api_key_rejected', 'invalid_api_key_rejected'],
+  },
+  {
+    sentence:
+      'A quota window is exhausted (`rate_limit_exceeded`) or the key is temporarily banned (`temporarily_banned`).',
+    verifiedBy: ['rate_limit_exceeded_answer', 'ban_after_repeated_rejections'],
+    notCheckable: 'the ban on a live target: the suite never provokes one there (checked against the fake)',
+  },
+  {
+    sentence: 'The request is invalid (`invalid_request`); the message names the field.',
+    verifiedBy: ['invalid_body_rejected', 'invalid_parameters_rejected'],
+  },
   { sentence: 'The request body is over 16 KiB (`payload_too_large`).', verifiedBy: ['payload_too_large_rejected'] },
-  { sentence: 'The request body is not `application/json` (`unsupported_media_type`).', verifiedBy: ['unsupported_media_type_rejected'] },
-  { sentence: 'The pet id is not a positive integer (`invalid_request`).', verifiedBy: ['invalid_parameters_rejected'] },
-  { sentence: 'The API key is missing or invalid, on a deprecated operation.', verifiedBy: ['evaluation_order_reads', 'deprecation_headers_as_declared'] },
+  {
+    sentence: 'The request body is not `application/json` (`unsupported_media_type`).',
+    verifiedBy: ['unsupported_media_type_rejected'],
+  },
+  {
+    sentence: 'The pet id is not a positive integer (`invalid_request`).',
+    verifiedBy: ['invalid_parameters_rejected'],
+  },
+  {
+    sentence: 'The API key is missing or invalid, on a deprecated operation.',
+    verifiedBy: ['evaluation_order_reads', 'deprecation_headers_as_declared'],
+  },
   { sentence: 'No pet has this id (`not_found`).', verifiedBy: ['valid_parameters_accepted', 'get_pet_conforms'] },
   { sentence: 'The sunset date has passed; the operation is gone (`gone`).', verifiedBy: ['sunset_answers_gone'] },
-  { sentence: 'A quota window is exhausted or the key is banned, on a deprecated operation.', verifiedBy: ['ban_after_repeated_rejections', 'deprecation_headers_as_declared'] },
+  {
+    sentence: 'A quota window is exhausted or the key is banned, on a deprecated operation.',
+    verifiedBy: ['ban_after_repeated_rejections', 'deprecation_headers_as_declared'],
+  },
 ];

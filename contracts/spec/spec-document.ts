@@ -103,7 +103,8 @@ function documentedParameters(root: Node, raw: unknown[]): DocumentedParameter[]
     const parameter = resolveRef(root, entry as Node);
     const schema = (parameter.schema ?? {}) as JsonSchema;
     const resolvedSchema = resolveRef(root, schema);
-    const example = parameter.example ?? (Array.isArray(resolvedSchema.examples) ? resolvedSchema.examples[0] : undefined);
+    const example =
+      parameter.example ?? (Array.isArray(resolvedSchema.examples) ? resolvedSchema.examples[0] : undefined);
     return {
       name: String(parameter.name),
       in: parameter.in as DocumentedParameter['in'],
@@ -124,7 +125,9 @@ function documentedRequestBody(root: Node, raw: Node | undefined): DocumentedReq
     content: Object.fromEntries(entries.map(([media, entry]) => [media, (entry.schema ?? {}) as JsonSchema])),
     examples: entries.flatMap(([, entry]) => [
       ...(entry.example !== undefined ? [entry.example] : []),
-      ...Object.values((entry.examples ?? {}) as Record<string, Node>).map((example) => resolveRef(root, example).value),
+      ...Object.values((entry.examples ?? {}) as Record<string, Node>).map(
+        (example) => resolveRef(root, example).value,
+      ),
     ]),
   };
 }

@@ -27,7 +27,12 @@ export function specSentences(document: object = specDocument()): SpecSentence[]
   return descriptions(document, '#').flatMap(({ where, sentence: text }) =>
     text
       .split(/\n\s*-\s+|\n\s*\n/)
-      .flatMap((part) => part.replace(/\s+/g, ' ').trim().split(/(?<!\be\.g\.)(?<=\.)\s+(?=[A-Z`])/))
+      .flatMap((part) =>
+        part
+          .replace(/\s+/g, ' ')
+          .trim()
+          .split(/(?<!\be\.g\.)(?<=\.)\s+(?=[A-Z`])/),
+      )
       .map((sentence) => sentence.trim())
       .filter((sentence) => sentence !== '')
       .map((sentence) => ({ where, sentence })),

@@ -3,7 +3,18 @@ import type { Capability } from '../checks/check.js';
 import type { RunningTarget } from './target.js';
 
 /** The fake supports everything the suite checks, the clock included. */
-export const FAKE_CAPABILITIES: Capability[] = ['stateful', 'writes', 'quota', 'clock', 'realAuth', 'deprecationHeaders', 'uniformErrors', 'bodyLimit', 'httpEquivalences', 'exactParameters'];
+export const FAKE_CAPABILITIES: Capability[] = [
+  'stateful',
+  'writes',
+  'quota',
+  'clock',
+  'realAuth',
+  'deprecationHeaders',
+  'uniformErrors',
+  'bodyLimit',
+  'httpEquivalences',
+  'exactParameters',
+];
 
 /** The key the suite uses on the fake, and that key's plan (free: the smallest quota, the fastest to drive). */
 const FAKE_KEY = { apiKey: 'free-test-key', plan: { perMinute: 60, perDay: 1_000 } };

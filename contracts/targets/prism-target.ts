@@ -18,14 +18,17 @@ const STOP_GRACE_MS = 5_000;
 export const PRISM_CAPABILITIES: Capability[] = ['writes'];
 /** Why Prism lacks each capability it lacks: printed for every check it skips. */
 export const PRISM_LACKING: Partial<Record<Capability, string>> = {
-  stateful: 'Prism keeps no state: it answers every request with an example of the spec, so nothing created is listed and X-RateLimit-* never change',
+  stateful:
+    'Prism keeps no state: it answers every request with an example of the spec, so nothing created is listed and X-RateLimit-* never change',
   quota: 'Prism has no quota: it never answers 429',
   clock: 'Prism has no clock to move: the ban, window rollover and sunset are checked against the fake',
   realAuth: 'Prism accepts any bearer token: only a missing Authorization gives 401',
   deprecationHeaders: 'Prism overwrites the Deprecation header with `true` (RFC 9745 wants @epoch)',
-  uniformErrors: 'Prism answers unknown paths, other methods and malformed JSON with its own application/problem+json, without X-RateLimit-*',
+  uniformErrors:
+    'Prism answers unknown paths, other methods and malformed JSON with its own application/problem+json, without X-RateLimit-*',
   bodyLimit: 'Prism has no request body size limit',
-  httpEquivalences: 'Prism answers `Authorization: bearer <token>` (lower-case scheme) as if no key were sent, though RFC 9110 §11.1 makes the scheme case-insensitive',
+  httpEquivalences:
+    'Prism answers `Authorization: bearer <token>` (lower-case scheme) as if no key were sent, though RFC 9110 §11.1 makes the scheme case-insensitive',
   exactParameters: 'Prism coerces path parameters (`0x10` is 16) and refuses int64 ids past 2^53 with 400',
 };
 
@@ -34,7 +37,10 @@ const PRISM_TOKEN = 'prism-accepts-any-token';
 
 async function answersOnce(baseUrl: string): Promise<boolean> {
   try {
-    const response = await fetch(`${baseUrl}/categories`, { headers: { Authorization: `Bearer ${PRISM_TOKEN}` }, signal: AbortSignal.timeout(2_000) });
+    const response = await fetch(`${baseUrl}/categories`, {
+      headers: { Authorization: `Bearer ${PRISM_TOKEN}` },
+      signal: AbortSignal.timeout(2_000),
+    });
     await response.arrayBuffer();
     return response.status === 200;
   } catch {
@@ -54,7 +60,8 @@ async function stop(child: ChildProcess): Promise<void> {
 async function waitUntilAnswering(child: ChildProcess, baseUrl: string, output: () => string): Promise<void> {
   const deadline = Date.now() + STARTUP_TIMEOUT_MS;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`Prism exited with code ${child.exitCode} before answering:\n${output()}`);
+    if (child.exitCode !== null)
+      throw new Error(`Prism exited with code ${child.exitCode} before answering:\n${output()}`);
     if (await answersOnce(baseUrl)) return;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
@@ -67,7 +74,9 @@ export function prismScript(from: string = import.meta.url): string {
   try {
     manifest = createRequire(from).resolve(`${PRISM_PACKAGE}/package.json`);
   } catch {
-    throw new UsageError(`the prism target needs ${PRISM_PACKAGE}, which is not installed: npm install --save-dev ${PRISM_PACKAGE}@${PRISM_VERSION}`);
+    throw new UsageError(
+      `the prism target needs ${PRISM_PACKAGE}, which is not installed: npm install --save-dev ${PRISM_PACKAGE}@${PRISM_VERSION}`,
+    );
   }
   const { bin } = createRequire(from)(manifest) as { bin: string | Record<string, string> };
   return join(dirname(manifest), typeof bin === 'string' ? bin : bin.prism!);
@@ -82,9 +91,13 @@ export async function startPrismTarget(): Promise<RunningTarget> {
   const script = prismScript();
   const port = await freeLoopbackPort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [script, 'mock', SPEC_PATH, '--host', '127.0.0.1', '--port', String(port), '--verboseLevel', 'warn'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [script, 'mock', SPEC_PATH, '--host', '127.0.0.1', '--port', String(port), '--verboseLevel', 'warn'],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4_000));
   child.stdout?.on('data', keep);

@@ -15,8 +15,10 @@ describe('skipReason', () => {
     expect(skipReason([], prism)).toBeUndefined();
   });
 
-  it('is the target\'s reason for the first capability it lacks', () => {
-    expect(skipReason(['writes', 'realAuth'], prism)).toBe('Prism accepts any bearer token: only a missing Authorization gives 401');
+  it("is the target's reason for the first capability it lacks", () => {
+    expect(skipReason(['writes', 'realAuth'], prism)).toBe(
+      'Prism accepts any bearer token: only a missing Authorization gives 401',
+    );
   });
 
   it('still names the capability when the target gives no reason', () => {

@@ -37,7 +37,10 @@ export interface RunningTarget {
  * undefined when it can.
  * @example skipReason(['writes', 'stateful'], prism.descriptor) // 'Prism keeps no state: ...'
  */
-export function skipReason(needs: readonly Capability[], descriptor: Pick<TargetDescriptor, 'capabilities' | 'lacking'>): string | undefined {
+export function skipReason(
+  needs: readonly Capability[],
+  descriptor: Pick<TargetDescriptor, 'capabilities' | 'lacking'>,
+): string | undefined {
   const missing = needs.find((capability) => !descriptor.capabilities.includes(capability));
   if (missing === undefined) return undefined;
   return descriptor.lacking[missing] ?? `the target lacks the "${missing}" capability`;

@@ -9,11 +9,19 @@ const PROBE_TIMEOUT_MS = 10_000;
 
 /** A live service is assumed to do what the spec says; only what would disturb it needs permission. */
 /** What every live service supports (the rest it must be allowed: {@link ALLOWABLE}). */
-export const LIVE_CAPABILITIES: Capability[] = ['stateful', 'realAuth', 'deprecationHeaders', 'uniformErrors', 'bodyLimit', 'httpEquivalences', 'exactParameters'];
+export const LIVE_CAPABILITIES: Capability[] = [
+  'stateful',
+  'realAuth',
+  'deprecationHeaders',
+  'uniformErrors',
+  'bodyLimit',
+  'httpEquivalences',
+  'exactParameters',
+];
 const LIVE_LACKING: Partial<Record<Capability, string>> = {
   writes: 'not allowed on this target: pass --allow writes to let the suite create categories',
   quota: 'not allowed on this target: pass --allow quota to let the suite drive the key to one 429 (never a ban)',
-  clock: 'a live target\'s clock cannot be moved: the ban, window rollover and sunset are checked against the fake',
+  clock: "a live target's clock cannot be moved: the ban, window rollover and sunset are checked against the fake",
 };
 
 /** Options of {@link connectUrlTarget}. */
@@ -29,14 +37,18 @@ export function validatedBaseUrl(raw: string, flag = '--target'): string {
   try {
     url = new URL(raw);
   } catch {
-    throw new UsageError(`${flag} must be ${flag === '--target' ? 'fake, prism or ' : ''}a base URL ending in /v1; got "${raw}"`);
+    throw new UsageError(
+      `${flag} must be ${flag === '--target' ? 'fake, prism or ' : ''}a base URL ending in /v1; got "${raw}"`,
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new UsageError(`${flag} URL must be http or https; got "${raw}"`);
   }
   const base = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
   if (!base.endsWith('/v1') || url.search !== '' || url.hash !== '') {
-    throw new UsageError(`${flag} URL must be the base address, ending in /v1 (e.g. https://staging.api.petstore.example.com/v1); got "${raw}"`);
+    throw new UsageError(
+      `${flag} URL must be the base address, ending in /v1 (e.g. https://staging.api.petstore.example.com/v1); got "${raw}"`,
+    );
   }
   return base;
 }
@@ -61,7 +73,9 @@ async function probe(baseUrl: string): Promise<void> {
 export async function connectUrlTarget(options: UrlTargetOptions): Promise<RunningTarget> {
   const baseUrl = validatedBaseUrl(options.baseUrl);
   if (!options.apiKey) {
-    throw new UsageError(`a URL target needs an API key: pass --api-key KEY or set PETSTORE_API_KEY (target ${baseUrl})`);
+    throw new UsageError(
+      `a URL target needs an API key: pass --api-key KEY or set PETSTORE_API_KEY (target ${baseUrl})`,
+    );
   }
   await probe(baseUrl);
   const allowed = ALLOWABLE.filter((capability) => options.allow.includes(capability));
@@ -72,7 +86,9 @@ export async function connectUrlTarget(options: UrlTargetOptions): Promise<Runni
       baseUrl,
       apiKey: options.apiKey,
       capabilities: [...LIVE_CAPABILITIES, ...allowed],
-      lacking: Object.fromEntries(Object.entries(LIVE_LACKING).filter(([capability]) => !allowed.includes(capability as Capability))),
+      lacking: Object.fromEntries(
+        Object.entries(LIVE_LACKING).filter(([capability]) => !allowed.includes(capability as Capability)),
+      ),
       paced: true,
     },
     close: async () => undefined,

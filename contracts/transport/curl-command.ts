@@ -14,7 +14,10 @@ function shellQuote(value: string): string {
 function quotedUrl(url: string, secret: string | undefined): string {
   const spelt = secret && [secret, encodeURIComponent(secret)].find((form) => url.includes(form));
   if (!spelt) return shellQuote(url);
-  return `"${url.split(spelt).map((part) => part.replace(/["$`\\]/g, '\\$&')).join('${PETSTORE_API_KEY}')}"`;
+  return `"${url
+    .split(spelt)
+    .map((part) => part.replace(/["$`\\]/g, '\\$&'))
+    .join('${PETSTORE_API_KEY}')}"`;
 }
 
 /**
@@ -37,7 +40,9 @@ export function curlCommand(request: SentRequest, secret?: string): string {
   if (request.body instanceof Uint8Array && !isUtf8(request.body)) {
     // Bytes that are not UTF-8 (a test of the service's decoding) survive only as printf escapes, read
     // through a file (bash process substitution) so NUL bytes and trailing newlines arrive too.
-    const escaped = [...request.body.subarray(0, LONG_BODY)].map((byte) => `\\x${byte.toString(16).padStart(2, '0')}`).join('');
+    const escaped = [...request.body.subarray(0, LONG_BODY)]
+      .map((byte) => `\\x${byte.toString(16).padStart(2, '0')}`)
+      .join('');
     parts.push('--data-binary', `@<(printf '${escaped}')`);
   } else if (request.body !== undefined) {
     const body = typeof request.body === 'string' ? request.body : new TextDecoder().decode(request.body);

@@ -65,7 +65,8 @@ export function headerOf(exchange: Exchange, name: string): string | undefined {
 /** A request header's value as sent, whatever the case of its name. */
 export function requestHeaderOf(exchange: Exchange, name: string): string | undefined {
   const lower = name.toLowerCase();
-  for (const field in exchange.request.headers) if (field.toLowerCase() === lower) return exchange.request.headers[field];
+  for (const field in exchange.request.headers)
+    if (field.toLowerCase() === lower) return exchange.request.headers[field];
   return undefined;
 }
 

@@ -5,7 +5,13 @@ import { pacedSender, type Waiter } from './paced-sender.js';
 const request: ContractRequest = { method: 'GET', path: '/categories' };
 
 function answer(status: number, headers: Record<string, string> = {}, json?: unknown): Exchange {
-  return { request: { method: 'GET', url: 'http://127.0.0.1:1/v1/categories', headers: {} }, status, headers, text: '', json };
+  return {
+    request: { method: 'GET', url: 'http://127.0.0.1:1/v1/categories', headers: {} },
+    status,
+    headers,
+    text: '',
+    json,
+  };
 }
 
 function scripted(answers: Exchange[]) {
@@ -53,7 +59,10 @@ describe('pacedSender', () => {
 
   it('waits for the window to end before sending when the last answer said Remaining 0', async () => {
     const reset = String(Math.floor(Date.now() / 1000) + 30);
-    const { paced, waits } = scripted([answer(200, { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset }), answer(200)]);
+    const { paced, waits } = scripted([
+      answer(200, { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset }),
+      answer(200),
+    ]);
     await paced(request);
     expect(waits).toEqual([]);
     await paced(request);
@@ -64,7 +73,11 @@ describe('pacedSender', () => {
 
   it('keeps the anonymous window apart: a used-up window of requests without a key delays only those', async () => {
     const reset = String(Math.floor(Date.now() / 1000) + 30);
-    const { paced, waits } = scripted([answer(401, { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset }), answer(200), answer(200)]);
+    const { paced, waits } = scripted([
+      answer(401, { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset }),
+      answer(200),
+      answer(200),
+    ]);
     await paced({ ...request, auth: 'none' });
     await paced(request);
     expect(waits).toEqual([]);

@@ -74,7 +74,9 @@ export function pacedSender(send: Send, note: (message: string) => void, waiter:
       if (exchange.status !== 429 || request.expectsRateLimit || banned || attempt >= MAX_RETRIES) return exchange;
       const retryAfter = wholeNumber(headerOf(exchange, 'retry-after'));
       const wait = Math.min(Math.max(retryAfter ?? 1, 2 ** attempt), LONGEST_WAIT_SECONDS);
-      note(`429 on ${what}: ${waiter.say(wait)} (Retry-After: ${retryAfter ?? 'none'}), retry ${attempt + 1} of ${MAX_RETRIES}`);
+      note(
+        `429 on ${what}: ${waiter.say(wait)} (Retry-After: ${retryAfter ?? 'none'}), retry ${attempt + 1} of ${MAX_RETRIES}`,
+      );
       await waiter.wait(wait);
     }
   };

@@ -7,7 +7,10 @@ let server: Server | undefined;
 afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
 
 /** A server on a random loopback port answering 200 `{"n":<count>}`, with `onRequest` deciding first. */
-async function listening(configure: (server: Server) => void, onRequest: (socketRequests: number) => 'answer' | 'destroy' = () => 'answer'): Promise<string> {
+async function listening(
+  configure: (server: Server) => void,
+  onRequest: (socketRequests: number) => 'answer' | 'destroy' = () => 'answer',
+): Promise<string> {
   let count = 0;
   const perSocket = new WeakMap<object, number>();
   server = createServer((request, response) => {
@@ -26,29 +29,50 @@ async function listening(configure: (server: Server) => void, onRequest: (socket
 describe('sendRequest over pooled connections', () => {
   it('sends again on a new connection when the server closed the pooled one as the request went out', async () => {
     // Every connection dies on its second request, as when a keep-alive timeout and a request cross.
-    const baseUrl = await listening(() => undefined, (seen) => (seen > 1 ? 'destroy' : 'answer'));
+    const baseUrl = await listening(
+      () => undefined,
+      (seen) => (seen > 1 ? 'destroy' : 'answer'),
+    );
     const answers = [];
-    for (let index = 0; index < 3; index += 1) answers.push(await sendRequest(baseUrl, 'k', { method: 'GET', path: '/categories' }));
-    expect(answers.map(({ status, json }) => [status, json])).toEqual([[200, { n: 1 }], [200, { n: 2 }], [200, { n: 3 }]]);
+    for (let index = 0; index < 3; index += 1)
+      answers.push(await sendRequest(baseUrl, 'k', { method: 'GET', path: '/categories' }));
+    expect(answers.map(({ status, json }) => [status, json])).toEqual([
+      [200, { n: 1 }],
+      [200, { n: 2 }],
+      [200, { n: 3 }],
+    ]);
   });
 
   it('survives a server whose keep-alive timeout is shorter than the pause between requests', async () => {
     const baseUrl = await listening((created) => (created.keepAliveTimeout = 50));
     expect((await sendRequest(baseUrl, 'k', { method: 'GET', path: '/categories' })).status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 120));
-    expect((await sendRequest(baseUrl, 'k', { method: 'POST', path: '/categories', json: { name: 'x' } })).json).toEqual({ n: 2 });
+    expect(
+      (await sendRequest(baseUrl, 'k', { method: 'POST', path: '/categories', json: { name: 'x' } })).json,
+    ).toEqual({ n: 2 });
   });
 
   it('still fails when the server never answers at all', async () => {
-    const baseUrl = await listening(() => undefined, () => 'destroy');
-    await expect(sendRequest(baseUrl, 'k', { method: 'GET', path: '/categories' })).rejects.toThrow(/socket hang up|ECONNRESET/);
+    const baseUrl = await listening(
+      () => undefined,
+      () => 'destroy',
+    );
+    await expect(sendRequest(baseUrl, 'k', { method: 'GET', path: '/categories' })).rejects.toThrow(
+      /socket hang up|ECONNRESET/,
+    );
   });
 });
 
 describe('sentRequest', () => {
   it('puts a key meant for the query there, percent-encoded after any query the path has, and sends no Authorization', () => {
     const auth = { spell: (key: string) => key, query: 'api_key', invalid: true as const };
-    expect(sentRequest('http://x/v1/', { method: 'GET', path: '/categories', auth }, 'k+y/1')).toEqual({ method: 'GET', url: 'http://x/v1/categories?api_key=k%2By%2F1', headers: { Accept: 'application/json' } });
-    expect(sentRequest('http://x/v1', { method: 'GET', path: '/categories?x=1', auth }, 'k').url).toBe('http://x/v1/categories?x=1&api_key=k');
+    expect(sentRequest('http://x/v1/', { method: 'GET', path: '/categories', auth }, 'k+y/1')).toEqual({
+      method: 'GET',
+      url: 'http://x/v1/categories?api_key=k%2By%2F1',
+      headers: { Accept: 'application/json' },
+    });
+    expect(sentRequest('http://x/v1', { method: 'GET', path: '/categories?x=1', auth }, 'k').url).toBe(
+      'http://x/v1/categories?x=1&api_key=k',
+    );
   });
 });

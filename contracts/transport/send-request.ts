@@ -6,18 +6,23 @@ import { parsedJson, type ContractRequest, type Exchange, type RequestAuth, type
 const RESPONSE_TIMEOUT_MS = 30_000;
 
 // One connection reused across requests, as a real client does (a new one each time was a fifth of a run).
-const AGENTS = { 'http:': new HttpAgent({ keepAlive: true, maxSockets: 4 }), 'https:': new HttpsAgent({ keepAlive: true, maxSockets: 4 }) };
+const AGENTS = {
+  'http:': new HttpAgent({ keepAlive: true, maxSockets: 4 }),
+  'https:': new HttpsAgent({ keepAlive: true, maxSockets: 4 }),
+};
 
 function authorizationField(auth: RequestAuth, apiKey: string): [string, string] | undefined {
   if (auth === 'none') return undefined;
   if (auth === 'key') return ['Authorization', `Bearer ${apiKey}`];
-  if ('spell' in auth) return auth.query === undefined ? [auth.header ?? 'Authorization', auth.spell(apiKey)] : undefined;
+  if ('spell' in auth)
+    return auth.query === undefined ? [auth.header ?? 'Authorization', auth.spell(apiKey)] : undefined;
   return ['Authorization', 'bearer' in auth ? `Bearer ${auth.bearer}` : auth.authorization];
 }
 
 /** Sets a field, replacing one of the same name in any case, so a check can send `content-TYPE` alone. */
 function setField(headers: Record<string, string>, name: string, value: string | null): void {
-  for (const existing of Object.keys(headers)) if (existing.toLowerCase() === name.toLowerCase()) delete headers[existing];
+  for (const existing of Object.keys(headers))
+    if (existing.toLowerCase() === name.toLowerCase()) delete headers[existing];
   if (value !== null) headers[name] = value;
 }
 
@@ -29,10 +34,14 @@ export function sentRequest(baseUrl: string, contract: ContractRequest, apiKey: 
   let body: string | Uint8Array | undefined;
   if (contract.rawBody !== undefined) body = contract.rawBody;
   else if (contract.json !== undefined) body = JSON.stringify(contract.json);
-  if (body !== undefined && contract.contentType !== null) setField(headers, 'Content-Type', contract.contentType ?? 'application/json');
+  if (body !== undefined && contract.contentType !== null)
+    setField(headers, 'Content-Type', contract.contentType ?? 'application/json');
   for (const [name, value] of Object.entries(contract.headers ?? {})) setField(headers, name, value);
   const auth = contract.auth;
-  const shown = typeof auth === 'object' && 'spell' in auth && auth.shown !== undefined && authorization ? { [authorization[0]]: auth.shown } : undefined;
+  const shown =
+    typeof auth === 'object' && 'spell' in auth && auth.shown !== undefined && authorization
+      ? { [authorization[0]]: auth.shown }
+      : undefined;
   let url = `${baseUrl.replace(/\/$/, '')}${contract.path}`;
   if (typeof auth === 'object' && 'spell' in auth && auth.query !== undefined) {
     url += `${contract.path.includes('?') ? '&' : '?'}${encodeURIComponent(auth.query)}=${encodeURIComponent(auth.spell(apiKey))}`;

@@ -12,19 +12,35 @@ const SYSTEM_CA_FILES = ['/etc/ssl/certs/ca-certificates.crt', '/etc/pki/tls/cer
  * staging is in the system's bundle, not in Node's).
  */
 export function upstreamCertificates(env: NodeJS.ProcessEnv = process.env): string[] {
-  const file = [env.SSL_CERT_FILE, ...SYSTEM_CA_FILES].find((candidate) => candidate !== undefined && existsSync(candidate));
+  const file = [env.SSL_CERT_FILE, ...SYSTEM_CA_FILES].find(
+    (candidate) => candidate !== undefined && existsSync(candidate),
+  );
   return file ? [...rootCertificates, readFileSync(file, 'utf8')] : [...rootCertificates];
 }
 
 // Hop-by-hop fields (RFC 9110 §7.6.1) belong to one connection and are never forwarded.
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
 
 /**
  * A message's header lines as forwarded, read in one pass: hop-by-hop fields dropped (those named by
  * its `Connection` too) and, for a request (`host` given), `Host` the upstream's, added when the client
  * sent none (HTTP/1.0).
  */
-export function forwardedFields(fields: readonly string[], host: string | undefined, connection: readonly string[]): string[] {
+export function forwardedFields(
+  fields: readonly string[],
+  host: string | undefined,
+  connection: readonly string[],
+): string[] {
   const forwarded: string[] = [];
   let hostSeen = false;
   for (let index = 0; index < fields.length; index += 2) {

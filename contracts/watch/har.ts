@@ -58,7 +58,9 @@ const pairs = (headers: Record<string, string>, keepKeys: boolean): HarPair[] =>
 
 function bodyText(body: string | Uint8Array): { text: string; base64: boolean } {
   if (typeof body === 'string') return { text: body, base64: false };
-  return isUtf8(body) ? { text: Buffer.from(body).toString('utf8'), base64: false } : { text: Buffer.from(body).toString('base64'), base64: true };
+  return isUtf8(body)
+    ? { text: Buffer.from(body).toString('utf8'), base64: false }
+    : { text: Buffer.from(body).toString('base64'), base64: true };
 }
 
 const NOT_KEPT = "over the proxy's --max-body-bytes: not kept";
@@ -88,47 +90,64 @@ export class HarRecorder {
 
   /** The HAR document; `keepKeys` writes Authorization (and cookies) as sent. */
   toHar({ keepKeys = false, creatorVersion = '0' } = {}): Har {
-    const entries = [...this.#entries].sort((a, b) => a.timing.started.getTime() - b.timing.started.getTime()).map(({ exchange, timing }): HarEntry => {
-      const url = new URL(exchange.request.url);
-      const requestType = Object.entries(exchange.request.headers).find(([name]) => name.toLowerCase() === 'content-type')?.[1] ?? '';
-      const body = exchange.request.body === undefined ? undefined : bodyText(exchange.request.body);
-      // The proxy keeps a body only up to its limit: a longer one was forwarded whole but is not here.
-      const bodyKept = body === undefined || body.text !== '' || timing.requestSize === 0;
-      const complete = exchange.text !== '' || timing.responseSize === 0;
-      return {
-        startedDateTime: timing.started.toISOString(),
-        time: timing.durationMs,
-        request: {
-          method: exchange.request.method,
-          url: exchange.request.url,
-          httpVersion: timing.httpVersion,
-          cookies: [],
-          headers: pairs(exchange.request.headers, keepKeys),
-          queryString: [...url.searchParams].map(([name, value]) => ({ name, value })),
-          ...(body && { postData: { mimeType: requestType, text: body.text, ...(body.base64 && { _encoding: 'base64' as const }), ...(!bodyKept && { comment: NOT_KEPT }) } }),
-          headersSize: -1,
-          bodySize: timing.requestSize,
-        },
-        response: {
-          status: exchange.status,
-          statusText: '',
-          httpVersion: timing.httpVersion,
-          cookies: [],
-          headers: pairs(exchange.headers, keepKeys),
-          content: {
-            size: timing.responseSize,
-            mimeType: exchange.headers['content-type'] ?? '',
-            ...(complete ? { text: exchange.text } : { comment: NOT_KEPT }),
+    const entries = [...this.#entries]
+      .sort((a, b) => a.timing.started.getTime() - b.timing.started.getTime())
+      .map(({ exchange, timing }): HarEntry => {
+        const url = new URL(exchange.request.url);
+        const requestType =
+          Object.entries(exchange.request.headers).find(([name]) => name.toLowerCase() === 'content-type')?.[1] ?? '';
+        const body = exchange.request.body === undefined ? undefined : bodyText(exchange.request.body);
+        // The proxy keeps a body only up to its limit: a longer one was forwarded whole but is not here.
+        const bodyKept = body === undefined || body.text !== '' || timing.requestSize === 0;
+        const complete = exchange.text !== '' || timing.responseSize === 0;
+        return {
+          startedDateTime: timing.started.toISOString(),
+          time: timing.durationMs,
+          request: {
+            method: exchange.request.method,
+            url: exchange.request.url,
+            httpVersion: timing.httpVersion,
+            cookies: [],
+            headers: pairs(exchange.request.headers, keepKeys),
+            queryString: [...url.searchParams].map(([name, value]) => ({ name, value })),
+            ...(body && {
+              postData: {
+                mimeType: requestType,
+                text: body.text,
+                ...(body.base64 && { _encoding: 'base64' as const }),
+                ...(!bodyKept && { comment: NOT_KEPT }),
+              },
+            }),
+            headersSize: -1,
+            bodySize: timing.requestSize,
           },
-          redirectURL: '',
-          headersSize: -1,
-          bodySize: timing.responseSize,
-        },
-        cache: {},
-        timings: { send: 0, wait: timing.durationMs, receive: 0 },
-      };
-    });
-    return { log: { version: '1.2', creator: { name: 'petstore-contract watch', version: creatorVersion }, pages: [], entries } };
+          response: {
+            status: exchange.status,
+            statusText: '',
+            httpVersion: timing.httpVersion,
+            cookies: [],
+            headers: pairs(exchange.headers, keepKeys),
+            content: {
+              size: timing.responseSize,
+              mimeType: exchange.headers['content-type'] ?? '',
+              ...(complete ? { text: exchange.text } : { comment: NOT_KEPT }),
+            },
+            redirectURL: '',
+            headersSize: -1,
+            bodySize: timing.responseSize,
+          },
+          cache: {},
+          timings: { send: 0, wait: timing.durationMs, receive: 0 },
+        };
+      });
+    return {
+      log: {
+        version: '1.2',
+        creator: { name: 'petstore-contract watch', version: creatorVersion },
+        pages: [],
+        entries,
+      },
+    };
   }
 }
 
@@ -164,17 +183,30 @@ export function readHar(text: string, file: string): RecordedExchange[] {
     .sort((a, b) => started(a.entry) - started(b.entry) || a.index - b.index)
     .map(({ entry, index }) => {
       const { request, response } = entry;
-      if (!request || typeof request.method !== 'string' || typeof request.url !== 'string') throw new Error(`${file}: entry ${index} has no request method and URL`);
+      if (!request || typeof request.method !== 'string' || typeof request.url !== 'string')
+        throw new Error(`${file}: entry ${index} has no request method and URL`);
       const post = request.postData;
-      const body = post?.text === undefined ? undefined : post._encoding === 'base64' ? new Uint8Array(Buffer.from(post.text, 'base64')) : post.text;
+      const body =
+        post?.text === undefined
+          ? undefined
+          : post._encoding === 'base64'
+            ? new Uint8Array(Buffer.from(post.text, 'base64'))
+            : post.text;
       const bodyNotRecorded = (request.bodySize ?? 0) > 0 && (body === undefined || body.length === 0);
       const content = response?.content;
-      const responseText = content?.text === undefined ? '' : content.encoding === 'base64' ? Buffer.from(content.text, 'base64').toString('utf8') : content.text;
+      const responseText =
+        content?.text === undefined
+          ? ''
+          : content.encoding === 'base64'
+            ? Buffer.from(content.text, 'base64').toString('utf8')
+            : content.text;
       return {
         index,
         method: request.method.toUpperCase(),
         url: request.url,
-        headers: (request.headers ?? []).filter(({ name }) => !name.startsWith(':')).map(({ name, value }): [string, string] => [name, value]),
+        headers: (request.headers ?? [])
+          .filter(({ name }) => !name.startsWith(':'))
+          .map(({ name, value }): [string, string] => [name, value]),
         ...(body !== undefined && { body }),
         ...(bodyNotRecorded && { bodyNotRecorded: true as const }),
         response: {

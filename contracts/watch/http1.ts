@@ -10,7 +10,8 @@ const REQUEST_LINE = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+) (\S+) HTTP\/1\.([01])$/;
 const STATUS_LINE = /^HTTP\/1\.([01]) (\d{3})(?: ([\t\x20-\x7e\x80-\xff]*))?$/;
 
 /** How a message's body is delimited. */
-export type BodyFraming = { kind: 'none' } | { kind: 'length'; length: number } | { kind: 'chunked' } | { kind: 'until-close' };
+export type BodyFraming =
+  { kind: 'none' } | { kind: 'length'; length: number } | { kind: 'chunked' } | { kind: 'until-close' };
 
 /** The head of a message: start line and fields as sent (names keep their case). */
 export interface MessageHead {
@@ -83,11 +84,17 @@ function parseFields(lines: string[], into: MessageHead): void {
         into.chunked = into.transferEncoding.toLowerCase().split(',').at(-1)!.trim() === 'chunked';
         break;
       case 'connection':
-        into.connection.push(...value.toLowerCase().split(',').map((option) => option.trim()));
+        into.connection.push(
+          ...value
+            .toLowerCase()
+            .split(',')
+            .map((option) => option.trim()),
+        );
         break;
     }
   }
-  if (into.transferEncoding !== undefined && into.length !== undefined) throw new FramingError('Content-Length cannot be sent with Transfer-Encoding.');
+  if (into.transferEncoding !== undefined && into.length !== undefined)
+    throw new FramingError('Content-Length cannot be sent with Transfer-Encoding.');
 }
 
 function headLines(bytes: Buffer): string[] {
@@ -101,9 +108,17 @@ export function parseRequestHead(bytes: Buffer): RequestHead {
   const lines = headLines(bytes);
   const match = REQUEST_LINE.exec(lines[0]!);
   if (!match) throw new FramingError(`The request line "${lines[0]!.slice(0, 100)}" is not "METHOD target HTTP/1.1".`);
-  const head: RequestHead = { method: match[1]!, target: match[2]!, version: match[3] === '0' ? '1.0' : '1.1', fields: [], chunked: false, connection: [] };
+  const head: RequestHead = {
+    method: match[1]!,
+    target: match[2]!,
+    version: match[3] === '0' ? '1.0' : '1.1',
+    fields: [],
+    chunked: false,
+    connection: [],
+  };
   parseFields(lines, head);
-  if (head.transferEncoding !== undefined && !head.chunked) throw new FramingError('A request body must be chunked when it has a Transfer-Encoding.', 501, 'not_implemented');
+  if (head.transferEncoding !== undefined && !head.chunked)
+    throw new FramingError('A request body must be chunked when it has a Transfer-Encoding.', 501, 'not_implemented');
   return head;
 }
 
@@ -111,8 +126,20 @@ export function parseRequestHead(bytes: Buffer): RequestHead {
 export function parseResponseHead(bytes: Buffer): ResponseHead {
   const lines = headLines(bytes);
   const match = STATUS_LINE.exec(lines[0]!);
-  if (!match) throw new FramingError(`The status line "${lines[0]!.slice(0, 100)}" is not "HTTP/1.1 status reason".`, 502, 'bad_gateway');
-  const head: ResponseHead = { status: Number(match[2]), reason: match[3] ?? '', version: match[1] === '0' ? '1.0' : '1.1', fields: [], chunked: false, connection: [] };
+  if (!match)
+    throw new FramingError(
+      `The status line "${lines[0]!.slice(0, 100)}" is not "HTTP/1.1 status reason".`,
+      502,
+      'bad_gateway',
+    );
+  const head: ResponseHead = {
+    status: Number(match[2]),
+    reason: match[3] ?? '',
+    version: match[1] === '0' ? '1.0' : '1.1',
+    fields: [],
+    chunked: false,
+    connection: [],
+  };
   try {
     parseFields(lines, head);
   } catch (error) {

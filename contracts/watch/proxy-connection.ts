@@ -1,7 +1,16 @@
 import type { Socket } from 'node:net';
 import { rawErrorResponse } from '../../mocks/server/protocol-errors.js';
 import { forwardedFields, Tee } from './forwarding.js';
-import { BodyReader, FramingError, headEnd, parseRequestHead, parseResponseHead, requestFraming, responseFraming, type RequestHead } from './http1.js';
+import {
+  BodyReader,
+  FramingError,
+  headEnd,
+  parseRequestHead,
+  parseResponseHead,
+  requestFraming,
+  responseFraming,
+  type RequestHead,
+} from './http1.js';
 
 /** Where a connection forwards to. */
 export interface UpstreamAddress {
@@ -178,7 +187,8 @@ export class ProxiedConnection {
         if (at === bytes.length) break;
         this.#headStarted = Date.now();
       }
-      const head = this.#requestHead.length === 0 ? bytes.subarray(at) : Buffer.concat([this.#requestHead, bytes.subarray(at)]);
+      const head =
+        this.#requestHead.length === 0 ? bytes.subarray(at) : Buffer.concat([this.#requestHead, bytes.subarray(at)]);
       const end = headEnd(head, MAX_REQUEST_HEAD_BYTES);
       if (end === -1) {
         this.#requestHead = Buffer.from(head);
@@ -192,7 +202,8 @@ export class ProxiedConnection {
   }
 
   #startRequest(head: RequestHead): void {
-    if (head.method === 'CONNECT') throw new FramingError('CONNECT is not supported: watch is a reverse proxy in front of one service.');
+    if (head.method === 'CONNECT')
+      throw new FramingError('CONNECT is not supported: watch is a reverse proxy in front of one service.');
     const target = originForm(head.target);
     const fields = forwardedFields(head.fields, this.#address.host, head.connection);
     const framing = requestFraming(head);
@@ -209,7 +220,8 @@ export class ProxiedConnection {
       started: Date.now(),
       ticket: this.#events.sending(),
       answering: false,
-      lastOnConnection: head.connection.includes('close') || (head.version === '1.0' && !head.connection.includes('keep-alive')),
+      lastOnConnection:
+        head.connection.includes('close') || (head.version === '1.0' && !head.connection.includes('keep-alive')),
     };
     this.#inFlight.push(exchange);
     if (exchange.lastOnConnection) this.#noMoreRequests = true;
@@ -266,14 +278,16 @@ export class ProxiedConnection {
       if (this.#answer) {
         const { body, dechunk } = this.#answer;
         const taken = body.read(bytes, at);
-        if (!dechunk && taken > 0) this.#toClient(at === 0 && taken === bytes.length ? bytes : bytes.subarray(at, at + taken));
+        if (!dechunk && taken > 0)
+          this.#toClient(at === 0 && taken === bytes.length ? bytes : bytes.subarray(at, at + taken));
         at += taken;
         if (body.done) this.#answered();
         continue;
       }
       const exchange = this.#inFlight[0];
       if (!exchange) throw new FramingError('the upstream sent bytes nobody asked for');
-      const head = this.#answerHead.length === 0 ? bytes.subarray(at) : Buffer.concat([this.#answerHead, bytes.subarray(at)]);
+      const head =
+        this.#answerHead.length === 0 ? bytes.subarray(at) : Buffer.concat([this.#answerHead, bytes.subarray(at)]);
       let end: number;
       try {
         end = headEnd(head, MAX_ANSWER_HEAD_BYTES);
@@ -306,8 +320,13 @@ export class ProxiedConnection {
     const dechunk = framing.kind === 'chunked' && exchange.version === '1.0';
     // An upstream that answers before the request body is all in, and closes: the rest of the body has
     // nowhere to go, so the client's connection closes after the answer too.
-    const upstreamCloses = head.connection.includes('close') || (head.version === '1.0' && !head.connection.includes('keep-alive'));
-    const closeAfter = exchange.lastOnConnection || framing.kind === 'until-close' || dechunk || (upstreamCloses && this.#requestBody?.exchange === exchange);
+    const upstreamCloses =
+      head.connection.includes('close') || (head.version === '1.0' && !head.connection.includes('keep-alive'));
+    const closeAfter =
+      exchange.lastOnConnection ||
+      framing.kind === 'until-close' ||
+      dechunk ||
+      (upstreamCloses && this.#requestBody?.exchange === exchange);
     const toClient = [...fields];
     if (framing.kind === 'chunked' && !dechunk) toClient.push('Transfer-Encoding', head.transferEncoding!);
     if (closeAfter) toClient.push('Connection', 'close');
@@ -388,7 +407,14 @@ export class ProxiedConnection {
 
   #clientIdle(): void {
     if (this.#requestHead.length > 0) {
-      if (Date.now() - this.#headStarted >= HEAD_TIMEOUT_MS) this.#refuse(new FramingError('The request head was not received in time; the connection is closed.', 408, 'request_timeout'));
+      if (Date.now() - this.#headStarted >= HEAD_TIMEOUT_MS)
+        this.#refuse(
+          new FramingError(
+            'The request head was not received in time; the connection is closed.',
+            408,
+            'request_timeout',
+          ),
+        );
       // A socket's timeout fires once per quiet spell: armed again, it fires until the head's time is up.
       else this.#client.setTimeout(CLIENT_IDLE_MS);
       return;

@@ -36,10 +36,25 @@ export interface ReplayReport {
 }
 
 // Fields that belong to one connection or that the sender sets itself; a recorded key is never replayed.
-const NOT_REPLAYED = new Set(['host', 'content-length', 'connection', 'keep-alive', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'authorization', 'cookie', 'accept-encoding', 'content-type']);
+const NOT_REPLAYED = new Set([
+  'host',
+  'content-length',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+  'authorization',
+  'cookie',
+  'accept-encoding',
+  'content-type',
+]);
 
 // The spec's servers all end in the same base path (`/v1`): what a recorded API request's URL holds.
-const BASE_PATH = new URL((specDocument() as unknown as { servers: Array<{ url: string }> }).servers[0]!.url).pathname.replace(/\/$/, '');
+const BASE_PATH = new URL(
+  (specDocument() as unknown as { servers: Array<{ url: string }> }).servers[0]!.url,
+).pathname.replace(/\/$/, '');
 const BASE_PATH_SEGMENT = new RegExp(`${BASE_PATH}(?=/|$)`);
 
 /** The path (with query) of a recorded URL under the API's base path (`/v1`), or undefined for anything else (the page, its scripts). */
@@ -67,7 +82,12 @@ function replayedRequest(recorded: RecordedExchange, path: string): ContractRequ
   return {
     method: recorded.method,
     path,
-    auth: authorization === undefined || authorization.trim() === '' ? 'none' : refusedKey ? { bearer: 'replayed-unknown-key' } : 'key',
+    auth:
+      authorization === undefined || authorization.trim() === ''
+        ? 'none'
+        : refusedKey
+          ? { bearer: 'replayed-unknown-key' }
+          : 'key',
     headers: Object.fromEntries(recorded.headers.filter(([name]) => !NOT_REPLAYED.has(name.toLowerCase()))),
     ...(recorded.body !== undefined && { rawBody: recorded.body, contentType: contentType ?? null }),
   };
@@ -78,18 +98,45 @@ function replayedRequest(recorded: RecordedExchange, path: string): ContractRequ
  * media type, and which of the documented headers are there. Ids, dates, bodies of lists and
  * rate-limit values may differ between two services; the model judges those on each side.
  */
-function differencesOf(recorded: RecordedExchange, replayed: Exchange, request: string, operationId: string | undefined): ReplayDifference[] {
-  const was = { status: recorded.response.status, headers: recorded.response.headers, text: recorded.response.text, json: parsedJson(recorded.response.text), request: replayed.request } as Exchange;
-  const differ = (what: string, before: string, after: string): ReplayDifference => ({ entry: recorded.index, request, what, recorded: before, replayed: after });
-  if (was.status !== replayed.status) return [differ('status', String(was.status), `${replayed.status}${errorCodeOf(replayed) ? ` ${errorCodeOf(replayed)}` : ''}`)];
+function differencesOf(
+  recorded: RecordedExchange,
+  replayed: Exchange,
+  request: string,
+  operationId: string | undefined,
+): ReplayDifference[] {
+  const was = {
+    status: recorded.response.status,
+    headers: recorded.response.headers,
+    text: recorded.response.text,
+    json: parsedJson(recorded.response.text),
+    request: replayed.request,
+  } as Exchange;
+  const differ = (what: string, before: string, after: string): ReplayDifference => ({
+    entry: recorded.index,
+    request,
+    what,
+    recorded: before,
+    replayed: after,
+  });
+  if (was.status !== replayed.status)
+    return [
+      differ(
+        'status',
+        String(was.status),
+        `${replayed.status}${errorCodeOf(replayed) ? ` ${errorCodeOf(replayed)}` : ''}`,
+      ),
+    ];
   const found: ReplayDifference[] = [];
-  if (errorCodeOf(was) !== errorCodeOf(replayed)) found.push(differ('error code', errorCodeOf(was) ?? '(none)', errorCodeOf(replayed) ?? '(none)'));
-  if (mediaTypeOf(was) !== mediaTypeOf(replayed)) found.push(differ('media type', mediaTypeOf(was) ?? '(none)', mediaTypeOf(replayed) ?? '(none)'));
+  if (errorCodeOf(was) !== errorCodeOf(replayed))
+    found.push(differ('error code', errorCodeOf(was) ?? '(none)', errorCodeOf(replayed) ?? '(none)'));
+  if (mediaTypeOf(was) !== mediaTypeOf(replayed))
+    found.push(differ('media type', mediaTypeOf(was) ?? '(none)', mediaTypeOf(replayed) ?? '(none)'));
   const documented = operationId ? specValidators().response(operationId, replayed.status) : undefined;
   for (const { name } of documented?.headers ?? []) {
     const before = was.headers[name.toLowerCase()] !== undefined;
     const after = replayed.headers[name.toLowerCase()] !== undefined;
-    if (before !== after) found.push(differ(`header ${name}`, before ? 'present' : 'absent', after ? 'present' : 'absent'));
+    if (before !== after)
+      found.push(differ(`header ${name}`, before ? 'present' : 'absent', after ? 'present' : 'absent'));
   }
   return found;
 }
@@ -108,7 +155,11 @@ export interface ReplayOptions {
  * recording in ways the spec does not allow, with the replayed traffic judged by the suite's model.
  * @example const report = await replayAgainst(readHar(text, 'session.har'), fake, { writes: true });
  */
-export async function replayAgainst(recorded: readonly RecordedExchange[], target: RunningTarget, options: ReplayOptions): Promise<ReplayReport> {
+export async function replayAgainst(
+  recorded: readonly RecordedExchange[],
+  target: RunningTarget,
+  options: ReplayOptions,
+): Promise<ReplayReport> {
   const { descriptor } = target;
   const session = new TargetSession(descriptor, suiteSettings({ live: descriptor.paced }));
   const tally = session.begin((message) => options.onNote?.(message));
@@ -131,17 +182,29 @@ export async function replayAgainst(recorded: readonly RecordedExchange[], targe
       continue;
     }
     if (entry.bodyNotRecorded) {
-      skipped.push({ entry: entry.index, request, why: 'its request body is not in the file (over the recorder\'s size limit): sending it without would be another request' });
+      skipped.push({
+        entry: entry.index,
+        request,
+        why: "its request body is not in the file (over the recorder's size limit): sending it without would be another request",
+      });
       continue;
     }
     if (!['GET', 'HEAD'].includes(entry.method) && descriptor.kind === 'url' && !options.writes) {
-      skipped.push({ entry: entry.index, request, why: 'a write, and the target does not allow writes (--allow writes)' });
+      skipped.push({
+        entry: entry.index,
+        request,
+        why: 'a write, and the target does not allow writes (--allow writes)',
+      });
       continue;
     }
     const exchange = await session.send(replayedRequest(entry, path));
     sent += 1;
     judge.record(exchange, tally.broken.splice(0));
-    const operationId = operationOfRequest(exchange.request.method, exchange.request.url, descriptor.baseUrl)?.operationId;
+    const operationId = operationOfRequest(
+      exchange.request.method,
+      exchange.request.url,
+      descriptor.baseUrl,
+    )?.operationId;
     if ((entry.response.status === 429) !== (exchange.status === 429)) {
       rateLimitedDifferently += 1;
       continue;
@@ -149,7 +212,24 @@ export async function replayAgainst(recorded: readonly RecordedExchange[], targe
     differences.push(...differencesOf(entry, exchange, `${entry.method} ${path}`, operationId));
   }
   const summary = judge.summary();
-  const traffic: WatchReport = { upstream: descriptor.baseUrl, startedAt: startedAt.toISOString(), durationMs: Date.now() - startedAt.getTime(), summary, upstreamErrors: 0, exitCode: summary.violations.length > 0 ? 1 : 0 };
-  const created = session.marker === undefined ? undefined : { marker: session.marker, records: session.model.created() };
-  return { target: descriptor.label, sent, skipped, differences, rateLimitedDifferently, traffic, ...(created && { created }), exitCode: differences.length > 0 || traffic.exitCode === 1 ? 1 : 0 };
+  const traffic: WatchReport = {
+    upstream: descriptor.baseUrl,
+    startedAt: startedAt.toISOString(),
+    durationMs: Date.now() - startedAt.getTime(),
+    summary,
+    upstreamErrors: 0,
+    exitCode: summary.violations.length > 0 ? 1 : 0,
+  };
+  const created =
+    session.marker === undefined ? undefined : { marker: session.marker, records: session.model.created() };
+  return {
+    target: descriptor.label,
+    sent,
+    skipped,
+    differences,
+    rateLimitedDifferently,
+    traffic,
+    ...(created && { created }),
+    exitCode: differences.length > 0 || traffic.exitCode === 1 ? 1 : 0,
+  };
 }

@@ -54,7 +54,6 @@ export interface TrafficSummary {
 export const MAX_KEPT_VIOLATIONS = 1_000;
 const MAX_CLIENTS = 50;
 
-
 /**
  * Judges real traffic (the proxy's, a replay's) exactly as the suite judges its own: every answer with
  * the suite's response conformance, every exchange fed to the one {@link PromiseModel} of the spec's
@@ -68,7 +67,15 @@ export class TrafficJudge {
   readonly #observed = new Set<string>();
   readonly #violations: TrafficViolation[] = [];
   readonly #byRule = new Map<string, number>();
-  readonly #deprecated = new Map<string, { calls: number; sunset?: string; lastNow: number; clients: Map<string, { userAgent: string; origin?: string; calls: number }> }>();
+  readonly #deprecated = new Map<
+    string,
+    {
+      calls: number;
+      sunset?: string;
+      lastNow: number;
+      clients: Map<string, { userAgent: string; origin?: string; calls: number }>;
+    }
+  >();
   #exchanges = 0;
   #notKept = 0;
   #bySizeOnly = 0;
@@ -114,9 +121,14 @@ export class TrafficJudge {
     const found: TrafficViolation[] = [];
     if (operation) {
       if (operation.deprecated) this.#deprecatedCall(operation.operationId, operation.sunset, exchange);
-      const conformance = responseViolations(operation.operationId, exchange, { ignoreHeaders: DEPRECATION_HEADERS })
-        .filter(({ kind }) => !bySizeOnly || (kind !== 'body_not_json' && kind !== 'body_schema'));
-      found.push(...conformance.map((violation) => this.#violation(violation.kind, name, violation.title, violation.lines, exchange)));
+      const conformance = responseViolations(operation.operationId, exchange, {
+        ignoreHeaders: DEPRECATION_HEADERS,
+      }).filter(({ kind }) => !bySizeOnly || (kind !== 'body_not_json' && kind !== 'body_schema'));
+      found.push(
+        ...conformance.map((violation) =>
+          this.#violation(violation.kind, name, violation.title, violation.lines, exchange),
+        ),
+      );
     }
     found.push(...broken.map((each) => this.#fromPromise(each)));
     return this.#keep(found);
@@ -142,7 +154,12 @@ export class TrafficJudge {
   }
 
   #deprecatedCall(operationId: string, sunset: string | undefined, exchange: Exchange): void {
-    const entry = this.#deprecated.get(operationId) ?? { calls: 0, ...(sunset && { sunset }), lastNow: 0, clients: new Map() };
+    const entry = this.#deprecated.get(operationId) ?? {
+      calls: 0,
+      ...(sunset && { sunset }),
+      lastNow: 0,
+      clients: new Map(),
+    };
     entry.calls += 1;
     entry.lastNow = serverEpochSeconds(exchange);
     const userAgent = requestHeaderOf(exchange, 'user-agent') ?? '(no User-Agent)';
@@ -150,19 +167,32 @@ export class TrafficJudge {
     const client = `${userAgent}\n${origin ?? ''}`;
     const known = entry.clients.get(client);
     if (known) known.calls += 1;
-    else if (entry.clients.size < MAX_CLIENTS) entry.clients.set(client, { userAgent, ...(origin && { origin }), calls: 1 });
+    else if (entry.clients.size < MAX_CLIENTS)
+      entry.clients.set(client, { userAgent, ...(origin && { origin }), calls: 1 });
     this.#deprecated.set(operationId, entry);
   }
 
   #fromPromise(broken: BrokenPromise): TrafficViolation {
     const { method, url } = broken.exchange.request;
-    const operation = operationOfRequest(method, url, this.#baseUrl)?.operationId ?? `${method} ${pathUnder(url, this.#baseUrl) ?? url}`;
-    const involved = (broken.involved ?? []).filter((exchange) => exchange !== broken.exchange).map((exchange) => `also involved (${exchange.status}): ${this.#curl(exchange)}`);
+    const operation =
+      operationOfRequest(method, url, this.#baseUrl)?.operationId ??
+      `${method} ${pathUnder(url, this.#baseUrl) ?? url}`;
+    const involved = (broken.involved ?? [])
+      .filter((exchange) => exchange !== broken.exchange)
+      .map((exchange) => `also involved (${exchange.status}): ${this.#curl(exchange)}`);
     return this.#violation(broken.promise, operation, broken.title, [...broken.lines, ...involved], broken.exchange);
   }
 
   #violation(rule: string, operation: string, title: string, lines: string[], exchange: Exchange): TrafficViolation {
-    return { rule, operation, title, lines, curl: this.#curl(exchange), status: exchange.status, at: new Date(serverEpochSeconds(exchange) * 1000).toISOString() };
+    return {
+      rule,
+      operation,
+      title,
+      lines,
+      curl: this.#curl(exchange),
+      status: exchange.status,
+      at: new Date(serverEpochSeconds(exchange) * 1000).toISOString(),
+    };
   }
 
   #curl(exchange: Exchange): string {

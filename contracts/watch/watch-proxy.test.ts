@@ -3,7 +3,12 @@ import { execFileSync, spawn } from 'node:child_process';
 import { createServer as createHttpsServer } from 'node:https';
 import { once } from 'node:events';
 import { createServer, request, type IncomingMessage, type Server } from 'node:http';
-import { connect as connectNet, createServer as createNetServer, type AddressInfo, type Server as NetServer } from 'node:net';
+import {
+  connect as connectNet,
+  createServer as createNetServer,
+  type AddressInfo,
+  type Server as NetServer,
+} from 'node:net';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,24 +34,54 @@ const KEY = 'free-test-key';
  * suffix), or a plan the proxy cannot know. The suite's own checks catch each of them.
  */
 const NOT_SHOWN_BY_ORDINARY_TRAFFIC = new Set([
-  'no-body-size-limit', 'retry-after-missing', 'retry-after-rounded-down', 'ban-reported-as-rate-limit', 'alive-after-sunset',
-  'control-characters-stripped', 'length-counted-in-utf16-units', 'length-counted-in-graphemes', 'trailing-data-ignored',
-  'invalid-utf8-replaced', 'deep-nesting-crashes', 'path-ids-parsed-leniently', 'large-ids-refused', 'query-decoding-crashes',
-  'key-prefix-accepted', 'key-case-folded', 'auth-scheme-case-sensitive', 'json-read-by-pattern', 'percent-encoded-ids-refused',
-  'remaining-one-too-many', 'remaining-three-short', 'quota-after-validation', 'key-read-from-query', 'key-read-from-x-api-key',
+  'no-body-size-limit',
+  'retry-after-missing',
+  'retry-after-rounded-down',
+  'ban-reported-as-rate-limit',
+  'alive-after-sunset',
+  'control-characters-stripped',
+  'length-counted-in-utf16-units',
+  'length-counted-in-graphemes',
+  'trailing-data-ignored',
+  'invalid-utf8-replaced',
+  'deep-nesting-crashes',
+  'path-ids-parsed-leniently',
+  'large-ids-refused',
+  'query-decoding-crashes',
+  'key-prefix-accepted',
+  'key-case-folded',
+  'auth-scheme-case-sensitive',
+  'json-read-by-pattern',
+  'percent-encoded-ids-refused',
+  'remaining-one-too-many',
+  'remaining-three-short',
+  'quota-after-validation',
+  'key-read-from-query',
+  'key-read-from-x-api-key',
   'long-names-crash',
 ]);
 
 /** Starts `watch` in this process; resolves once it listens, with its address and a way to stop it. */
-async function watching(args: string[]): Promise<{ baseUrl: string; stop(): Promise<number>; out: string[]; err: string[] }> {
+async function watching(
+  args: string[],
+): Promise<{ baseUrl: string; stop(): Promise<number>; out: string[]; err: string[] }> {
   const { out, err, io } = capturedIo();
   let stop!: () => void;
   const stopped = new Promise<void>((resolve) => (stop = resolve));
   const exit = runContractCli(['watch', ...args], io, stopped);
-  for (let tries = 0; !out.some((line) => line.startsWith('Watching ')) && tries < 200; tries += 1) await new Promise((resolve) => setTimeout(resolve, 25));
+  for (let tries = 0; !out.some((line) => line.startsWith('Watching ')) && tries < 200; tries += 1)
+    await new Promise((resolve) => setTimeout(resolve, 25));
   const baseUrl = /through (\S+):/.exec(out.find((line) => line.startsWith('Watching ')) ?? '')?.[1];
   if (!baseUrl) throw new Error(`watch did not start: ${[...out, ...err].join('\n')}`);
-  return { baseUrl, out, err, stop: async () => { stop(); return exit; } };
+  return {
+    baseUrl,
+    out,
+    err,
+    stop: async () => {
+      stop();
+      return exit;
+    },
+  };
 }
 
 /**
@@ -70,15 +105,18 @@ function scriptedUpstream(): NetServer & { connections(): number; heads: string[
           socket.end('HTTP/1.1 413 Payload Too Large\r\nConnection: close\r\nContent-Length: 2\r\n\r\nno');
           return;
         }
-        if (/\r\nexpect: 100-continue/i.test(head) && buffered.length === end + 4) socket.write('HTTP/1.1 100 Continue\r\n\r\n');
+        if (/\r\nexpect: 100-continue/i.test(head) && buffered.length === end + 4)
+          socket.write('HTTP/1.1 100 Continue\r\n\r\n');
         if (buffered.length < end + 4 + length) return;
         const body = buffered.subarray(end + 4, end + 4 + length).toString('latin1');
         buffered = buffered.subarray(end + 4 + length);
         const [method, target] = head.split(' ');
         const counted = (text: string) => `Content-Length: ${text.length}\r\n\r\n${text}`;
         if (target!.startsWith('/v1/n/')) socket.write(`HTTP/1.1 200 OK\r\n${counted(target!.slice(6))}`);
-        else if (method === 'HEAD') socket.write('HTTP/1.1 200 OK\r\nContent-Length: 5\r\nKeep-Alive: timeout=5\r\n\r\n');
-        else if (target === '/v1/chunked') socket.write('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n');
+        else if (method === 'HEAD')
+          socket.write('HTTP/1.1 200 OK\r\nContent-Length: 5\r\nKeep-Alive: timeout=5\r\n\r\n');
+        else if (target === '/v1/chunked')
+          socket.write('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n');
         else if (target === '/v1/until-close') socket.end('HTTP/1.1 200 OK\r\n\r\nall of it');
         else if (target === '/v1/continue') socket.write(`HTTP/1.1 201 Created\r\n${counted(`got ${body}`)}`);
         else if (target === '/v1/idle-close') socket.end(`HTTP/1.1 200 OK\r\n${counted('bye.')}`);
@@ -141,42 +179,88 @@ describe('petstore-contract watch', () => {
     const upstream: Server = createServer(async (incoming: IncomingMessage, outgoing) => {
       const chunks: Buffer[] = [];
       for await (const chunk of incoming) chunks.push(chunk as Buffer);
-      received = { method: incoming.method, url: incoming.url, headers: incoming.rawHeaders, body: Buffer.concat(chunks) };
-      outgoing.writeHead(418, 'Odd', [['Set-Cookie', 'a=1'], ['Set-Cookie', 'b=2'], ['X-Custom', ' spaced ']].flat());
+      received = {
+        method: incoming.method,
+        url: incoming.url,
+        headers: incoming.rawHeaders,
+        body: Buffer.concat(chunks),
+      };
+      outgoing.writeHead(
+        418,
+        'Odd',
+        [
+          ['Set-Cookie', 'a=1'],
+          ['Set-Cookie', 'b=2'],
+          ['X-Custom', ' spaced '],
+        ].flat(),
+      );
       outgoing.write(Buffer.from([0xff, 0x00, 0xfe]));
       setTimeout(() => outgoing.end(Buffer.from('tail')), 20);
     });
     upstream.listen(0, '127.0.0.1');
     await once(upstream, 'listening');
-    const proxy = await startWatchProxy({ upstream: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/v1` });
+    const proxy = await startWatchProxy({
+      upstream: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/v1`,
+    });
     try {
       const body = Buffer.from([0x7b, 0xc3, 0x28, 0x7d]); // invalid UTF-8, sent as it is
-      const answer = await new Promise<{ status?: number; message?: string; raw: string[]; body: Buffer }>((resolve, reject) => {
-        const sent = request(`${proxy.baseUrl}/odd/%2Fpath?b=2&a=1&a=%20`, { method: 'PUT', headers: { 'X-Trace': 'abc', 'Content-Type': 'application/octet-stream', 'Content-Length': String(body.length) } }, (response) => {
-          const chunks: Buffer[] = [];
-          response.on('data', (chunk: Buffer) => chunks.push(chunk));
-          response.on('end', () => resolve({ status: response.statusCode, message: response.statusMessage, raw: response.rawHeaders, body: Buffer.concat(chunks) }));
-        });
-        sent.on('error', reject);
-        sent.end(body);
-      });
+      const answer = await new Promise<{ status?: number; message?: string; raw: string[]; body: Buffer }>(
+        (resolve, reject) => {
+          const sent = request(
+            `${proxy.baseUrl}/odd/%2Fpath?b=2&a=1&a=%20`,
+            {
+              method: 'PUT',
+              headers: {
+                'X-Trace': 'abc',
+                'Content-Type': 'application/octet-stream',
+                'Content-Length': String(body.length),
+              },
+            },
+            (response) => {
+              const chunks: Buffer[] = [];
+              response.on('data', (chunk: Buffer) => chunks.push(chunk));
+              response.on('end', () =>
+                resolve({
+                  status: response.statusCode,
+                  message: response.statusMessage,
+                  raw: response.rawHeaders,
+                  body: Buffer.concat(chunks),
+                }),
+              );
+            },
+          );
+          sent.on('error', reject);
+          sent.end(body);
+        },
+      );
       expect(received?.method).toBe('PUT');
       expect(received?.url).toBe('/v1/odd/%2Fpath?b=2&a=1&a=%20');
       expect(received?.body.equals(body)).toBe(true);
-      expect(received?.headers).toEqual(expect.arrayContaining(['X-Trace', 'abc', 'Content-Type', 'application/octet-stream']));
+      expect(received?.headers).toEqual(
+        expect.arrayContaining(['X-Trace', 'abc', 'Content-Type', 'application/octet-stream']),
+      );
       // Host is the upstream's; its name's case, like Content-Length's, is the HTTP client's (field names are case-insensitive).
-      expect(received?.headers[received.headers.findIndex((name) => name.toLowerCase() === 'host') + 1]).toBe(`127.0.0.1:${(upstream.address() as AddressInfo).port}`);
+      expect(received?.headers[received.headers.findIndex((name) => name.toLowerCase() === 'host') + 1]).toBe(
+        `127.0.0.1:${(upstream.address() as AddressInfo).port}`,
+      );
       expect(answer.status).toBe(418);
       expect(answer.message).toBe('Odd');
       expect(answer.body.equals(Buffer.concat([Buffer.from([0xff, 0x00, 0xfe]), Buffer.from('tail')]))).toBe(true);
-      expect(answer.raw.filter((_, index) => answer.raw[index - 1]?.toLowerCase() === 'set-cookie')).toEqual(['a=1', 'b=2']);
+      expect(answer.raw.filter((_, index) => answer.raw[index - 1]?.toLowerCase() === 'set-cookie')).toEqual([
+        'a=1',
+        'b=2',
+      ]);
       expect(answer.raw[answer.raw.findIndex((name) => name === 'X-Custom') + 1]).toBe('spaced');
       // A body of unknown length (chunked) streams through as it comes, bytes unchanged.
       const streamed = await new Promise<number | undefined>((resolve, reject) => {
-        const sent = request(`${proxy.baseUrl}/stream`, { method: 'POST', headers: { 'Transfer-Encoding': 'chunked' } }, (response) => {
-          response.resume();
-          response.on('end', () => resolve(response.statusCode));
-        });
+        const sent = request(
+          `${proxy.baseUrl}/stream`,
+          { method: 'POST', headers: { 'Transfer-Encoding': 'chunked' } },
+          (response) => {
+            response.resume();
+            response.on('end', () => resolve(response.statusCode));
+          },
+        );
         sent.on('error', reject);
         sent.write(Buffer.from([0x01, 0x02]));
         setTimeout(() => sent.end(Buffer.from([0xff])), 20);
@@ -206,24 +290,40 @@ describe('petstore-contract watch', () => {
           'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n3\r\nabc\r\n0\r\n\r\n',
       );
       // The field the client's Connection named is hop-by-hop too; Host is the upstream's.
-      expect(upstream.heads[0]).toBe(`GET /v1/n/1 HTTP/1.1\r\nHost: 127.0.0.1:${(upstream.address() as AddressInfo).port}`);
+      expect(upstream.heads[0]).toBe(
+        `GET /v1/n/1 HTTP/1.1\r\nHost: 127.0.0.1:${(upstream.address() as AddressInfo).port}`,
+      );
       // An answer that ends with the connection: the client's connection ends with it.
-      expect(await rawExchange(port, ['GET /v1/until-close HTTP/1.1\r\nHost: a\r\n\r\n'])).toBe('HTTP/1.1 200 OK\r\nConnection: close\r\n\r\nall of it');
+      expect(await rawExchange(port, ['GET /v1/until-close HTTP/1.1\r\nHost: a\r\n\r\n'])).toBe(
+        'HTTP/1.1 200 OK\r\nConnection: close\r\n\r\nall of it',
+      );
       // An HTTP/1.0 client cannot read chunks: it gets the bytes and the close.
-      expect(await rawExchange(port, ['GET /v1/chunked HTTP/1.0\r\n\r\n'])).toBe('HTTP/1.1 200 OK\r\nConnection: close\r\n\r\nabc');
+      expect(await rawExchange(port, ['GET /v1/chunked HTTP/1.0\r\n\r\n'])).toBe(
+        'HTTP/1.1 200 OK\r\nConnection: close\r\n\r\nabc',
+      );
       // Expect: 100-continue: the upstream's interim answer reaches the client, which then sends the body.
-      expect(await rawExchange(port, ['POST /v1/continue HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 2\r\nConnection: close\r\n\r\n', 'ok'])).toBe(
+      expect(
+        await rawExchange(port, [
+          'POST /v1/continue HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 2\r\nConnection: close\r\n\r\n',
+          'ok',
+        ]),
+      ).toBe(
         'HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 201 Created\r\nContent-Length: 6\r\nConnection: close\r\n\r\ngot ok',
       );
       // The upstream closes the kept-alive connection between two requests: the second goes on a new one.
-      expect(await rawExchange(port, ['GET /v1/idle-close HTTP/1.1\r\nHost: a\r\n\r\n', 'GET /v1/n/3 HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n'])).toBe(
+      expect(
+        await rawExchange(port, [
+          'GET /v1/idle-close HTTP/1.1\r\nHost: a\r\n\r\n',
+          'GET /v1/n/3 HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n',
+        ]),
+      ).toBe(
         'HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\nbye.HTTP/1.1 200 OK\r\nContent-Length: 1\r\nConnection: close\r\n\r\n3',
       );
       // Answered before its body was in, on a connection the upstream then closed: the client's closes too,
       // and the rest of the body is not sent on as a request of its own.
-      expect(await rawExchange(port, ['POST /v1/early HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\n\r\n', 'hello'])).toBe(
-        'HTTP/1.1 413 Payload Too Large\r\nContent-Length: 2\r\nConnection: close\r\n\r\nno',
-      );
+      expect(
+        await rawExchange(port, ['POST /v1/early HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\n\r\n', 'hello']),
+      ).toBe('HTTP/1.1 413 Payload Too Large\r\nContent-Length: 2\r\nConnection: close\r\n\r\nno');
       expect(upstream.connections()).toBe(7);
       await new Promise((resolve) => setImmediate(resolve));
       expect(proxy.summary().exchanges).toBe(10);
@@ -236,13 +336,29 @@ describe('petstore-contract watch', () => {
     const { upstream, proxy, port } = await watchingScriptedUpstream();
     const refused = async (bytes: string) => {
       const [head, body] = (await rawExchange(port, [bytes])).split('\r\n\r\n');
-      return { statusLine: head!.split('\r\n')[0], error: JSON.parse(body!) as { code: string; status: number; message: string } };
+      return {
+        statusLine: head!.split('\r\n')[0],
+        error: JSON.parse(body!) as { code: string; status: number; message: string },
+      };
     };
     try {
-      expect(await refused('GET /v1/n/1 HTTP/1.1\r\nX-A : 1\r\n\r\n')).toEqual({ statusLine: 'HTTP/1.1 400 Bad Request', error: { code: 'invalid_request', status: 400, message: 'Header line 1 is not "name: value".' } });
-      expect(await refused('POST /v1/n/1 HTTP/1.1\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n')).toMatchObject({ statusLine: 'HTTP/1.1 400 Bad Request', error: { code: 'invalid_request', message: 'Content-Length cannot be sent with Transfer-Encoding.' } });
-      expect(await refused(`GET /v1/n/1 HTTP/1.1\r\nX-Big: ${'x'.repeat(20_000)}\r\n\r\n`)).toMatchObject({ statusLine: 'HTTP/1.1 431 Request Header Fields Too Large', error: { code: 'request_header_fields_too_large', status: 431 } });
-      expect(await refused('CONNECT a:443 HTTP/1.1\r\nHost: a:443\r\n\r\n')).toMatchObject({ error: { code: 'invalid_request', status: 400 } });
+      expect(await refused('GET /v1/n/1 HTTP/1.1\r\nX-A : 1\r\n\r\n')).toEqual({
+        statusLine: 'HTTP/1.1 400 Bad Request',
+        error: { code: 'invalid_request', status: 400, message: 'Header line 1 is not "name: value".' },
+      });
+      expect(
+        await refused('POST /v1/n/1 HTTP/1.1\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n'),
+      ).toMatchObject({
+        statusLine: 'HTTP/1.1 400 Bad Request',
+        error: { code: 'invalid_request', message: 'Content-Length cannot be sent with Transfer-Encoding.' },
+      });
+      expect(await refused(`GET /v1/n/1 HTTP/1.1\r\nX-Big: ${'x'.repeat(20_000)}\r\n\r\n`)).toMatchObject({
+        statusLine: 'HTTP/1.1 431 Request Header Fields Too Large',
+        error: { code: 'request_header_fields_too_large', status: 431 },
+      });
+      expect(await refused('CONNECT a:443 HTTP/1.1\r\nHost: a:443\r\n\r\n')).toMatchObject({
+        error: { code: 'invalid_request', status: 400 },
+      });
       // A request already going on is answered first; the refusal follows it.
       const both = await rawExchange(port, ['GET /v1/n/1 HTTP/1.1\r\nHost: a\r\n\r\nBAD\r\n\r\n']);
       expect(both).toMatch(/^HTTP\/1\.1 200 OK\r\n[^]*\r\n\r\n1HTTP\/1\.1 400 Bad Request\r\n/);
@@ -260,7 +376,10 @@ describe('petstore-contract watch', () => {
     upstream.listen(0, '127.0.0.1');
     await once(upstream, 'listening');
     const upstreamErrors: string[] = [];
-    const proxy = await startWatchProxy({ upstream: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/v1`, onUpstreamError: (line) => upstreamErrors.push(line) });
+    const proxy = await startWatchProxy({
+      upstream: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/v1`,
+      onUpstreamError: (line) => upstreamErrors.push(line),
+    });
     try {
       await expect(fetch(`${proxy.baseUrl}/categories`, { signal: AbortSignal.timeout(100) })).rejects.toThrow();
       await closed;
@@ -287,15 +406,32 @@ describe('petstore-contract watch', () => {
         if (Object.keys(byRule).length > 0) shown.push(variant.name);
       }
     }
-    expect(BROKEN_VARIANTS.map(({ name }) => name).filter((name) => !NOT_SHOWN_BY_ORDINARY_TRAFFIC.has(name))).toEqual(shown);
+    expect(BROKEN_VARIANTS.map(({ name }) => name).filter((name) => !NOT_SHOWN_BY_ORDINARY_TRAFFIC.has(name))).toEqual(
+      shown,
+    );
   }, 180_000);
 
   it('prints each violation as it comes, and on stop the exchanges, coverage, rules and deprecated calls; writes JSON, JUnit and a HAR without keys', async () => {
     const variant = BROKEN_VARIANTS.find(({ name }) => name === 'category-id-as-string')!;
     const broken = await startFakeServer({ port: 0, intercept: variant.intercept });
-    const files = { json: join(reports, 'watch.json'), junit: join(reports, 'watch.xml'), har: join(reports, 'watch.har') };
+    const files = {
+      json: join(reports, 'watch.json'),
+      junit: join(reports, 'watch.xml'),
+      har: join(reports, 'watch.har'),
+    };
     try {
-      const watch = await watching(['--upstream', broken.baseUrl, '--port', '0', '--json', files.json, '--junit', files.junit, '--har', files.har]);
+      const watch = await watching([
+        '--upstream',
+        broken.baseUrl,
+        '--port',
+        '0',
+        '--json',
+        files.json,
+        '--junit',
+        files.junit,
+        '--har',
+        files.har,
+      ]);
       await sendOrdinaryTraffic(watch.baseUrl, KEY);
       const code = await watch.stop();
       expect(code).toBe(1);
@@ -306,17 +442,22 @@ describe('petstore-contract watch', () => {
       expect(text).toMatch(/^Watched \d+ exchanges with /m);
       expect(text).toMatch(/^ {2}listCategories 200: \d+$/m);
       expect(text).toMatch(/^Coverage: \d+ of 98 /m);
-      expect(text).toMatch(/^Deprecated: 3 calls to getPetById, \d+ days before its sunset 2027-07-01T00:00:00Z, from:\n {2}3 x ordinary-traffic\/1.0 \(Origin http:\/\/localhost:5173\)$/m);
+      expect(text).toMatch(
+        /^Deprecated: 3 calls to getPetById, \d+ days before its sunset 2027-07-01T00:00:00Z, from:\n {2}3 x ordinary-traffic\/1.0 \(Origin http:\/\/localhost:5173\)$/m,
+      );
       const report = JSON.parse(await readFile(files.json, 'utf8')) as WatchReport;
       expect(report.summary.byRule.body_schema).toBeGreaterThan(0);
       const junit = await readFile(files.junit, 'utf8');
-      expect(junit).toMatch(/<testcase classname="watch" name="body_schema" time="0">\n {6}<failure message="\d+ exchanges broke body_schema"/);
+      expect(junit).toMatch(
+        /<testcase classname="watch" name="body_schema" time="0">\n {6}<failure message="\d+ exchanges broke body_schema"/,
+      );
       expect(junit).toContain('<testcase classname="watch" name="ids_unique" time="0"></testcase>');
       const har = await readFile(files.har, 'utf8');
       expect(har).not.toContain(KEY);
       expect((JSON.parse(har) as Har).log.entries.length).toBe(report.summary.exchanges);
       expect(har).toContain('"value": "Bearer [redacted]"');
-      for (const text of [watch.out.join('\n'), await readFile(files.json, 'utf8'), junit]) expect(text).not.toContain(KEY);
+      for (const text of [watch.out.join('\n'), await readFile(files.json, 'utf8'), junit])
+        expect(text).not.toContain(KEY);
     } finally {
       await broken.close();
     }
@@ -337,13 +478,22 @@ describe('petstore-contract watch', () => {
     const broken = await startFakeServer({ port: 0, intercept: variant.intercept });
     try {
       const other = capturedIo();
-      expect(await runContractCli(['replay', harFile, '--target', broken.baseUrl, '--api-key', KEY, '--allow', 'writes'], other.io)).toBe(1);
+      expect(
+        await runContractCli(
+          ['replay', harFile, '--target', broken.baseUrl, '--api-key', KEY, '--allow', 'writes'],
+          other.io,
+        ),
+      ).toBe(1);
       expect(other.out.join('\n')).toMatch(/entry \d+ POST \/categories: status recorded 415, answered 201/);
       expect(other.out.join('\n')).toContain('refused_never_admitted: ');
-      expect(other.out.join('\n')).toMatch(/^Created on the target: \d+ by createCategory \(ids [\d, ]+\); each carries the mark ct\d+- /m);
+      expect(other.out.join('\n')).toMatch(
+        /^Created on the target: \d+ by createCategory \(ids [\d, ]+\); each carries the mark ct\d+- /m,
+      );
       const readsOnly = capturedIo();
       await runContractCli(['replay', harFile, '--target', broken.baseUrl, '--api-key', KEY], readsOnly.io);
-      expect(readsOnly.out.join('\n')).toMatch(/left out \d+: a write, and the target does not allow writes \(--allow writes\)/);
+      expect(readsOnly.out.join('\n')).toMatch(
+        /left out \d+: a write, and the target does not allow writes \(--allow writes\)/,
+      );
     } finally {
       await broken.close();
     }
@@ -354,9 +504,15 @@ describe('petstore-contract watch', () => {
     const watch = await watching(['--upstream', `http://127.0.0.1:${port}/v1`, '--port', '0']);
     const answer = await fetch(`${watch.baseUrl}/categories`);
     expect(answer.status).toBe(502);
-    expect(await answer.json()).toEqual({ code: 'bad_gateway', message: `the upstream http://127.0.0.1:${port}/v1 did not answer GET /v1/categories (ECONNREFUSED)`, status: 502 });
+    expect(await answer.json()).toEqual({
+      code: 'bad_gateway',
+      message: `the upstream http://127.0.0.1:${port}/v1 did not answer GET /v1/categories (ECONNREFUSED)`,
+      status: 502,
+    });
     expect(await watch.stop()).toBe(0);
-    expect(watch.err).toEqual([`watch: the upstream http://127.0.0.1:${port}/v1 did not answer GET /v1/categories (ECONNREFUSED); answered 502`]);
+    expect(watch.err).toEqual([
+      `watch: the upstream http://127.0.0.1:${port}/v1 did not answer GET /v1/categories (ECONNREFUSED); answered 502`,
+    ]);
     for (const [args, message] of [
       [['watch'], "required option '--upstream <url>' not specified"],
       [['watch', '--upstream', 'http://127.0.0.1:9/api'], '--upstream URL must be the base address, ending in /v1'],
@@ -381,7 +537,11 @@ describe('petstore-contract watch', () => {
     try {
       const answer = await fetch(`${proxy.baseUrl}/categories`, { headers: { Authorization: `Bearer ${KEY}` } });
       expect(((await answer.json()) as unknown[]).length).toBeGreaterThanOrEqual(3);
-      const created = await fetch(`${proxy.baseUrl}/categories`, { method: 'POST', headers: { Authorization: `Bearer ${KEY}`, 'Content-Type': 'application/json' }, body: longBody });
+      const created = await fetch(`${proxy.baseUrl}/categories`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${KEY}`, 'Content-Type': 'application/json' },
+        body: longBody,
+      });
       expect(created.status).toBe(201);
       expect(((await created.json()) as { description: string }).description).toBe('x'.repeat(200));
     } finally {
@@ -389,21 +549,34 @@ describe('petstore-contract watch', () => {
     }
     expect(proxy.summary()).toMatchObject({ exchanges: 2, judgedBySizeOnly: 2, violations: [] });
     const har = proxy.har!.toHar();
-    expect(har.log.entries[1]!.request).toMatchObject({ bodySize: Buffer.byteLength(longBody), postData: { text: '', comment: "over the proxy's --max-body-bytes: not kept" } });
+    expect(har.log.entries[1]!.request).toMatchObject({
+      bodySize: Buffer.byteLength(longBody),
+      postData: { text: '', comment: "over the proxy's --max-body-bytes: not kept" },
+    });
     const recorded = readHar(JSON.stringify(har), 'large.har');
     expect(recorded[1]).toMatchObject({ method: 'POST', bodyNotRecorded: true });
     const target = await startFakeTarget();
     try {
       const report = await replayAgainst(recorded, target, { writes: true });
       expect(report.sent).toBe(1);
-      expect(report.skipped).toEqual([{ entry: 1, request: `POST ${fake.baseUrl}/categories`, why: expect.stringMatching(/^its request body is not in the file/) }]);
+      expect(report.skipped).toEqual([
+        {
+          entry: 1,
+          request: `POST ${fake.baseUrl}/categories`,
+          why: expect.stringMatching(/^its request body is not in the file/),
+        },
+      ]);
     } finally {
       await target.close();
     }
   });
 
   it('stops on SIGTERM as a process, printing its report', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/contract.ts', 'watch', '--upstream', fake.baseUrl, '--port', '0'], { cwd: REPO_ROOT });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'scripts/contract.ts', 'watch', '--upstream', fake.baseUrl, '--port', '0'],
+      { cwd: REPO_ROOT },
+    );
     let stdout = '';
     child.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
@@ -413,11 +586,34 @@ describe('petstore-contract watch', () => {
     expect(code).toBe(0);
     expect(stdout).toMatch(/^Watched 0 exchanges with /m);
   }, 60_000);
-  it('verifies an HTTPS upstream with the system\'s CAs (SSL_CERT_FILE, else the system bundle), and answers 502 when it cannot', async () => {
+  it("verifies an HTTPS upstream with the system's CAs (SSL_CERT_FILE, else the system bundle), and answers 502 when it cannot", async () => {
     const dir = await mkdtemp(join(tmpdir(), 'watch-tls-'));
     const [key, cert] = [join(dir, 'key.pem'), join(dir, 'cert.pem')];
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
-    const upstream = createHttpsServer({ key: await readFile(key), cert: await readFile(cert) }, (_incoming, outgoing) => outgoing.end('{"ok":true}'));
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        key,
+        '-out',
+        cert,
+        '-days',
+        '1',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+      ],
+      { stdio: 'ignore' },
+    );
+    const upstream = createHttpsServer(
+      { key: await readFile(key), cert: await readFile(cert) },
+      (_incoming, outgoing) => outgoing.end('{"ok":true}'),
+    );
     upstream.listen(0, '127.0.0.1');
     await once(upstream, 'listening');
     const base = `https://127.0.0.1:${(upstream.address() as AddressInfo).port}/v1`;

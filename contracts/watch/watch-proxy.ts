@@ -1,7 +1,12 @@
 import { connect as connectTcp, createServer, isIP, type AddressInfo } from 'node:net';
 import { connect as connectTls } from 'node:tls';
 import { answerHeaders, headerRecord, upstreamCertificates } from './forwarding.js';
-import { ProxiedConnection, type ConnectionEvents, type ForwardedExchange, type UpstreamAddress } from './proxy-connection.js';
+import {
+  ProxiedConnection,
+  type ConnectionEvents,
+  type ForwardedExchange,
+  type UpstreamAddress,
+} from './proxy-connection.js';
 import { parsedJson, type Exchange } from '../transport/exchange.js';
 import { HarRecorder } from './har.js';
 import { TrafficJudge, type TrafficSummary, type TrafficViolation } from './traffic-judge.js';
@@ -68,8 +73,17 @@ export async function startWatchProxy(options: WatchProxyOptions): Promise<Runni
       text,
       json: responseBody.complete ? parsedJson(text) : undefined,
     };
-    for (const violation of judge.answered(forwarded.ticket, exchange, { bySizeOnly: !responseBody.complete || !requestBody.complete })) options.onViolation?.(violation);
-    har?.add(exchange, { started: new Date(forwarded.started), durationMs: Date.now() - forwarded.started, requestSize: requestBody.size, responseSize: responseBody.size, httpVersion: `HTTP/${forwarded.version}` });
+    for (const violation of judge.answered(forwarded.ticket, exchange, {
+      bySizeOnly: !responseBody.complete || !requestBody.complete,
+    }))
+      options.onViolation?.(violation);
+    har?.add(exchange, {
+      started: new Date(forwarded.started),
+      durationMs: Date.now() - forwarded.started,
+      requestSize: requestBody.size,
+      responseSize: responseBody.size,
+      httpVersion: `HTTP/${forwarded.version}`,
+    });
   };
   const judgeBatch = () => {
     const batch = toJudge;
@@ -121,6 +135,12 @@ function upstreamAddress(upstream: URL, base: string): UpstreamAddress {
     const port = Number(upstream.port) || 80;
     return { base, host: upstream.host, connect: () => connectTcp({ host, port }) };
   }
-  const tls = { host, port: Number(upstream.port) || 443, ...(isIP(host) === 0 && { servername: host }), ca: upstreamCertificates(), ALPNProtocols: ['http/1.1'] };
+  const tls = {
+    host,
+    port: Number(upstream.port) || 443,
+    ...(isIP(host) === 0 && { servername: host }),
+    ca: upstreamCertificates(),
+    ALPNProtocols: ['http/1.1'],
+  };
   return { base, host: upstream.host, connect: () => connectTls(tls) };
 }

@@ -15,19 +15,33 @@ export interface WatchReport {
 }
 
 // Every response rule of the suite's conformance, so JUnit lists the rules that held, not only those broken.
-const RESPONSE_RULES = ['undocumented_status', 'undocumented_content_type', 'body_not_json', 'body_schema', 'missing_header', 'invalid_header'];
+const RESPONSE_RULES = [
+  'undocumented_status',
+  'undocumented_content_type',
+  'body_not_json',
+  'body_schema',
+  'missing_header',
+  'invalid_header',
+];
 
 /** The line printed as a violation is found: operation, rule, what came against what was due, and `curl`. */
 export function violationLine(violation: TrafficViolation): string {
-  return [`VIOLATION  ${violation.operation} ${violation.status}  ${violation.rule}: ${violation.title}`, ...violation.lines.map((line) => `    ${line}`), `    ${violation.curl}`].join('\n');
+  return [
+    `VIOLATION  ${violation.operation} ${violation.status}  ${violation.rule}: ${violation.title}`,
+    ...violation.lines.map((line) => `    ${line}`),
+    `    ${violation.curl}`,
+  ].join('\n');
 }
 
 /** The closing text: exchanges per operation x status, coverage, violations by rule, deprecated calls. */
 export function watchSummaryText(report: WatchReport): string {
   const { summary } = report;
-  const lines = [`Watched ${summary.exchanges} exchanges with ${report.upstream} in ${(report.durationMs / 1000).toFixed(1)} s${report.upstreamErrors > 0 ? `; ${report.upstreamErrors} requests got no answer from it (502)` : ''}`];
+  const lines = [
+    `Watched ${summary.exchanges} exchanges with ${report.upstream} in ${(report.durationMs / 1000).toFixed(1)} s${report.upstreamErrors > 0 ? `; ${report.upstreamErrors} requests got no answer from it (502)` : ''}`,
+  ];
   const rows = Object.entries(summary.byOperationStatus);
-  if (rows.length > 0) lines.push('Exchanges (operation status: count):', ...rows.map(([key, count]) => `  ${key}: ${count}`));
+  if (rows.length > 0)
+    lines.push('Exchanges (operation status: count):', ...rows.map(([key, count]) => `  ${key}: ${count}`));
   lines.push(coverageText(summary.coverage));
   const rules = Object.entries(summary.byRule).sort(([, a], [, b]) => b - a);
   if (rules.length === 0) lines.push('Violations: none');
@@ -38,11 +52,20 @@ export function watchSummaryText(report: WatchReport): string {
       lines.push(`  ${rule}: ${count}${first ? ` (first: ${first.operation} ${first.status}, ${first.title})` : ''}`);
     }
   }
-  if (summary.judgedBySizeOnly > 0) lines.push(`${summary.judgedBySizeOnly} exchanges had a body over the size limit: judged by status and headers only`);
+  if (summary.judgedBySizeOnly > 0)
+    lines.push(
+      `${summary.judgedBySizeOnly} exchanges had a body over the size limit: judged by status and headers only`,
+    );
   for (const deprecated of summary.deprecated) {
-    const left = deprecated.daysLeft === undefined ? '' : deprecated.daysLeft >= 0 ? `, ${deprecated.daysLeft} days before its sunset ${deprecated.sunset}` : `, ${-deprecated.daysLeft} days after its sunset ${deprecated.sunset}`;
+    const left =
+      deprecated.daysLeft === undefined
+        ? ''
+        : deprecated.daysLeft >= 0
+          ? `, ${deprecated.daysLeft} days before its sunset ${deprecated.sunset}`
+          : `, ${-deprecated.daysLeft} days after its sunset ${deprecated.sunset}`;
     lines.push(`Deprecated: ${deprecated.calls} calls to ${deprecated.operation}${left}, from:`);
-    for (const client of deprecated.clients) lines.push(`  ${client.calls} x ${client.userAgent}${client.origin ? ` (Origin ${client.origin})` : ''}`);
+    for (const client of deprecated.clients)
+      lines.push(`  ${client.calls} x ${client.userAgent}${client.origin ? ` (Origin ${client.origin})` : ''}`);
   }
   return lines.join('\n');
 }
@@ -66,7 +89,16 @@ export function watchJunit(report: WatchReport): string {
     const broken = summary.violations.filter((violation) => violation.rule === rule);
     const count = summary.byRule[rule] ?? 0;
     if (count === 0) return `${open}</testcase>`;
-    const text = broken.slice(0, 20).map((violation) => [`${violation.operation} ${violation.status}: ${violation.title}`, ...violation.lines, `Reproduce with: ${violation.curl}`].join('\n')).join('\n\n');
+    const text = broken
+      .slice(0, 20)
+      .map((violation) =>
+        [
+          `${violation.operation} ${violation.status}: ${violation.title}`,
+          ...violation.lines,
+          `Reproduce with: ${violation.curl}`,
+        ].join('\n'),
+      )
+      .join('\n\n');
     return `${open}\n      <failure message="${xmlText(`${count} exchanges broke ${rule}`)}" type="TrafficViolation">${xmlText(text)}</failure>\n    </testcase>`;
   });
   return [

@@ -40,7 +40,11 @@ export interface DemoPageSession {
  * and waits until the worker runs and the first list has rendered. Close `session.context` afterwards
  * (with `contextOptions.recordHar`, closing it writes the HAR).
  */
-export async function openDemoPage(browser: Browser, url: string, contextOptions: BrowserContextOptions = {}): Promise<DemoPageSession> {
+export async function openDemoPage(
+  browser: Browser,
+  url: string,
+  contextOptions: BrowserContextOptions = {},
+): Promise<DemoPageSession> {
   const context = await browser.newContext(contextOptions);
   const page = await context.newPage();
   // The fake runs in the page, so freezing the page's Date freezes the fake's clock: no flaky minute rollover.
@@ -96,4 +100,3 @@ export async function openDemoPage(browser: Browser, url: string, contextOptions
       }),
   };
 }
-

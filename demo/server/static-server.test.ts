@@ -46,7 +46,11 @@ describe('the demo static server', () => {
 
   it('serves index.html at /, public files and built assets, with their content types', async () => {
     const page = await get('/');
-    expect([page.status, page.headers.get('content-type'), await page.text()]).toEqual([200, 'text/html; charset=utf-8', '<!doctype html><title>demo</title>']);
+    expect([page.status, page.headers.get('content-type'), await page.text()]).toEqual([
+      200,
+      'text/html; charset=utf-8',
+      '<!doctype html><title>demo</title>',
+    ]);
     const worker = await get('/mockServiceWorker.js');
     expect([worker.status, worker.headers.get('content-type')]).toEqual([200, 'text/javascript; charset=utf-8']);
     const bundle = await get('/assets/main.js');

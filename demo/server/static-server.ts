@@ -80,7 +80,12 @@ async function answer(
   const pathname = new URL(request.url ?? '/', 'http://demo.invalid').pathname;
   if (isApiPath(pathname)) {
     apiRequests.push(`${request.method ?? 'GET'} ${pathname}`);
-    send(response, 404, 'text/plain; charset=utf-8', 'The demo server serves static files only; /v1 is answered by the service worker.\n');
+    send(
+      response,
+      404,
+      'text/plain; charset=utf-8',
+      'The demo server serves static files only; /v1 is answered by the service worker.\n',
+    );
     return;
   }
   if (request.method !== 'GET' && request.method !== 'HEAD') {
@@ -111,7 +116,13 @@ async function readPublicFile(publicDir: string, urlPath: string): Promise<Uint8
   return readFile(filePath).catch(() => undefined);
 }
 
-function send(response: ServerResponse, status: number, contentType: string, body: string | Uint8Array, headOnly = false): void {
+function send(
+  response: ServerResponse,
+  status: number,
+  contentType: string,
+  body: string | Uint8Array,
+  headOnly = false,
+): void {
   response.writeHead(status, {
     'Content-Type': contentType,
     // A rebuilt bundle or an updated worker must be picked up on the next reload.

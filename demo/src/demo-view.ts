@@ -76,7 +76,10 @@ export function renderLoading(view: DemoView, loading: boolean): void {
  * The page-wide state a failed call puts the page in: offline (no answer at all) and banned get the
  * banner; any other error is the call's own and goes under the form. Success clears both.
  */
-export function renderOutcome(view: DemoView, outcome: { ok: true } | { ok: false; error: { code: string; message: string }; retryAfter?: number }): void {
+export function renderOutcome(
+  view: DemoView,
+  outcome: { ok: true } | { ok: false; error: { code: string; message: string }; retryAfter?: number },
+): void {
   if (outcome.ok) {
     view.banner.textContent = '';
     renderError(view, '');

@@ -28,7 +28,9 @@ export async function switchFault(fake: Fake, apiKey: string, fault: DemoFault, 
   await fake.keys.setQuota(apiKey, { minuteRemaining: on ? Math.min(3, minute.limit) : minute.limit });
 }
 
-const RULES: Partial<Record<DemoFault, { id: string; effect: { delayMs: number } | { status: number } | { network: 'error' } }>> = {
+const RULES: Partial<
+  Record<DemoFault, { id: string; effect: { delayMs: number } | { status: number } | { network: 'error' } }>
+> = {
   slow: { id: 'demo-slow', effect: { delayMs: SLOW_NETWORK_MS } },
   unavailable: { id: 'demo-unavailable', effect: { status: 503 } },
   offline: { id: 'demo-offline', effect: { network: 'error' } },

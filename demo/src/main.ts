@@ -1,4 +1,12 @@
-import { appendCategory, findDemoView, renderCategories, renderLoading, renderOutcome, renderQuota, type DemoView } from './demo-view.js';
+import {
+  appendCategory,
+  findDemoView,
+  renderCategories,
+  renderLoading,
+  renderOutcome,
+  renderQuota,
+  type DemoView,
+} from './demo-view.js';
 import { DEMO_FAULTS, switchFault, type DemoFault } from './fault-panel.js';
 import { createPetStoreClient, type PetStoreClient } from './petstore-client.js';
 import { apiBaseUrl, readDemoSettings } from './settings.js';
@@ -29,7 +37,9 @@ async function main(): Promise<void> {
     view.faults.hidden = false;
     for (const box of faultSwitches(view)) {
       box.addEventListener('change', () => {
-        void switchFault(fake, settings.apiKey, box.value as DemoFault, box.checked).then(() => loadCategories(view, client));
+        void switchFault(fake, settings.apiKey, box.value as DemoFault, box.checked).then(() =>
+          loadCategories(view, client),
+        );
       });
     }
   }
@@ -37,7 +47,9 @@ async function main(): Promise<void> {
 }
 
 function faultSwitches(view: DemoView): HTMLInputElement[] {
-  return [...view.faults.querySelectorAll<HTMLInputElement>('input[name="fault"]')].filter((box) => (DEMO_FAULTS as readonly string[]).includes(box.value));
+  return [...view.faults.querySelectorAll<HTMLInputElement>('input[name="fault"]')].filter((box) =>
+    (DEMO_FAULTS as readonly string[]).includes(box.value),
+  );
 }
 
 async function loadCategories(view: DemoView, client: PetStoreClient): Promise<void> {
@@ -71,6 +83,7 @@ main().catch((error: unknown) => {
   const app = document.getElementById('app');
   if (app) app.dataset.state = 'failed';
   const message = document.getElementById('error');
-  if (message) message.textContent = `The demo could not start: ${error instanceof Error ? error.message : String(error)}`;
+  if (message)
+    message.textContent = `The demo could not start: ${error instanceof Error ? error.message : String(error)}`;
   console.error(error);
 });

@@ -35,13 +35,22 @@ export function createPetStoreClient(options: { baseUrl: string; apiKey: string 
     } catch (error) {
       // No HTTP answer at all (offline, CORS, wrong base URL): say so in the same shape as an API error.
       const reason = error instanceof Error ? error.message : String(error);
-      return { ok: false, error: { code: 'network_error', message: `${method} ${url} failed: ${reason}`, status: 0 }, remaining: undefined };
+      return {
+        ok: false,
+        error: { code: 'network_error', message: `${method} ${url} failed: ${reason}`, status: 0 },
+        remaining: undefined,
+      };
     }
     const remaining = rateLimitRemaining(response);
     const payload: unknown = await response.json().catch(() => undefined);
     if (response.ok) return { ok: true, data: payload as T, remaining };
     const retryAfter = Number(response.headers.get('Retry-After') ?? Number.NaN);
-    return { ok: false, error: asApiError(payload, response), remaining, ...(Number.isFinite(retryAfter) && { retryAfter }) };
+    return {
+      ok: false,
+      error: asApiError(payload, response),
+      remaining,
+      ...(Number.isFinite(retryAfter) && { retryAfter }),
+    };
   };
   return {
     listCategories: () => call('GET', '/categories'),
@@ -58,5 +67,9 @@ function rateLimitRemaining(response: Response): number | undefined {
 function asApiError(payload: unknown, response: Response): ApiError {
   const candidate = payload as Partial<ApiError> | undefined;
   if (typeof candidate?.message === 'string' && typeof candidate.code === 'string') return candidate as ApiError;
-  return { code: 'unexpected_response', message: `${response.status} ${response.statusText || 'error'} without an Error body`, status: response.status };
+  return {
+    code: 'unexpected_response',
+    message: `${response.status} ${response.statusText || 'error'} without an Error body`,
+    status: response.status,
+  };
 }

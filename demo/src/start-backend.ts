@@ -35,7 +35,9 @@ async function startFakeWorker(settings: DemoSettings): Promise<FakeWorker> {
     // Categories survive a reload (localStorage); the Reset button is the way back to the seed.
     persist: settings.persist,
     // With ?perMinute=N the page's key gets a tiny custom limit, so a 429 is a few Enters away.
-    ...(settings.perMinute ? { keys: [{ key: settings.apiKey, plan: 'enterprise' as const, perMinute: settings.perMinute }] } : {}),
+    ...(settings.perMinute
+      ? { keys: [{ key: settings.apiKey, plan: 'enterprise' as const, perMinute: settings.perMinute }] }
+      : {}),
   });
   await fakeWorker.start({ quiet: true });
   // For devtools: `petstoreFake.faults.add({ effect: { status: 503 } })`, `petstoreFake.keys.ban('free-test-key')`.

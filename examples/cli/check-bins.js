@@ -8,10 +8,16 @@ import { createInterface } from 'node:readline';
 
 // A fault rule from the start (--faults), as QA would run the fake to see a flaky list.
 const faultsFile = join(mkdtempSync(join(tmpdir(), 'faults-')), 'faults.json');
-writeFileSync(faultsFile, JSON.stringify([{ id: 'orders-down', match: { path: '/store/orders' }, effect: { status: 503 } }]));
+writeFileSync(
+  faultsFile,
+  JSON.stringify([{ id: 'orders-down', match: { path: '/store/orders' }, effect: { status: 503 } }]),
+);
 
 // Its own process group, so that stopping it stops npx and the server npx started.
-const fake = spawn('npx', ['petstore-fake', '--port', '0', '--quiet', '--faults', faultsFile], { stdio: ['ignore', 'pipe', 'inherit'], detached: true });
+const fake = spawn('npx', ['petstore-fake', '--port', '0', '--quiet', '--faults', faultsFile], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+  detached: true,
+});
 try {
   const lines = createInterface({ input: fake.stdout });
   const timeout = setTimeout(() => process.kill(-fake.pid, 'SIGKILL'), 30_000);
@@ -24,15 +30,18 @@ try {
   if (!baseUrl) throw new Error('petstore-fake never printed its address');
   const response = await fetch(`${baseUrl}/categories`, { headers: { Authorization: 'Bearer free-test-key' } });
   const names = (await response.json()).map(({ name }) => name);
-  if (response.status !== 200 || names.join() !== 'dog,cat,rabbit') throw new Error(`GET ${baseUrl}/categories: ${response.status} ${names}`);
+  if (response.status !== 200 || names.join() !== 'dog,cat,rabbit')
+    throw new Error(`GET ${baseUrl}/categories: ${response.status} ${names}`);
   console.log(`npx petstore-fake --port 0: ${baseUrl} answered 200 with ${names.join(', ')}`);
   const orders = () => fetch(`${baseUrl}/store/orders`, { headers: { Authorization: 'Bearer free-test-key' } });
   const down = await orders();
-  if (down.status !== 503 || down.headers.get('retry-after') !== '1') throw new Error(`--faults: GET /store/orders answered ${down.status}, not 503 with Retry-After: 1`);
+  if (down.status !== 503 || down.headers.get('retry-after') !== '1')
+    throw new Error(`--faults: GET /store/orders answered ${down.status}, not 503 with Retry-After: 1`);
   const admin = new URL('/__admin/faults/orders-down', baseUrl);
   const removed = await fetch(admin, { method: 'DELETE' });
   const after = await orders();
-  if (removed.status !== 204 || after.status !== 200) throw new Error(`DELETE ${admin}: ${removed.status}, then GET /store/orders ${after.status}`);
+  if (removed.status !== 204 || after.status !== 200)
+    throw new Error(`DELETE ${admin}: ${removed.status}, then GET /store/orders ${after.status}`);
   console.log('--faults FILE: GET /store/orders answered 503; after DELETE /__admin/faults/orders-down, 200');
 } finally {
   const exited = once(fake, 'exit');

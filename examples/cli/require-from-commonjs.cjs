@@ -7,6 +7,8 @@ fetch('http://petstore.test/v1/categories', { headers: { Authorization: 'Bearer 
   .then(async (response) => {
     const names = (await response.json()).map(({ name }) => name);
     if (response.status !== 200 || names.join() !== 'dog,cat,rabbit') throw new Error(`${response.status} ${names}`);
-    console.log(`require('petstore-harness/node'): ${require.resolve('petstore-harness/node').replace(/.*node_modules\//, '')} answered ${names.join(', ')}`);
+    console.log(
+      `require('petstore-harness/node'): ${require.resolve('petstore-harness/node').replace(/.*node_modules\//, '')} answered ${names.join(', ')}`,
+    );
   })
   .finally(() => server.close());

@@ -61,7 +61,9 @@ export function createFakeWorker(options: FakeWorkerOptions = {}): FakeWorker {
 /** The page's address; relative base URLs are resolved against it. */
 function pageUrl(): string {
   if (typeof location === 'undefined') {
-    throw new Error('[petstore-fake] createFakeWorker runs in a browser page; in Node use setupFake from the ./node entry.');
+    throw new Error(
+      '[petstore-fake] createFakeWorker runs in a browser page; in Node use setupFake from the ./node entry.',
+    );
   }
   return location.href;
 }

@@ -16,7 +16,14 @@ export interface RateLimitView {
 /** The outcome of the auth and quota guards for one request. */
 export type Access =
   | { granted: true; apiKey: ApiKey; rateLimit: RateLimitView }
-  | { granted: false; error: ApiError; rateLimit: RateLimitView; retryAfterSeconds?: number; challenge?: string; apiKey?: ApiKey };
+  | {
+      granted: false;
+      error: ApiError;
+      rateLimit: RateLimitView;
+      retryAfterSeconds?: number;
+      challenge?: string;
+      apiKey?: ApiKey;
+    };
 
 /** Options of {@link AccessControl}. */
 export interface AccessControlOptions {
@@ -57,7 +64,8 @@ export class AccessControl {
     if (!auth.ok) return this.#anonymous(clientAddress, auth.code, auth.message, nowMs);
     const { apiKey } = auth;
     // A revoked key is refused like any key the service does not know, from the sender's address bucket.
-    if (this.#revoked.has(apiKey.key)) return this.#anonymous(clientAddress, 'invalid_api_key', REVOKED_KEY_MESSAGE, nowMs);
+    if (this.#revoked.has(apiKey.key))
+      return this.#anonymous(clientAddress, 'invalid_api_key', REVOKED_KEY_MESSAGE, nowMs);
     const bannedUntil = this.#bans.bannedUntil(apiKey.key, nowMs);
     if (bannedUntil !== undefined) return banned(apiKey, bannedUntil, nowMs);
 
@@ -119,7 +127,12 @@ export class AccessControl {
     this.#revoked.clear();
   }
 
-  #anonymous(clientAddress: string, code: 'missing_api_key' | 'invalid_api_key', message: string, nowMs: number): Access {
+  #anonymous(
+    clientAddress: string,
+    code: 'missing_api_key' | 'invalid_api_key',
+    message: string,
+    nowMs: number,
+  ): Access {
     return anonymousAccess(this.#anonymousQuota.consume(clientAddress, PLAN_LIMITS.free, nowMs), code, message);
   }
 }
@@ -128,27 +141,51 @@ export class AccessControl {
 export function keyAccess(apiKey: ApiKey, quota: QuotaDecision): Access {
   const rateLimit = rateLimitViewOf(quota);
   if (quota.admitted) return { granted: true, apiKey, rateLimit };
-  return { granted: false, apiKey, error: rateLimitError(quota.described, quota.retryAfterSeconds!), rateLimit, retryAfterSeconds: quota.retryAfterSeconds! };
+  return {
+    granted: false,
+    apiKey,
+    error: rateLimitError(quota.described, quota.retryAfterSeconds!),
+    rateLimit,
+    retryAfterSeconds: quota.retryAfterSeconds!,
+  };
 }
 
 /** A request without a valid key, counted in its address's bucket: 401, or 429 once the bucket is empty. */
-export function anonymousAccess(quota: QuotaDecision, code: 'missing_api_key' | 'invalid_api_key', message: string): Access {
+export function anonymousAccess(
+  quota: QuotaDecision,
+  code: 'missing_api_key' | 'invalid_api_key',
+  message: string,
+): Access {
   const rateLimit = rateLimitViewOf(quota);
-  if (!quota.admitted) return { granted: false, error: rateLimitError(quota.described, quota.retryAfterSeconds!), rateLimit, retryAfterSeconds: quota.retryAfterSeconds! };
+  if (!quota.admitted)
+    return {
+      granted: false,
+      error: rateLimitError(quota.described, quota.retryAfterSeconds!),
+      rateLimit,
+      retryAfterSeconds: quota.retryAfterSeconds!,
+    };
   return { granted: false, error: apiError(code, message), rateLimit, challenge: bearerChallenge(code) };
 }
 
 // Built field by field: spreading the window state into a new object was most of the access check's
 // time in a profile under load.
 function rateLimitViewOf({ described, windows }: QuotaDecision): RateLimitView {
-  return { limit: described.limit, remaining: described.remaining, resetEpochSeconds: described.resetEpochSeconds, windows };
+  return {
+    limit: described.limit,
+    remaining: described.remaining,
+    resetEpochSeconds: described.resetEpochSeconds,
+    windows,
+  };
 }
 
 /** The message of a revoked key's 401. */
 export const REVOKED_KEY_MESSAGE = 'The API key has been revoked.';
 
 function rateLimitError(window: WindowState, retryAfterSeconds: number): ApiError {
-  return apiError('rate_limit_exceeded', `The per-${window.name} limit of ${window.limit} requests is used up; retry after ${retryAfterSeconds} s.`);
+  return apiError(
+    'rate_limit_exceeded',
+    `The per-${window.name} limit of ${window.limit} requests is used up; retry after ${retryAfterSeconds} s.`,
+  );
 }
 
 /** A banned key's 429 `temporarily_banned`, `Retry-After` the seconds left. */
@@ -158,7 +195,10 @@ export function banned(apiKey: ApiKey, untilMs: number, nowMs: number): Access {
   return {
     granted: false,
     apiKey,
-    error: apiError('temporarily_banned', `This API key kept calling after 429 responses and is banned until ${new Date(resetEpochSeconds * 1000).toISOString()}; retry after ${retryAfterSeconds} s.`),
+    error: apiError(
+      'temporarily_banned',
+      `This API key kept calling after 429 responses and is banned until ${new Date(resetEpochSeconds * 1000).toISOString()}; retry after ${retryAfterSeconds} s.`,
+    ),
     rateLimit: { limit: apiKey.limits.perMinute, remaining: 0, resetEpochSeconds },
     retryAfterSeconds,
   };

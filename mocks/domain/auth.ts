@@ -2,8 +2,7 @@ import type { ApiKey } from './plans.js';
 
 /** The outcome of reading the `Authorization` header. */
 export type Authentication =
-  | { ok: true; apiKey: ApiKey }
-  | { ok: false; code: 'missing_api_key' | 'invalid_api_key'; message: string };
+  { ok: true; apiKey: ApiKey } | { ok: false; code: 'missing_api_key' | 'invalid_api_key'; message: string };
 
 // Longer than any key we issue by far; refusing early keeps hostile headers out of every map lookup.
 const MAX_AUTHORIZATION_LENGTH = 1024;
@@ -18,7 +17,11 @@ export function authenticate(authorization: string | null, keys: ReadonlyMap<str
     return { ok: false, code: 'missing_api_key', message: 'No API key: send Authorization: Bearer <API_KEY>.' };
   }
   if (authorization.length > MAX_AUTHORIZATION_LENGTH) {
-    return { ok: false, code: 'invalid_api_key', message: `The Authorization header is over ${MAX_AUTHORIZATION_LENGTH} characters.` };
+    return {
+      ok: false,
+      code: 'invalid_api_key',
+      message: `The Authorization header is over ${MAX_AUTHORIZATION_LENGTH} characters.`,
+    };
   }
   const token = bearerToken(authorization);
   if (token === undefined) {

@@ -94,5 +94,8 @@ export class StoreUnavailableError extends Error {
 
 /** The `Error` of a request the store could not serve. */
 export function storeUnavailable(): ApiError {
-  return apiError('store_unavailable', 'The fake cannot reach its shared store (Redis); nothing was changed. Retry shortly.');
+  return apiError(
+    'store_unavailable',
+    'The fake cannot reach its shared store (Redis); nothing was changed. Retry shortly.',
+  );
 }

@@ -49,7 +49,8 @@ const MATCH_FIELDS = new Set(['method', 'path', 'key']);
 const PATH_PATTERN = /^(\*|(\/([A-Za-z0-9._~!$&'()*+,;=:@%-]+|\{[A-Za-z_][A-Za-z0-9_]*\}))+\/?)$/;
 const METHOD = /^[A-Za-z]+$/;
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 const isNonNegativeInteger = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
 
 /**
@@ -63,23 +64,34 @@ export function parseFaultRule(input: unknown, source: string, entry: string): F
     const name = entry && id ? `${entry} (${id})` : entry || id;
     throw new ConfigError(source, `${name}${field ? `.${field}` : ''}`, problem);
   };
-  if (!isObject(input)) return fail('', 'a fault rule must be an object { match?, effect, times?, probability?, seed?, beforeAuth? }');
+  if (!isObject(input))
+    return fail('', 'a fault rule must be an object { match?, effect, times?, probability?, seed?, beforeAuth? }');
   for (const field of Object.keys(input)) if (!RULE_FIELDS.has(field)) fail(field, 'is not a field of a fault rule');
-  if (input.id !== undefined && (typeof input.id !== 'string' || !/^[A-Za-z0-9._-]{1,64}$/.test(input.id))) fail('id', 'must be 1 to 64 letters, digits, ".", "_" or "-"');
+  if (input.id !== undefined && (typeof input.id !== 'string' || !/^[A-Za-z0-9._-]{1,64}$/.test(input.id)))
+    fail('id', 'must be 1 to 64 letters, digits, ".", "_" or "-"');
   const match = input.match ?? {};
   if (!isObject(match)) fail('match', 'must be an object { method?, path?, key? }');
   const typedMatch = match as Record<string, unknown>;
-  for (const field of Object.keys(typedMatch)) if (!MATCH_FIELDS.has(field)) fail(`match.${field}`, 'is not a field of match (method, path, key)');
-  if (typedMatch.method !== undefined && (typeof typedMatch.method !== 'string' || !METHOD.test(typedMatch.method))) fail('match.method', 'must be an HTTP method such as "GET"');
+  for (const field of Object.keys(typedMatch))
+    if (!MATCH_FIELDS.has(field)) fail(`match.${field}`, 'is not a field of match (method, path, key)');
+  if (typedMatch.method !== undefined && (typeof typedMatch.method !== 'string' || !METHOD.test(typedMatch.method)))
+    fail('match.method', 'must be an HTTP method such as "GET"');
   if (typedMatch.path !== undefined && (typeof typedMatch.path !== 'string' || !PATH_PATTERN.test(typedMatch.path))) {
     fail('match.path', 'must be "*" or a path below the base URL such as "/categories" or "/pets/{petId}"');
   }
-  if (typedMatch.key !== undefined && (typeof typedMatch.key !== 'string' || typedMatch.key === '')) fail('match.key', 'must be a non-empty API key');
+  if (typedMatch.key !== undefined && (typeof typedMatch.key !== 'string' || typedMatch.key === ''))
+    fail('match.key', 'must be a non-empty API key');
   const effect = parseEffect(input.effect, (field, problem) => fail(field ? `effect.${field}` : 'effect', problem));
-  if (input.times !== undefined && (!isNonNegativeInteger(input.times) || input.times === 0)) fail('times', 'must be a positive integer');
-  if (input.probability !== undefined && (typeof input.probability !== 'number' || !(input.probability >= 0 && input.probability <= 1))) fail('probability', 'must be a number from 0 to 1');
+  if (input.times !== undefined && (!isNonNegativeInteger(input.times) || input.times === 0))
+    fail('times', 'must be a positive integer');
+  if (
+    input.probability !== undefined &&
+    (typeof input.probability !== 'number' || !(input.probability >= 0 && input.probability <= 1))
+  )
+    fail('probability', 'must be a number from 0 to 1');
   if (input.seed !== undefined && !Number.isSafeInteger(input.seed)) fail('seed', 'must be an integer');
-  if (input.beforeAuth !== undefined && typeof input.beforeAuth !== 'boolean') fail('beforeAuth', 'must be true or false');
+  if (input.beforeAuth !== undefined && typeof input.beforeAuth !== 'boolean')
+    fail('beforeAuth', 'must be true or false');
   return {
     ...(input.id !== undefined && { id: input.id as string }),
     ...(Object.keys(typedMatch).length > 0 && { match: typedMatch as FaultMatch }),
@@ -100,7 +112,12 @@ export function parseFaultRules(input: unknown, source: string): FaultRule[] {
   const rules = input.map((rule, i) => parseFaultRule(rule, source, `[${i}]`));
   const ids = rules.map((rule) => rule.id).filter((id) => id !== undefined);
   const repeated = ids.find((id, i) => ids.indexOf(id) !== i);
-  if (repeated !== undefined) throw new ConfigError(source, `[${ids.lastIndexOf(repeated)}] (rule "${repeated}").id`, 'another rule already has this id');
+  if (repeated !== undefined)
+    throw new ConfigError(
+      source,
+      `[${ids.lastIndexOf(repeated)}] (rule "${repeated}").id`,
+      'another rule already has this id',
+    );
   return rules;
 }
 
@@ -109,8 +126,14 @@ export function parseFaultRules(input: unknown, source: string): FaultRule[] {
  * @example parseLatency('200-1500', '--latency') // [200, 1500]
  */
 export function parseLatency(input: unknown, source: string): [number, number] {
-  const range = typeof input === 'string' ? input.split('-').map((part) => (/^\d+$/.test(part) ? Number(part) : Number.NaN)) : typeof input === 'number' ? [input] : input;
-  const [min, max = min] = Array.isArray(range) && (range.length === 1 || range.length === 2) ? (range as unknown[]) : [];
+  const range =
+    typeof input === 'string'
+      ? input.split('-').map((part) => (/^\d+$/.test(part) ? Number(part) : Number.NaN))
+      : typeof input === 'number'
+        ? [input]
+        : input;
+  const [min, max = min] =
+    Array.isArray(range) && (range.length === 1 || range.length === 2) ? (range as unknown[]) : [];
   if (!isNonNegativeInteger(min) || !isNonNegativeInteger(max) || min > max || max > MAX_DELAY_MS) {
     throw new ConfigError(source, '', `must be milliseconds, MS or MIN-MAX (e.g. 200-1500), from 0 to ${MAX_DELAY_MS}`);
   }
@@ -120,25 +143,43 @@ export function parseLatency(input: unknown, source: string): [number, number] {
 function parseEffect(input: unknown, fail: (field: string, problem: string) => never): FaultEffect {
   const kinds = isObject(input) ? EFFECT_KINDS.filter((kind) => kind in input) : [];
   if (!isObject(input) || kinds.length !== 1) {
-    return fail('', 'must be exactly one of { delayMs }, { status, code?, message?, retryAfterSeconds? }, { network: "error" }, { body: "malformed" }');
+    return fail(
+      '',
+      'must be exactly one of { delayMs }, { status, code?, message?, retryAfterSeconds? }, { network: "error" }, { body: "malformed" }',
+    );
   }
-  const allowed: Record<(typeof EFFECT_KINDS)[number], string[]> = { delayMs: ['delayMs'], status: ['status', 'code', 'message', 'retryAfterSeconds'], network: ['network'], body: ['body'] };
-  for (const field of Object.keys(input)) if (!allowed[kinds[0]!].includes(field)) fail(field, `is not a field of a ${kinds[0]} effect`);
+  const allowed: Record<(typeof EFFECT_KINDS)[number], string[]> = {
+    delayMs: ['delayMs'],
+    status: ['status', 'code', 'message', 'retryAfterSeconds'],
+    network: ['network'],
+    body: ['body'],
+  };
+  for (const field of Object.keys(input))
+    if (!allowed[kinds[0]!].includes(field)) fail(field, `is not a field of a ${kinds[0]} effect`);
   switch (kinds[0]!) {
     case 'delayMs': {
       const { delayMs } = input;
       if (isNonNegativeInteger(delayMs) && delayMs <= MAX_DELAY_MS) return { delayMs };
-      if (Array.isArray(delayMs) && delayMs.length === 2 && delayMs.every((ms) => isNonNegativeInteger(ms) && ms <= MAX_DELAY_MS) && delayMs[0] <= delayMs[1]) {
+      if (
+        Array.isArray(delayMs) &&
+        delayMs.length === 2 &&
+        delayMs.every((ms) => isNonNegativeInteger(ms) && ms <= MAX_DELAY_MS) &&
+        delayMs[0] <= delayMs[1]
+      ) {
         return { delayMs: [delayMs[0], delayMs[1]] as const };
       }
       return fail('delayMs', `must be milliseconds (0 to ${MAX_DELAY_MS}) or a range [min, max] with min <= max`);
     }
     case 'status': {
       const { status, code, message, retryAfterSeconds } = input;
-      if (!Number.isInteger(status) || (status as number) < 400 || (status as number) > 599) fail('status', 'must be an HTTP error status from 400 to 599');
-      if (code !== undefined && (typeof code !== 'string' || !/^[a-z][a-z0-9_]{0,63}$/.test(code))) fail('code', 'must be a snake_case error code');
-      if (message !== undefined && (typeof message !== 'string' || message === '')) fail('message', 'must be a non-empty string');
-      if (retryAfterSeconds !== undefined && !isNonNegativeInteger(retryAfterSeconds)) fail('retryAfterSeconds', 'must be a whole number of seconds');
+      if (!Number.isInteger(status) || (status as number) < 400 || (status as number) > 599)
+        fail('status', 'must be an HTTP error status from 400 to 599');
+      if (code !== undefined && (typeof code !== 'string' || !/^[a-z][a-z0-9_]{0,63}$/.test(code)))
+        fail('code', 'must be a snake_case error code');
+      if (message !== undefined && (typeof message !== 'string' || message === ''))
+        fail('message', 'must be a non-empty string');
+      if (retryAfterSeconds !== undefined && !isNonNegativeInteger(retryAfterSeconds))
+        fail('retryAfterSeconds', 'must be a whole number of seconds');
       return {
         status: status as number,
         ...(code !== undefined && { code: code as string }),
@@ -158,7 +199,10 @@ export const MAX_DELAY_MS = 120_000;
 
 /** The `code` of an injected error when the rule names none (docs/explanation/design.md section 5). */
 export function defaultFaultCode(status: number): string {
-  return { 500: 'internal_error', 502: 'bad_gateway', 503: 'service_unavailable', 504: 'gateway_timeout' }[status] ?? 'injected_fault';
+  return (
+    { 500: 'internal_error', 502: 'bad_gateway', 503: 'service_unavailable', 504: 'gateway_timeout' }[status] ??
+    'injected_fault'
+  );
 }
 
 /**
@@ -227,10 +271,7 @@ export interface FaultSubject {
 
 /** What a fired rule does to one request, a delay range already drawn. */
 export type FaultOutcome =
-  | { delayMs: number }
-  | { error: ApiError; retryAfterSeconds?: number }
-  | { network: 'error' }
-  | { body: 'malformed' };
+  { delayMs: number } | { error: ApiError; retryAfterSeconds?: number } | { network: 'error' } | { body: 'malformed' };
 
 /** A rule that fired for a request: its id, for messages and logs, and what it does. */
 export interface FiredFault {
@@ -245,11 +286,18 @@ export interface FiredFault {
 export function outcomeOf(id: string, effect: FaultEffect, random: () => number): FaultOutcome {
   if ('delayMs' in effect) {
     const { delayMs } = effect;
-    return { delayMs: typeof delayMs === 'number' ? delayMs : delayMs[0] + Math.floor(random() * (delayMs[1] - delayMs[0] + 1)) };
+    return {
+      delayMs:
+        typeof delayMs === 'number' ? delayMs : delayMs[0] + Math.floor(random() * (delayMs[1] - delayMs[0] + 1)),
+    };
   }
   if ('status' in effect) {
     const { status } = effect;
-    const error = { code: effect.code ?? defaultFaultCode(status), message: effect.message ?? `Injected by the fake's fault rule "${id}" (status ${status}).`, status };
+    const error = {
+      code: effect.code ?? defaultFaultCode(status),
+      message: effect.message ?? `Injected by the fake's fault rule "${id}" (status ${status}).`,
+      status,
+    };
     const retryAfterSeconds = effect.retryAfterSeconds ?? (status === 503 ? 1 : undefined);
     return retryAfterSeconds === undefined ? { error } : { error, retryAfterSeconds };
   }
@@ -303,7 +351,8 @@ export class FaultRules {
   add(input: FaultRule, source = 'fake.faults.add'): RuleHandle<boolean> {
     const rule = parseFaultRule(input, source, typeof input?.id === 'string' ? '' : `rule ${this.#nextId}`);
     const id = rule.id ?? `fault-${this.#nextId}`;
-    if (this.#held.some((held) => held.rule.id === id)) throw new ConfigError(source, `rule "${id}".id`, 'another rule already has this id');
+    if (this.#held.some((held) => held.rule.id === id))
+      throw new ConfigError(source, `rule "${id}".id`, 'another rule already has this id');
     this.#nextId += 1;
     this.#held.push({
       rule: { ...rule, id, fired: 0 },

@@ -39,7 +39,8 @@ export class UnknownKeyError extends Error {
   }
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * `fake.keys`: set a key's remaining quota, ban, unban, revoke and restore it. Each resolves to the
@@ -57,24 +58,41 @@ export class KeyControls {
   /** The key's plan, windows, ban and revocation now; rejects with UnknownKeyError for a key the fake does not have. */
   async state(key: string): Promise<KeyState> {
     const apiKey = this.#known(key);
-    const [until, windows, revoked] = await Promise.all([this.#access.bannedUntil(key), this.#access.windowsOf(apiKey), this.#access.isRevoked(key)]);
+    const [until, windows, revoked] = await Promise.all([
+      this.#access.bannedUntil(key),
+      this.#access.windowsOf(apiKey),
+      this.#access.isRevoked(key),
+    ]);
     const [minute, day] = windows.map(view) as [KeyWindow, KeyWindow];
-    return { key, plan: apiKey.plan, revoked, bannedUntil: until === undefined ? null : new Date(until).toISOString(), minute, day };
+    return {
+      key,
+      plan: apiKey.plan,
+      revoked,
+      bannedUntil: until === undefined ? null : new Date(until).toISOString(),
+      minute,
+      day,
+    };
   }
 
   /** Sets what is left in the current windows; a window not named keeps its count. */
   async setQuota(key: string, remaining: RemainingQuota, source = 'fake.keys.setQuota'): Promise<KeyState> {
     const apiKey = this.#known(key);
-    if (!isObject(remaining) || Object.keys(remaining).length === 0) throw new ConfigError(source, '', 'send { "minuteRemaining"?: n, "dayRemaining"?: n } with at least one of them');
+    if (!isObject(remaining) || Object.keys(remaining).length === 0)
+      throw new ConfigError(source, '', 'send { "minuteRemaining"?: n, "dayRemaining"?: n } with at least one of them');
     const [minute, day] = (await this.#access.windowsOf(apiKey)) as [WindowState, WindowState];
     for (const field of Object.keys(remaining)) {
       const limit = { minuteRemaining: minute.limit, dayRemaining: day.limit }[field];
-      if (limit === undefined) throw new ConfigError(source, field, 'is not a field; send minuteRemaining and/or dayRemaining');
+      if (limit === undefined)
+        throw new ConfigError(source, field, 'is not a field; send minuteRemaining and/or dayRemaining');
       const value = (remaining as Record<string, unknown>)[field];
-      if (!Number.isSafeInteger(value) || (value as number) < 0 || (value as number) > limit) throw new ConfigError(source, field, `must be an integer from 0 to ${limit} (the ${apiKey.plan} plan's limit)`);
+      if (!Number.isSafeInteger(value) || (value as number) < 0 || (value as number) > limit)
+        throw new ConfigError(source, field, `must be an integer from 0 to ${limit} (the ${apiKey.plan} plan's limit)`);
     }
     const { minuteRemaining, dayRemaining } = remaining as RemainingQuota;
-    await this.#access.setRemaining(apiKey, { ...(minuteRemaining !== undefined && { minute: minuteRemaining }), ...(dayRemaining !== undefined && { day: dayRemaining }) });
+    await this.#access.setRemaining(apiKey, {
+      ...(minuteRemaining !== undefined && { minute: minuteRemaining }),
+      ...(dayRemaining !== undefined && { day: dayRemaining }),
+    });
     return this.state(key);
   }
 
@@ -82,9 +100,11 @@ export class KeyControls {
   async ban(key: string, options: { seconds?: number } = {}, source = 'fake.keys.ban'): Promise<KeyState> {
     this.#known(key);
     if (!isObject(options)) throw new ConfigError(source, '', 'send { "seconds"?: n }');
-    for (const field of Object.keys(options)) if (field !== 'seconds') throw new ConfigError(source, field, 'is not a field; send { "seconds"?: n }');
+    for (const field of Object.keys(options))
+      if (field !== 'seconds') throw new ConfigError(source, field, 'is not a field; send { "seconds"?: n }');
     const { seconds } = options;
-    if (seconds !== undefined && (!Number.isSafeInteger(seconds) || seconds < 1 || seconds > 31_536_000)) throw new ConfigError(source, 'seconds', 'must be an integer from 1 to 31536000');
+    if (seconds !== undefined && (!Number.isSafeInteger(seconds) || seconds < 1 || seconds > 31_536_000))
+      throw new ConfigError(source, 'seconds', 'must be an integer from 1 to 31536000');
     await this.#access.ban(key, seconds);
     return this.state(key);
   }

@@ -48,7 +48,8 @@ const TOKEN68 = /^[A-Za-z0-9\-._~+/]+=*$/;
  * @example apiKeysFromConfig([{ key: 'k1', plan: 'pro' }], 'keys.json')
  */
 export function apiKeysFromConfig(config: unknown, source: string): ApiKey[] {
-  if (!Array.isArray(config)) throw new ConfigError(source, '', 'must be a JSON array of { key, plan, perMinute?, perDay? }');
+  if (!Array.isArray(config))
+    throw new ConfigError(source, '', 'must be a JSON array of { key, plan, perMinute?, perDay? }');
   if (config.length === 0) throw new ConfigError(source, '', 'lists no key; the fake would refuse every request');
   const seen = new Set<string>();
   return config.map((entry: unknown, index) => {
@@ -65,13 +66,24 @@ export function apiKeysFromConfig(config: unknown, source: string): ApiKey[] {
     if (seen.has(key)) throw new ConfigError(source, `${at}.key`, `duplicate key "${key}"`);
     seen.add(key);
     if (typeof plan !== 'string' || !(PLANS as readonly string[]).includes(plan)) {
-      throw new ConfigError(source, `${at}.plan`, `unknown plan ${JSON.stringify(plan)}; expected one of ${PLANS.join(', ')}`);
+      throw new ConfigError(
+        source,
+        `${at}.plan`,
+        `unknown plan ${JSON.stringify(plan)}; expected one of ${PLANS.join(', ')}`,
+      );
     }
     const limits = { ...PLAN_LIMITS[plan as Plan] };
-    for (const [name, value] of [['perMinute', perMinute], ['perDay', perDay]] as const) {
+    for (const [name, value] of [
+      ['perMinute', perMinute],
+      ['perDay', perDay],
+    ] as const) {
       if (value === undefined) continue;
       if (plan !== 'enterprise') {
-        throw new ConfigError(source, `${at}.${name}`, `custom limits are accepted only for the enterprise plan, not "${plan}"`);
+        throw new ConfigError(
+          source,
+          `${at}.${name}`,
+          `custom limits are accepted only for the enterprise plan, not "${plan}"`,
+        );
       }
       if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
         throw new ConfigError(source, `${at}.${name}`, `must be a positive integer, got ${JSON.stringify(value)}`);

@@ -22,7 +22,14 @@ export function preferredFaults(header: string | null): Preferred {
     const [name = '', ...rest] = preference.split('=');
     const key = name.trim().toLowerCase();
     // RFC 7240 section 2: of a preference given twice, the first counts.
-    if (!values.has(key)) values.set(key, rest.join('=').trim().replace(/^"(.*)"$/, '$1'));
+    if (!values.has(key))
+      values.set(
+        key,
+        rest
+          .join('=')
+          .trim()
+          .replace(/^"(.*)"$/, '$1'),
+      );
   }
   const code = values.get('code');
   const delay = values.get('delay');
@@ -30,24 +37,35 @@ export function preferredFaults(header: string | null): Preferred {
   const outcomes: FaultOutcome[] = [];
   const applied: string[] = [];
   if (delay !== undefined) {
-    if (!/^\d{1,6}$/.test(delay) || Number(delay) > MAX_DELAY_MS) return refuse(`delay=${delay}`, `milliseconds from 0 to ${MAX_DELAY_MS}`);
+    if (!/^\d{1,6}$/.test(delay) || Number(delay) > MAX_DELAY_MS)
+      return refuse(`delay=${delay}`, `milliseconds from 0 to ${MAX_DELAY_MS}`);
     outcomes.push({ delayMs: Number(delay) });
     applied.push(`delay=${delay}`);
   }
   if (network !== undefined && network !== 'error') return refuse(`network=${network}`, '"error"');
   if (code !== undefined && !/^[1-5]\d\d$/.test(code)) return refuse(`code=${code}`, 'an HTTP status from 100 to 599');
-  if (network !== undefined && code !== undefined && Number(code) >= 400) return { ok: false, message: 'Prefer: code= and network=error exclude each other; send one.' };
+  if (network !== undefined && code !== undefined && Number(code) >= 400)
+    return { ok: false, message: 'Prefer: code= and network=error exclude each other; send one.' };
   if (network !== undefined) {
     outcomes.push({ network: 'error' });
     applied.push('network=error');
   } else if (code !== undefined && Number(code) >= 400) {
     // A success or redirect code asks for the ordinary answer, which the fake gives anyway (Prism's meaning).
-    outcomes.push(outcomeOf('Prefer', { status: Number(code), message: `Injected by the request's Prefer: code=${code} (fake-only test control).` }, Math.random));
+    outcomes.push(
+      outcomeOf(
+        'Prefer',
+        { status: Number(code), message: `Injected by the request's Prefer: code=${code} (fake-only test control).` },
+        Math.random,
+      ),
+    );
     applied.push(`code=${code}`);
   }
   return { ok: true, outcomes, applied };
 }
 
 function refuse(preference: string, expected: string): Preferred {
-  return { ok: false, message: `Prefer: ${preference} is not understood; the fake expects ${expected} (fake-only test control).` };
+  return {
+    ok: false,
+    message: `Prefer: ${preference} is not understood; the fake expects ${expected} (fake-only test control).`,
+  };
 }

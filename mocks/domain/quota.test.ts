@@ -11,7 +11,10 @@ describe('QuotaLedger', () => {
     const ledger = new QuotaLedger();
     const first = ledger.consume('k', PLAN_LIMITS.free, T0 + 12_345);
     const second = ledger.consume('k', PLAN_LIMITS.free, T0 + 13_000);
-    expect(first).toMatchObject({ admitted: true, described: { name: 'minute', limit: 60, remaining: 59, resetEpochSeconds: T0 / 1000 + 60 } });
+    expect(first).toMatchObject({
+      admitted: true,
+      described: { name: 'minute', limit: 60, remaining: 59, resetEpochSeconds: T0 / 1000 + 60 },
+    });
     expect(second.described.remaining).toBe(58);
   });
 
@@ -20,7 +23,10 @@ describe('QuotaLedger', () => {
     for (let i = 0; i < 3; i++) ledger.consume('k', { perMinute: 3, perDay: 100 }, T0 + 59_999);
     expect(ledger.consume('k', { perMinute: 3, perDay: 100 }, T0 + 59_999).admitted).toBe(false);
     const next = ledger.consume('k', { perMinute: 3, perDay: 100 }, T0 + 60_000);
-    expect(next).toMatchObject({ admitted: true, described: { name: 'minute', remaining: 2, resetEpochSeconds: T0 / 1000 + 120 } });
+    expect(next).toMatchObject({
+      admitted: true,
+      described: { name: 'minute', remaining: 2, resetEpochSeconds: T0 / 1000 + 120 },
+    });
   });
 
   it('describes the window with the lower remaining count, the longer one on a tie', () => {
@@ -34,14 +40,22 @@ describe('QuotaLedger', () => {
     // New minute, 4th of the day: minute 2, day 1 -> day.
     expect(ledger.consume('k', small, T0 + 120_000).described).toMatchObject({ name: 'day', remaining: 1 });
     const tie = new QuotaLedger().consume('k', { perMinute: 5, perDay: 5 }, T0);
-    expect(tie.described).toMatchObject({ name: 'day', remaining: 4, resetEpochSeconds: Date.UTC(2026, 10, 23) / 1000 });
+    expect(tie.described).toMatchObject({
+      name: 'day',
+      remaining: 4,
+      resetEpochSeconds: Date.UTC(2026, 10, 23) / 1000,
+    });
   });
 
   it('refuses without consuming when the minute is used up, with Retry-After rounded up to the minute end', () => {
     const ledger = new QuotaLedger();
     for (let i = 0; i < 3; i++) ledger.consume('k', small, T0 + 1_000);
     const refused = ledger.consume('k', small, T0 + 18_500);
-    expect(refused).toMatchObject({ admitted: false, retryAfterSeconds: 42, described: { name: 'minute', remaining: 0, limit: 3, resetEpochSeconds: T0 / 1000 + 60 } });
+    expect(refused).toMatchObject({
+      admitted: false,
+      retryAfterSeconds: 42,
+      described: { name: 'minute', remaining: 0, limit: 3, resetEpochSeconds: T0 / 1000 + 60 },
+    });
     // A refusal consumes nothing: the next minute still has the whole day budget left minus 3.
     expect(ledger.consume('k', small, T0 + 60_000).windows.find((w) => w.name === 'day')?.remaining).toBe(1);
   });
@@ -59,7 +73,10 @@ describe('QuotaLedger', () => {
     ledger.consume('k', limits, T0);
     const refused = ledger.consume('k', limits, T0 + 30_000);
     const midnight = Date.UTC(2026, 10, 23) / 1000;
-    expect(refused).toMatchObject({ admitted: false, described: { name: 'day', remaining: 0, limit: 2, resetEpochSeconds: midnight } });
+    expect(refused).toMatchObject({
+      admitted: false,
+      described: { name: 'day', remaining: 0, limit: 2, resetEpochSeconds: midnight },
+    });
     expect(refused.retryAfterSeconds).toBe(midnight - (T0 + 30_000) / 1000);
   });
 
@@ -71,7 +88,10 @@ describe('QuotaLedger', () => {
     ledger.consume('k', limits, lastMinute);
     expect(ledger.consume('k', limits, Date.UTC(2026, 10, 22, 23, 59, 59, 999)).admitted).toBe(false);
     const nextDay = ledger.consume('k', limits, Date.UTC(2026, 10, 23, 0, 0, 0));
-    expect(nextDay).toMatchObject({ admitted: true, described: { name: 'day', remaining: 1, resetEpochSeconds: Date.UTC(2026, 10, 24) / 1000 } });
+    expect(nextDay).toMatchObject({
+      admitted: true,
+      described: { name: 'day', remaining: 1, resetEpochSeconds: Date.UTC(2026, 10, 24) / 1000 },
+    });
   });
 
   it('keeps subjects apart', () => {

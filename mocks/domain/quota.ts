@@ -59,7 +59,8 @@ export class QuotaLedger {
     const bucket = this.#touch(subject, nowMs);
     rollWindows(bucket, nowMs);
     let exhausted = -1;
-    for (let i = 0; i < QUOTA_WINDOWS.length; i += 1) if (bucket.counts[i]! >= QUOTA_WINDOWS[i]!.limitOf(limits)) exhausted = i;
+    for (let i = 0; i < QUOTA_WINDOWS.length; i += 1)
+      if (bucket.counts[i]! >= QUOTA_WINDOWS[i]!.limitOf(limits)) exhausted = i;
     if (exhausted === -1) for (let i = 0; i < QUOTA_WINDOWS.length; i += 1) bucket.counts[i]! += 1;
 
     return quotaDecision(windowStates(bucket, limits), exhausted, nowMs);
@@ -75,7 +76,12 @@ export class QuotaLedger {
   }
 
   /** Sets what is left in the current windows (docs/explanation/design.md section 5, scenario state); absent ones stay. */
-  setRemaining(subject: string, limits: Limits, nowMs: number, remaining: Partial<Record<WindowName, number>>): WindowState[] {
+  setRemaining(
+    subject: string,
+    limits: Limits,
+    nowMs: number,
+    remaining: Partial<Record<WindowName, number>>,
+  ): WindowState[] {
     const bucket = this.#touch(subject, nowMs);
     rollWindows(bucket, nowMs);
     QUOTA_WINDOWS.forEach((window, i) => {
@@ -154,6 +160,12 @@ function rollWindows(bucket: Bucket, nowMs: number): void {
 function windowStates(bucket: Bucket, limits: Limits): WindowState[] {
   return QUOTA_WINDOWS.map((window, i): WindowState => {
     const limit = window.limitOf(limits);
-    return { name: window.name, seconds: window.seconds, limit, remaining: Math.max(0, limit - bucket.counts[i]!), resetEpochSeconds: bucket.starts[i]! + window.seconds };
+    return {
+      name: window.name,
+      seconds: window.seconds,
+      limit,
+      remaining: Math.max(0, limit - bucket.counts[i]!),
+      resetEpochSeconds: bucket.starts[i]! + window.seconds,
+    };
   });
 }

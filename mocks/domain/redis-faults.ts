@@ -2,7 +2,17 @@ import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { ConfigError, isConfigError } from './config-error.js';
 import { StoreUnavailableError } from './fake-store.js';
-import { drawAt, matchesSubject, outcomeOf, parseFaultRule, type ActiveFault, type FaultRule, type FaultStore, type FaultSubject, type FiredFault } from './faults.js';
+import {
+  drawAt,
+  matchesSubject,
+  outcomeOf,
+  parseFaultRule,
+  type ActiveFault,
+  type FaultRule,
+  type FaultStore,
+  type FaultSubject,
+  type FiredFault,
+} from './faults.js';
 
 interface StoredRule {
   rule: FaultRule & { id: string };
@@ -49,7 +59,11 @@ export class RedisFaultStore implements FaultStore {
   clear(): Promise<void> {
     return reachable(async () => {
       this.#snapshot = undefined;
-      await this.#redis.multi().del(this.#key('rules'), this.#key('order'), this.#key('fired'), this.#key('draws')).set(this.#key('version'), randomUUID()).exec();
+      await this.#redis
+        .multi()
+        .del(this.#key('rules'), this.#key('order'), this.#key('fired'), this.#key('draws'))
+        .set(this.#key('version'), randomUUID())
+        .exec();
     });
   }
 
@@ -91,17 +105,30 @@ export class RedisFaultStore implements FaultStore {
     const rule = parseFaultRule(input, source, typeof input?.id === 'string' ? '' : `rule ${next}`);
     const id = rule.id ?? `fault-${next}`;
     const stored: StoredRule = { rule: { ...rule, id }, seed: rule.seed ?? Math.floor(Math.random() * 2 ** 32) };
-    if ((await this.#redis.hsetnx(this.#key('rules'), id, JSON.stringify(stored))) === 0) throw new ConfigError(source, `rule "${id}".id`, 'another rule already has this id');
+    if ((await this.#redis.hsetnx(this.#key('rules'), id, JSON.stringify(stored))) === 0)
+      throw new ConfigError(source, `rule "${id}".id`, 'another rule already has this id');
     // The rule applies from here: in the order, and under a new version.
     this.#snapshot = undefined;
-    await this.#redis.multi().rpush(this.#key('order'), id).hset(this.#key('fired'), id, 0).set(this.#key('version'), randomUUID()).exec();
+    await this.#redis
+      .multi()
+      .rpush(this.#key('order'), id)
+      .hset(this.#key('fired'), id, 0)
+      .set(this.#key('version'), randomUUID())
+      .exec();
     return { ...structuredClone(stored.rule), fired: 0 };
   }
 
   async #remove(id: string): Promise<boolean> {
     this.#snapshot = undefined;
     const [[, removed] = []] =
-      (await this.#redis.multi().hdel(this.#key('rules'), id).lrem(this.#key('order'), 0, id).hdel(this.#key('fired'), id).hdel(this.#key('draws'), id).set(this.#key('version'), randomUUID()).exec()) ?? [];
+      (await this.#redis
+        .multi()
+        .hdel(this.#key('rules'), id)
+        .lrem(this.#key('order'), 0, id)
+        .hdel(this.#key('fired'), id)
+        .hdel(this.#key('draws'), id)
+        .set(this.#key('version'), randomUUID())
+        .exec()) ?? [];
     return removed === 1;
   }
 
@@ -112,7 +139,16 @@ export class RedisFaultStore implements FaultStore {
       const draw = async () => drawAt(stored.seed, (await this.#redis.hincrby(this.#key('draws'), rule.id, 1)) - 1);
       if (rule.probability !== undefined && (await draw()) >= rule.probability) continue;
       // Gone or used up by another request meanwhile: the next rule may still apply.
-      const fired = await this.#redis.petstoreFireFault(this.#key('rules'), this.#key('order'), this.#key('fired'), this.#key('draws'), this.#key('version'), rule.id, rule.times ?? '', randomUUID());
+      const fired = await this.#redis.petstoreFireFault(
+        this.#key('rules'),
+        this.#key('order'),
+        this.#key('fired'),
+        this.#key('draws'),
+        this.#key('version'),
+        rule.id,
+        rule.times ?? '',
+        randomUUID(),
+      );
       if (fired === -1) continue;
       if (rule.times !== undefined && fired >= rule.times) this.#snapshot = undefined;
       const delayDraw = Array.isArray((rule.effect as { delayMs?: unknown }).delayMs) ? await draw() : 0;
@@ -123,14 +159,21 @@ export class RedisFaultStore implements FaultStore {
 
   /** The rules in Redis now, in one atomic read that also refreshes this instance's snapshot. */
   async #held(): Promise<Array<{ stored: StoredRule; fired: number }>> {
-    const read = this.#redis.multi().lrange(this.#key('order'), 0, -1).hgetall(this.#key('rules')).hgetall(this.#key('fired')).get(this.#key('version'));
+    const read = this.#redis
+      .multi()
+      .lrange(this.#key('order'), 0, -1)
+      .hgetall(this.#key('rules'))
+      .hgetall(this.#key('fired'))
+      .get(this.#key('version'));
     const [[, order], [, rules], [, fired], [, version]] = (await read.exec()) as [
       [unknown, string[]],
       [unknown, Record<string, string>],
       [unknown, Record<string, string>],
       [unknown, string | null],
     ];
-    const held = order.filter((id) => rules[id] !== undefined).map((id) => ({ stored: JSON.parse(rules[id]!) as StoredRule, fired: Number(fired[id] ?? 0) }));
+    const held = order
+      .filter((id) => rules[id] !== undefined)
+      .map((id) => ({ stored: JSON.parse(rules[id]!) as StoredRule, fired: Number(fired[id] ?? 0) }));
     this.#snapshot = { version: version ?? '', rules: held.map(({ stored }) => stored.rule) };
     return held;
   }

@@ -83,7 +83,12 @@ export class RedisStore implements FakeStore {
   readonly #clock: AdjustableClock;
   /** The category list as this instance last read it, and its version in Redis: a GET of an unchanged list reads no records. */
   #categories: { version: string; list: readonly Category[] } | undefined;
-  readonly #admit: (authorization: string | null, clientAddress: string, rulesVersion: string, step?: RecordStep) => Promise<Admitted | 'stale'>;
+  readonly #admit: (
+    authorization: string | null,
+    clientAddress: string,
+    rulesVersion: string,
+    step?: RecordStep,
+  ) => Promise<Admitted | 'stale'>;
   #loading: Promise<void>;
 
   constructor(redis: Redis, prefix: string, parts: StoreParts) {
@@ -99,13 +104,25 @@ export class RedisStore implements FakeStore {
         reachable(async () => {
           const id = await redis.incr(key('category:seq'));
           // The field order of the memory store's answers: id, name, description.
-          const category: Category = { id, name: newCategory.name, ...(newCategory.description !== undefined && { description: newCategory.description }) };
-          await redis.multi().hset(key('categories'), String(id), JSON.stringify(category)).set(key('categories:version'), randomUUID()).exec();
+          const category: Category = {
+            id,
+            name: newCategory.name,
+            ...(newCategory.description !== undefined && { description: newCategory.description }),
+          };
+          await redis
+            .multi()
+            .hset(key('categories'), String(id), JSON.stringify(category))
+            .set(key('categories:version'), randomUUID())
+            .exec();
           return category;
         }),
       listCategories: () =>
         reachable(async () => {
-          const [[, version], [, values]] = (await redis.multi().get(key('categories:version')).hvals(key('categories')).exec()) as [[unknown, string | null], [unknown, string[]]];
+          const [[, version], [, values]] = (await redis
+            .multi()
+            .get(key('categories:version'))
+            .hvals(key('categories'))
+            .exec()) as [[unknown, string | null], [unknown, string[]]];
           return this.#readCategories(version ?? '', values);
         }),
       findPet: (id: number) =>
@@ -126,12 +143,31 @@ export class RedisStore implements FakeStore {
       // The list this request may answer with, if Redis finds its version current (another request may replace the field meanwhile).
       const held = step?.kind === 'listCategories' ? this.#categories : undefined;
       const reply = await redis.petstoreAdmit(
-        key('clock'), key('revoked'), key(`ban:${apiKey?.key ?? ''}`), key(`rejections:${apiKey?.key ?? ''}`),
-        key(`quota:key:${apiKey?.key ?? ''}`), key(`quota:address:${clientAddress}`), this.faults.versionKey,
-        key('categories'), key('pets'), key('orders'), key('category:seq'), key('categories:version'),
-        systemNow, apiKey?.key ?? '', apiKey?.limits.perMinute ?? 0, apiKey?.limits.perDay ?? 0,
-        PLAN_LIMITS.free.perMinute, PLAN_LIMITS.free.perDay, ban.threshold, ban.seconds * 1000, ADDRESS_BUCKET_MS,
-        version, step?.kind ?? '', stepArgument(step), step?.kind === 'createCategory' ? randomUUID() : (held?.version ?? ''),
+        key('clock'),
+        key('revoked'),
+        key(`ban:${apiKey?.key ?? ''}`),
+        key(`rejections:${apiKey?.key ?? ''}`),
+        key(`quota:key:${apiKey?.key ?? ''}`),
+        key(`quota:address:${clientAddress}`),
+        this.faults.versionKey,
+        key('categories'),
+        key('pets'),
+        key('orders'),
+        key('category:seq'),
+        key('categories:version'),
+        systemNow,
+        apiKey?.key ?? '',
+        apiKey?.limits.perMinute ?? 0,
+        apiKey?.limits.perDay ?? 0,
+        PLAN_LIMITS.free.perMinute,
+        PLAN_LIMITS.free.perDay,
+        ban.threshold,
+        ban.seconds * 1000,
+        ADDRESS_BUCKET_MS,
+        version,
+        step?.kind ?? '',
+        stepArgument(step),
+        step?.kind === 'createCategory' ? randomUUID() : (held?.version ?? ''),
       );
       const [kind, offset, ...rest] = reply;
       if (kind === 'stale') return 'stale';
@@ -139,9 +175,19 @@ export class RedisStore implements FakeStore {
       this.#clock.setOffsetMs(Number(offset));
       const nowMs = systemNow + Number(offset);
       if (kind === 'banned') return { access: banned(apiKey!, Number(rest[0]), nowMs) };
-      const [exhausted, minuteStart, minuteCount, dayStart, dayCount] = rest.map(Number) as [number, number, number, number, number];
+      const [exhausted, minuteStart, minuteCount, dayStart, dayCount] = rest.map(Number) as [
+        number,
+        number,
+        number,
+        number,
+        number,
+      ];
       const limits = kind === 'key' ? apiKey!.limits : PLAN_LIMITS.free;
-      const quota = quotaDecision(windowsOfCounts([minuteStart, dayStart], [minuteCount, dayCount], limits), exhausted, nowMs);
+      const quota = quotaDecision(
+        windowsOfCounts([minuteStart, dayStart], [minuteCount, dayCount], limits),
+        exhausted,
+        nowMs,
+      );
       if (kind === 'key') {
         const access = keyAccess(apiKey!, quota);
         if (!access.granted || !step) return { access };
@@ -150,25 +196,52 @@ export class RedisStore implements FakeStore {
         const [listVersion = '', current, ...records] = values;
         return { access, result: current === '=' ? held!.list : this.#readCategories(listVersion, records) };
       }
-      if (kind === 'revoked' || auth.ok) return { access: anonymousAccess(quota, 'invalid_api_key', REVOKED_KEY_MESSAGE) };
+      if (kind === 'revoked' || auth.ok)
+        return { access: anonymousAccess(quota, 'invalid_api_key', REVOKED_KEY_MESSAGE) };
       return { access: anonymousAccess(quota, auth.code, auth.message) };
     };
     this.access = {
-      check: (authorization, clientAddress) => reachable(async () => ((await this.#admit(authorization, clientAddress, ANY_VERSION)) as Admitted).access),
+      check: (authorization, clientAddress) =>
+        reachable(async () => ((await this.#admit(authorization, clientAddress, ANY_VERSION)) as Admitted).access),
       keyOf: (name) => keys.get(name),
-      windowsOf: (apiKey: ApiKey) => reachable(async () => windowsAt(await redis.hmget(key(`quota:key:${apiKey.key}`), 'ms', 'mc', 'ds', 'dc'), apiKey, await offsetNow())),
+      windowsOf: (apiKey: ApiKey) =>
+        reachable(async () =>
+          windowsAt(
+            await redis.hmget(key(`quota:key:${apiKey.key}`), 'ms', 'mc', 'ds', 'dc'),
+            apiKey,
+            await offsetNow(),
+          ),
+        ),
       setRemaining: (apiKey: ApiKey, remaining: Partial<Record<WindowName, number>>) =>
         reachable(async () => {
-          const current = windowsAt(await redis.hmget(key(`quota:key:${apiKey.key}`), 'ms', 'mc', 'ds', 'dc'), apiKey, await offsetNow());
-          const [minute, day] = current.map((window) => ({ start: window.resetEpochSeconds - window.seconds, count: window.limit - (remaining[window.name] ?? window.remaining) }));
-          await redis.hset(key(`quota:key:${apiKey.key}`), 'ms', minute!.start, 'mc', minute!.count, 'ds', day!.start, 'dc', day!.count);
+          const current = windowsAt(
+            await redis.hmget(key(`quota:key:${apiKey.key}`), 'ms', 'mc', 'ds', 'dc'),
+            apiKey,
+            await offsetNow(),
+          );
+          const [minute, day] = current.map((window) => ({
+            start: window.resetEpochSeconds - window.seconds,
+            count: window.limit - (remaining[window.name] ?? window.remaining),
+          }));
+          await redis.hset(
+            key(`quota:key:${apiKey.key}`),
+            'ms',
+            minute!.start,
+            'mc',
+            minute!.count,
+            'ds',
+            day!.start,
+            'dc',
+            day!.count,
+          );
         }),
       bannedUntil: (name) =>
         reachable(async () => {
           const [until, now] = [Number((await redis.get(key(`ban:${name}`))) ?? 0), await offsetNow()];
           return until > now ? until : undefined;
         }),
-      ban: (name, seconds = ban.seconds) => reachable(async () => void (await redis.set(key(`ban:${name}`), String((await offsetNow()) + seconds * 1000)))),
+      ban: (name, seconds = ban.seconds) =>
+        reachable(async () => void (await redis.set(key(`ban:${name}`), String((await offsetNow()) + seconds * 1000)))),
       unban: (name) => reachable(async () => void (await redis.del(key(`ban:${name}`), key(`rejections:${name}`)))),
       isRevoked: (name) => reachable(async () => (await redis.sismember(key('revoked'), name)) === 1),
       revoke: (name) => reachable(async () => void (await redis.sadd(key('revoked'), name))),
@@ -240,7 +313,20 @@ export class RedisStore implements FakeStore {
       ...seed.orders.flatMap((record) => ['O', record.id, JSON.stringify(record)]),
     ];
     const sequenceStart = Math.max(0, ...seed.categories.map((category) => category.id));
-    const seeded = await reachable(() => this.#redis.petstoreSeedIfEmpty(key('seeded'), key('categories'), key('pets'), key('orders'), key('category:seq'), key('categories:version'), randomUUID(), ...records, 'S', sequenceStart));
+    const seeded = await reachable(() =>
+      this.#redis.petstoreSeedIfEmpty(
+        key('seeded'),
+        key('categories'),
+        key('pets'),
+        key('orders'),
+        key('category:seq'),
+        key('categories:version'),
+        randomUUID(),
+        ...records,
+        'S',
+        sequenceStart,
+      ),
+    );
     if (seeded === 1) await reachable(() => this.faults.reset());
   }
 }
@@ -276,6 +362,9 @@ function byId<T extends { id: number }>(values: string[]): T[] {
 /** A key's windows now from its stored bucket; a window that has ended starts afresh. */
 function windowsAt(stored: Array<string | null>, apiKey: ApiKey, nowMs: number): WindowState[] {
   const starts = [Math.floor(nowMs / 60_000) * 60, Math.floor(nowMs / 86_400_000) * 86_400];
-  const counts = [Number(stored[0]) === starts[0] ? Number(stored[1]) : 0, Number(stored[2]) === starts[1] ? Number(stored[3]) : 0];
+  const counts = [
+    Number(stored[0]) === starts[0] ? Number(stored[1]) : 0,
+    Number(stored[2]) === starts[1] ? Number(stored[3]) : 0,
+  ];
   return windowsOfCounts(starts, counts, apiKey.limits);
 }

@@ -26,7 +26,8 @@ export function payloadTooLargeError(): ApiError {
  */
 export function parseJsonBody(bytes: Uint8Array): ParsedBody {
   if (bytes.byteLength > MAX_BODY_BYTES) return { ok: false, error: payloadTooLargeError() };
-  if (bytes.byteLength === 0) return { ok: false, error: apiError('invalid_request', 'body: a JSON body is required.') };
+  if (bytes.byteLength === 0)
+    return { ok: false, error: apiError('invalid_request', 'body: a JSON body is required.') };
   let text: string;
   try {
     text = utf8.decode(bytes);

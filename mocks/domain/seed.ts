@@ -23,7 +23,14 @@ const rabbit: Category = { id: 3, name: 'rabbit', description: 'Rabbits and hare
 export const DEFAULT_SEED: SeedData = {
   categories: [dog, cat, rabbit],
   pets: [
-    { id: 1, name: 'Rex', category: dog, photoUrls: ['https://images.petstore.example.com/pets/1.jpg'], tags: [{ id: 1, name: 'friendly' }], status: 'available' },
+    {
+      id: 1,
+      name: 'Rex',
+      category: dog,
+      photoUrls: ['https://images.petstore.example.com/pets/1.jpg'],
+      tags: [{ id: 1, name: 'friendly' }],
+      status: 'available',
+    },
     { id: 2, name: 'Misty', category: cat, photoUrls: [], tags: [], status: 'pending' },
     { id: 3, name: 'Thumper', category: rabbit, status: 'sold' },
   ],
@@ -52,7 +59,8 @@ export function seedFromConfig(config: unknown, source: string): SeedData {
     throw new ConfigError(source, '', 'must be a JSON object { "categories": [...], "pets": [...], "orders": [...] }');
   }
   const unknown = Object.keys(config).filter((key) => !SECTIONS.some(([section]) => section === key));
-  if (unknown.length > 0) throw new ConfigError(source, unknown[0]!, 'is not a seed section (categories, pets, orders)');
+  if (unknown.length > 0)
+    throw new ConfigError(source, unknown[0]!, 'is not a seed section (categories, pets, orders)');
   const seed: SeedData = { categories: [], pets: [], orders: [] };
   for (const [section, schemaName] of SECTIONS) {
     const entries = (config as Record<string, unknown>)[section] ?? [];

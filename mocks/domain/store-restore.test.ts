@@ -25,9 +25,17 @@ function restoringCategories(records: Array<{ id: number; name: string }>): Exte
 
 describe('PetStoreData.restoreOrLoad', () => {
   it('keeps restored categories instead of the seed, seeds the empty collections, and continues the ids', async () => {
-    const store = new PetStoreData(schemas, [restoringCategories([{ id: 1, name: 'dog' }, { id: 7, name: 'ferret' }])]);
+    const store = new PetStoreData(schemas, [
+      restoringCategories([
+        { id: 1, name: 'dog' },
+        { id: 7, name: 'ferret' },
+      ]),
+    ]);
     await store.restoreOrLoad(DEFAULT_SEED);
-    expect(store.listCategories()).toEqual([{ id: 1, name: 'dog' }, { id: 7, name: 'ferret' }]);
+    expect(store.listCategories()).toEqual([
+      { id: 1, name: 'dog' },
+      { id: 7, name: 'ferret' },
+    ]);
     expect(store.listOrders()).toEqual(DEFAULT_SEED.orders);
     expect((await store.createCategory({ name: 'parrot' })).id).toBe(8);
   });
@@ -39,7 +47,7 @@ describe('PetStoreData.restoreOrLoad', () => {
     expect((await store.createCategory({ name: 'parrot' })).id).toBe(4);
   });
 
-  it('never hands out an id below the seed\'s highest, even when fewer records were restored', async () => {
+  it("never hands out an id below the seed's highest, even when fewer records were restored", async () => {
     const store = new PetStoreData(schemas, [restoringCategories([{ id: 2, name: 'cat' }])]);
     await store.restoreOrLoad(DEFAULT_SEED);
     expect((await store.createCategory({ name: 'parrot' })).id).toBe(4);

@@ -51,15 +51,30 @@ describe('PetStoreData', () => {
 
 describe('seedFromConfig', () => {
   it('accepts sections that match the spec, omitted sections empty', () => {
-    expect(seedFromConfig({ categories: [{ id: 9, name: 'ferret' }] }, 'seed.json')).toEqual({ categories: [{ id: 9, name: 'ferret' }], pets: [], orders: [] });
+    expect(seedFromConfig({ categories: [{ id: 9, name: 'ferret' }] }, 'seed.json')).toEqual({
+      categories: [{ id: 9, name: 'ferret' }],
+      pets: [],
+      orders: [],
+    });
   });
 
   it.each([
     [[], 'seed.json: must be a JSON object'],
     [{ animals: [] }, 'seed.json: animals: is not a seed section'],
     [{ categories: {} }, 'seed.json: categories: must be an array'],
-    [{ categories: [{ id: 1, name: '' }] }, 'seed.json: categories[0]: Category: name must NOT have fewer than 1 characters'],
-    [{ categories: [{ id: 1, name: 'a' }, { id: 1, name: 'b' }] }, 'seed.json: categories[1].id: duplicate id 1'],
+    [
+      { categories: [{ id: 1, name: '' }] },
+      'seed.json: categories[0]: Category: name must NOT have fewer than 1 characters',
+    ],
+    [
+      {
+        categories: [
+          { id: 1, name: 'a' },
+          { id: 1, name: 'b' },
+        ],
+      },
+      'seed.json: categories[1].id: duplicate id 1',
+    ],
     [{ orders: [{ id: 1 }] }, 'seed.json: orders[0]: Order: petId is required'],
   ])('refuses %j naming the entry', (config, message) => {
     expect(() => seedFromConfig(config, 'seed.json')).toThrow(ConfigError);

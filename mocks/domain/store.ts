@@ -41,7 +41,10 @@ export class PetStoreData {
 
   /** `extensions` are applied to every collection, e.g. `[persist()]` in a browser. */
   constructor(schemas: SchemaValidators, extensions: Extension[] = []) {
-    this.#categories = new Collection({ schema: standardSchemaOf<Category>(schemas.validator('Category'), 'Category'), extensions });
+    this.#categories = new Collection({
+      schema: standardSchemaOf<Category>(schemas.validator('Category'), 'Category'),
+      extensions,
+    });
     this.#pets = new Collection({ schema: standardSchemaOf<Pet>(schemas.validator('Pet'), 'Pet'), extensions });
     this.#orders = new Collection({ schema: standardSchemaOf<Order>(schemas.validator('Order'), 'Order'), extensions });
   }
@@ -71,7 +74,9 @@ export class PetStoreData {
     // microtasks only (our validators are synchronous), so it has finished by the next macrotask.
     await new Promise((resolve) => setTimeout(resolve, 0));
     await Promise.all([
-      ...(this.#categories.count() === 0 ? seed.categories.map((category) => this.#categories.create(structuredClone(category))) : []),
+      ...(this.#categories.count() === 0
+        ? seed.categories.map((category) => this.#categories.create(structuredClone(category)))
+        : []),
       ...(this.#pets.count() === 0 ? seed.pets.map((pet) => this.#pets.create(structuredClone(pet))) : []),
       ...(this.#orders.count() === 0 ? seed.orders.map((order) => this.#orders.create(structuredClone(order))) : []),
     ]);
@@ -95,7 +100,11 @@ export class PetStoreData {
 
   /** Every category, ascending id. Frozen: it is shared by every call until the categories change. */
   listCategories(): readonly Category[] {
-    this.#categoryList ??= Object.freeze(this.#categories.findMany(undefined, { orderBy: { id: 'asc' } }).map((record) => Object.freeze(plainCategory(record))));
+    this.#categoryList ??= Object.freeze(
+      this.#categories
+        .findMany(undefined, { orderBy: { id: 'asc' } })
+        .map((record) => Object.freeze(plainCategory(record))),
+    );
     return this.#categoryList;
   }
 

@@ -11,7 +11,9 @@ import type { Operation } from './operation.js';
 export function categoryOperations(context: FakeContext): Operation[] {
   const validateNewCategory = context.schemas.validator('NewCategory');
 
-  const listCategories = guarded(context, () => afterStep({ kind: 'listCategories' }, (categories) => jsonAnswer(categories)));
+  const listCategories = guarded(context, () =>
+    afterStep({ kind: 'listCategories' }, (categories) => jsonAnswer(categories)),
+  );
 
   // The body is judged before the guards, so that only a valid one is written; a refusal still comes first.
   const createCategory = guarded(context, async (call) => {
@@ -20,9 +22,13 @@ export function categoryOperations(context: FakeContext): Operation[] {
     const body = parseJsonBody(await call.body());
     if (!body.ok) return answerWith(errorAnswer(body.error));
     if (!validateNewCategory(body.value)) {
-      return answerWith(errorAnswer(apiError('invalid_request', describeSchemaErrors(validateNewCategory.errors, 'body'))));
+      return answerWith(
+        errorAnswer(apiError('invalid_request', describeSchemaErrors(validateNewCategory.errors, 'body'))),
+      );
     }
-    return afterStep({ kind: 'createCategory', category: body.value as NewCategory }, (category) => jsonAnswer(category, 201));
+    return afterStep({ kind: 'createCategory', category: body.value as NewCategory }, (category) =>
+      jsonAnswer(category, 201),
+    );
   });
 
   return [

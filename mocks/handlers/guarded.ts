@@ -49,20 +49,31 @@ export type Resolver = (call: ApiCall) => Promise<Answer>;
  * A denied request never reaches a fault or the operation's record step.
  * @example guarded(context, () => afterStep({ kind: 'listOrders' }, (orders) => jsonAnswer(orders)))
  */
-export function guarded(context: FakeContext, planOf: (call: ApiCall) => Plan | Promise<Plan>, options: GuardOptions = {}): Resolver {
+export function guarded(
+  context: FakeContext,
+  planOf: (call: ApiCall) => Plan | Promise<Plan>,
+  options: GuardOptions = {},
+): Resolver {
   const answer = async (call: ApiCall): Promise<Answer> => {
     const { store } = context;
     await store.ready();
     const latencyMs = context.latencyMs();
     if (latencyMs > 0) await pause(latencyMs);
     const authorization = call.header('authorization');
-    const subject: FaultSubject = { method: call.method, path: normalizedPath(call.path), key: bearerToken(authorization) };
+    const subject: FaultSubject = {
+      method: call.method,
+      path: normalizedPath(call.path),
+      key: bearerToken(authorization),
+    };
     const preferred = preferredFaults(call.header('prefer'));
     const planned = planOf(call);
     const plan = planned instanceof Promise ? await planned : planned;
     const step = preferred.ok ? plan.step : undefined;
     // With no fault to deliver, nothing comes between admission and the step: the store takes them together.
-    const atOnce = preferred.ok && preferred.outcomes.length > 0 ? undefined : await store.admitAtOnce({ authorization, clientAddress: call.clientAddress, subject, step });
+    const atOnce =
+      preferred.ok && preferred.outcomes.length > 0
+        ? undefined
+        : await store.admitAtOnce({ authorization, clientAddress: call.clientAddress, subject, step });
     if (!atOnce) {
       const early = await store.faults.take(subject, 'beforeAuth');
       const answer = early && (await deliver(early.outcome, {}));
@@ -120,7 +131,10 @@ async function deliver(outcome: FaultOutcome, headers: Record<string, string>): 
     return undefined;
   }
   if ('error' in outcome) {
-    const withRetry = outcome.retryAfterSeconds === undefined ? headers : { ...headers, 'Retry-After': String(outcome.retryAfterSeconds) };
+    const withRetry =
+      outcome.retryAfterSeconds === undefined
+        ? headers
+        : { ...headers, 'Retry-After': String(outcome.retryAfterSeconds) };
     return errorAnswer(outcome.error, withRetry);
   }
   if ('network' in outcome) return { status: 0, headers: {}, body: undefined, dropped: true };
@@ -128,7 +142,10 @@ async function deliver(outcome: FaultOutcome, headers: Record<string, string>): 
   return { status: 200, headers, body: undefined, rawBody: MALFORMED_BODY };
 }
 
-const MALFORMED_BODY = JSON.stringify({ fault: 'malformed body', note: 'the fake cut this JSON short on purpose' }).slice(0, -12);
+const MALFORMED_BODY = JSON.stringify({
+  fault: 'malformed body',
+  note: 'the fake cut this JSON short on purpose',
+}).slice(0, -12);
 
 function pause(ms: number): Promise<void> {
   return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve();

@@ -29,7 +29,10 @@ export function responseOf(answer: Answer): Response {
   // A network error: fetch rejects, as when the connection drops (docs/explanation/design.md section 5).
   if (answer.dropped) return HttpResponse.error();
   if (answer.rawBody !== undefined) {
-    return new HttpResponse(answer.rawBody, { status: answer.status, headers: { 'Content-Type': 'application/json', ...answer.headers } });
+    return new HttpResponse(answer.rawBody, {
+      status: answer.status,
+      headers: { 'Content-Type': 'application/json', ...answer.headers },
+    });
   }
   return HttpResponse.json(answer.body as JsonBodyType, { status: answer.status, headers: answer.headers });
 }
@@ -38,7 +41,11 @@ export function responseOf(answer: Answer): Response {
  * The msw request handlers: one per operation, then one answering the rest of the base URL with
  * 404/405 (auth and quota still first). Thin: each calls the operation's resolver.
  */
-export function createHandlers(context: FakeContext, operations: readonly Operation[], router: OperationRouter): RequestHandler[] {
+export function createHandlers(
+  context: FakeContext,
+  operations: readonly Operation[],
+  router: OperationRouter,
+): RequestHandler[] {
   const { basePath } = context;
   const viaMsw =
     (resolve: Resolver): HttpResponseResolver =>
@@ -47,7 +54,15 @@ export function createHandlers(context: FakeContext, operations: readonly Operat
   const forOperation = (operation: Operation) => {
     // An exact spelling only; any other (`/categori%65s`) reaches the router below, which normalises it.
     const path = underBaseUrl(context.baseUrl, operation.path);
-    return operation.method === 'GET' ? http.get(path, viaMsw(operation.resolve)) : http.post(path, viaMsw(operation.resolve));
+    return operation.method === 'GET'
+      ? http.get(path, viaMsw(operation.resolve))
+      : http.post(path, viaMsw(operation.resolve));
   };
-  return [...operations.map(forOperation), http.all(underBaseUrl(context.baseUrl, '(?:/.*)?'), viaMsw((call) => router.answer(call)))];
+  return [
+    ...operations.map(forOperation),
+    http.all(
+      underBaseUrl(context.baseUrl, '(?:/.*)?'),
+      viaMsw((call) => router.answer(call)),
+    ),
+  ];
 }

@@ -25,7 +25,11 @@ export function petOperations(context: FakeContext): Operation[] {
       const raw = lastPathSegment(call.path);
       if (raw === undefined || !POSITIVE_INTEGER.test(raw) || BigInt(raw) > INT64_MAX) {
         const got = raw === undefined ? 'malformed percent-encoding' : JSON.stringify(raw.slice(0, 40));
-        return { answer: () => retired() ?? errorAnswer(apiError('invalid_request', `path: petId must be a positive 64-bit integer, got ${got}.`)) };
+        return {
+          answer: () =>
+            retired() ??
+            errorAnswer(apiError('invalid_request', `path: petId must be a positive 64-bit integer, got ${got}.`)),
+        };
       }
       const id = Number(raw);
       const notFound = () => errorAnswer(apiError('not_found', `No pet has id ${raw}.`));

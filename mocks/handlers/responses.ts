@@ -13,7 +13,9 @@ export function rateLimitHeaders(view: RateLimitView, nowMs: number): Record<str
   if (view.windows) {
     headers['RateLimit-Policy'] = view.windows.map((w) => `"${w.name}";q=${w.limit};w=${w.seconds}`).join(', ');
     const secondsLeft = Math.max(0, Math.ceil(view.resetEpochSeconds - nowMs / 1000));
-    const described = view.windows.find((w) => w.resetEpochSeconds === view.resetEpochSeconds && w.limit === view.limit);
+    const described = view.windows.find(
+      (w) => w.resetEpochSeconds === view.resetEpochSeconds && w.limit === view.limit,
+    );
     if (described) headers.RateLimit = `"${described.name}";r=${view.remaining};t=${secondsLeft}`;
   }
   return headers;

@@ -49,12 +49,22 @@ function fixedFake(): Fake {
 }
 
 async function viaMsw(fake: Fake, c: Case) {
-  const request = new Request(`${BASE_URL}${c.path}`, { method: c.method, headers: c.headers ?? {}, ...(c.body !== undefined && { body: c.body }) });
+  const request = new Request(`${BASE_URL}${c.path}`, {
+    method: c.method,
+    headers: c.headers ?? {},
+    ...(c.body !== undefined && { body: c.body }),
+  });
   const response = await fake.handle(request, ADDRESS);
   if (!response) throw new Error(`msw handlers did not answer ${c.method} ${c.path}`);
-  const headers = Object.fromEntries([...response.headers].filter(([name]) => name !== 'content-type' && name !== 'content-length'));
+  const headers = Object.fromEntries(
+    [...response.headers].filter(([name]) => name !== 'content-type' && name !== 'content-length'),
+  );
   const text = await response.text();
-  return { status: response.status, headers, body: c.method === 'HEAD' || text === '' ? undefined : (JSON.parse(text) as unknown) };
+  return {
+    status: response.status,
+    headers,
+    body: c.method === 'HEAD' || text === '' ? undefined : (JSON.parse(text) as unknown),
+  };
 }
 
 async function viaRouter(fake: Fake, c: Case) {

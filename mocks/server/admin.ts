@@ -75,17 +75,28 @@ export async function answerAdmin(fake: Fake, access: AdminAccess, request: Admi
     return error(apiError('not_found', `No operation at ${request.method} ${request.path}.`));
   }
   if (access.token === undefined && request.origin !== undefined && !isLoopbackOrigin(request.origin)) {
-    return error(apiError('not_found', `No operation at ${request.method} ${request.path} for a page of another origin; the admin API needs --admin-token for that.`));
+    return error(
+      apiError(
+        'not_found',
+        `No operation at ${request.method} ${request.path} for a page of another origin; the admin API needs --admin-token for that.`,
+      ),
+    );
   }
   if (access.token !== undefined && !tokenMatches(request.authorization, access.token)) {
-    return error(apiError('invalid_api_key', 'The admin API needs Authorization: Bearer <admin token>.'), { 'WWW-Authenticate': 'Bearer realm="petstore-admin"' });
+    return error(apiError('invalid_api_key', 'The admin API needs Authorization: Bearer <admin token>.'), {
+      'WWW-Authenticate': 'Bearer realm="petstore-admin"',
+    });
   }
   for (const route of ADMIN_ROUTES) {
     const match = route.pattern.exec(request.path);
     if (!match) continue;
     const handler = route.methods[request.method];
     const allow = Object.keys(route.methods).join(', ');
-    if (!handler) return error(apiError('method_not_allowed', `${request.method} is not allowed on ${request.path}; use ${allow}.`), { Allow: allow });
+    if (!handler)
+      return error(
+        apiError('method_not_allowed', `${request.method} is not allowed on ${request.path}; use ${allow}.`),
+        { Allow: allow },
+      );
     if (request.bodyOverLimit) return error(payloadTooLargeError());
     if (request.bodyError && route.takesBody?.includes(request.method)) return error(request.bodyError);
     let param: string;
@@ -99,7 +110,13 @@ export async function answerAdmin(fake: Fake, access: AdminAccess, request: Admi
     } catch (failure) {
       if (failure instanceof UnknownKeyError) return error(apiError('not_found', failure.message));
       if (failure instanceof StoreUnavailableError) return error(storeUnavailable(), { 'Retry-After': '1' });
-      if (isConfigError(failure)) return error(apiError('invalid_request', `${failure.source}: ${failure.entry ? `${failure.entry}: ` : ''}${failure.problem}.`));
+      if (isConfigError(failure))
+        return error(
+          apiError(
+            'invalid_request',
+            `${failure.source}: ${failure.entry ? `${failure.entry}: ` : ''}${failure.problem}.`,
+          ),
+        );
       throw failure;
     }
   }
@@ -120,7 +137,11 @@ const ok = (body: unknown): AdminAnswer => ({ status: 200, body });
 /** Every admin operation; docs/reference/admin-api.md lists the same. */
 export const ADMIN_ROUTES: readonly AdminRoute[] = [
   { pattern: /^\/__admin\/reset$/, methods: { POST: async (fake) => (await fake.reset(), { status: 204 }) } },
-  { pattern: /^\/__admin\/clock$/, methods: { POST: async (fake, _, body) => moveClock(fake, body) }, takesBody: ['POST'] },
+  {
+    pattern: /^\/__admin\/clock$/,
+    methods: { POST: async (fake, _, body) => moveClock(fake, body) },
+    takesBody: ['POST'],
+  },
   {
     pattern: /^\/__admin\/faults$/,
     methods: {
@@ -137,30 +158,49 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
         const rule = (await fake.faults.list()).find((held) => held.id === id);
         return rule ? ok(rule) : error(apiError('not_found', `No fault rule has id "${id}".`));
       },
-      DELETE: async (fake, id) => ((await fake.faults.remove(id)) ? { status: 204 } : error(apiError('not_found', `No fault rule has id "${id}".`))),
+      DELETE: async (fake, id) =>
+        (await fake.faults.remove(id))
+          ? { status: 204 }
+          : error(apiError('not_found', `No fault rule has id "${id}".`)),
     },
   },
   { pattern: /^\/__admin\/keys\/([^/]+)$/, methods: { GET: async (fake, key) => ok(await fake.keys.state(key)) } },
   {
     pattern: /^\/__admin\/keys\/([^/]+)\/quota$/,
-    methods: { PUT: async (fake, key, body) => ok(await fake.keys.setQuota(key, body as never, `PUT /__admin/keys/${key}/quota: body`)) },
+    methods: {
+      PUT: async (fake, key, body) =>
+        ok(await fake.keys.setQuota(key, body as never, `PUT /__admin/keys/${key}/quota: body`)),
+    },
     takesBody: ['PUT'],
   },
   {
     pattern: /^\/__admin\/keys\/([^/]+)\/ban$/,
     methods: {
-      POST: async (fake, key, body) => ok(await fake.keys.ban(key, (body ?? {}) as never, `POST /__admin/keys/${key}/ban: body`)),
+      POST: async (fake, key, body) =>
+        ok(await fake.keys.ban(key, (body ?? {}) as never, `POST /__admin/keys/${key}/ban: body`)),
       DELETE: async (fake, key) => ok(await fake.keys.unban(key)),
     },
     takesBody: ['POST'],
   },
-  { pattern: /^\/__admin\/keys\/([^/]+)\/revoke$/, methods: { POST: async (fake, key) => ok(await fake.keys.revoke(key)) } },
-  { pattern: /^\/__admin\/keys\/([^/]+)\/restore$/, methods: { POST: async (fake, key) => ok(await fake.keys.restore(key)) } },
+  {
+    pattern: /^\/__admin\/keys\/([^/]+)\/revoke$/,
+    methods: { POST: async (fake, key) => ok(await fake.keys.revoke(key)) },
+  },
+  {
+    pattern: /^\/__admin\/keys\/([^/]+)\/restore$/,
+    methods: { POST: async (fake, key) => ok(await fake.keys.restore(key)) },
+  },
 ];
 
 /** `POST /__admin/faults`: one rule, or an array added all or none; 201 with what was added. */
 async function addFaults(fake: Fake, body: unknown): Promise<AdminAnswer> {
-  if (body === undefined) return error(apiError('invalid_request', 'body: send a fault rule { match?, effect, times?, probability?, seed?, beforeAuth? } or an array of them as JSON.'));
+  if (body === undefined)
+    return error(
+      apiError(
+        'invalid_request',
+        'body: send a fault rule { match?, effect, times?, probability?, seed?, beforeAuth? } or an array of them as JSON.',
+      ),
+    );
   const source = 'POST /__admin/faults: body';
   const rules = Array.isArray(body) ? parseFaultRules(body, source) : [body as FaultRule];
   const added: string[] = [];
@@ -171,7 +211,11 @@ async function addFaults(fake: Fake, body: unknown): Promise<AdminAnswer> {
     throw failure;
   }
   const listed = (await fake.faults.list()).filter((rule) => added.includes(rule.id));
-  return { status: 201, body: Array.isArray(body) ? listed : listed[0], headers: { Location: `/__admin/faults/${encodeURIComponent(added[0]!)}` } };
+  return {
+    status: 201,
+    body: Array.isArray(body) ? listed : listed[0],
+    headers: { Location: `/__admin/faults/${encodeURIComponent(added[0]!)}` },
+  };
 }
 
 /** `POST /__admin/clock` ({ advanceSeconds } or { epochSeconds }). */
@@ -180,12 +224,27 @@ async function moveClock(fake: Fake, body: unknown): Promise<AdminAnswer> {
   const keys = body && typeof body === 'object' ? Object.keys(body) : [];
   const [field] = keys;
   const value = field === undefined ? undefined : (body as Record<string, unknown>)[field];
-  if (keys.length !== 1 || (field !== 'advanceSeconds' && field !== 'epochSeconds') || typeof value !== 'number' || !Number.isFinite(value)) {
-    return error(apiError('invalid_request', 'body: send exactly one of {"advanceSeconds": n} or {"epochSeconds": n}, n a finite number.'));
+  if (
+    keys.length !== 1 ||
+    (field !== 'advanceSeconds' && field !== 'epochSeconds') ||
+    typeof value !== 'number' ||
+    !Number.isFinite(value)
+  ) {
+    return error(
+      apiError(
+        'invalid_request',
+        'body: send exactly one of {"advanceSeconds": n} or {"epochSeconds": n}, n a finite number.',
+      ),
+    );
   }
   const target = field === 'advanceSeconds' ? fake.clock.now() / 1000 + value : value;
   if (!(target >= EARLIEST_EPOCH_SECONDS && target <= LATEST_EPOCH_SECONDS)) {
-    return error(apiError('invalid_request', `body: ${field} would move the clock outside 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z.`));
+    return error(
+      apiError(
+        'invalid_request',
+        `body: ${field} would move the clock outside 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z.`,
+      ),
+    );
   }
   if (field === 'advanceSeconds') fake.clock.advance(value);
   else fake.clock.setEpochSeconds(value);

@@ -15,9 +15,21 @@ function file(name: string, content: string): string {
 describe('npm start flags', () => {
   it('reads keys and seed files and the other flags', () => {
     const options = serverOptionsFromArgs([
-      '--port', '0', '--keys', file('keys.json', '[{"key":"big","plan":"enterprise","perMinute":100000}]'),
-      '--seed', file('seed.json', '{"categories":[{"id":7,"name":"ferret"}]}'),
-      '--ban-threshold', '3', '--ban-seconds', '60', '--pets-sunset', '2030-01-01', '--admin-token', 't', '--quiet',
+      '--port',
+      '0',
+      '--keys',
+      file('keys.json', '[{"key":"big","plan":"enterprise","perMinute":100000}]'),
+      '--seed',
+      file('seed.json', '{"categories":[{"id":7,"name":"ferret"}]}'),
+      '--ban-threshold',
+      '3',
+      '--ban-seconds',
+      '60',
+      '--pets-sunset',
+      '2030-01-01',
+      '--admin-token',
+      't',
+      '--quiet',
     ]);
     expect(options).toMatchObject({
       port: 0,
@@ -32,8 +44,19 @@ describe('npm start flags', () => {
   });
 
   it('reads a faults file and a latency range', () => {
-    const options = serverOptionsFromArgs(['--faults', file('faults.json', '[{"id":"slow","effect":{"delayMs":[100,900]}},{"match":{"path":"/store/orders"},"effect":{"status":503}}]'), '--latency', '200-1500']);
-    expect(options.faults).toEqual([{ id: 'slow', effect: { delayMs: [100, 900] } }, { match: { path: '/store/orders' }, effect: { status: 503 } }]);
+    const options = serverOptionsFromArgs([
+      '--faults',
+      file(
+        'faults.json',
+        '[{"id":"slow","effect":{"delayMs":[100,900]}},{"match":{"path":"/store/orders"},"effect":{"status":503}}]',
+      ),
+      '--latency',
+      '200-1500',
+    ]);
+    expect(options.faults).toEqual([
+      { id: 'slow', effect: { delayMs: [100, 900] } },
+      { match: { path: '/store/orders' }, effect: { status: 503 } },
+    ]);
     expect(options.latency).toEqual([200, 1500]);
     expect(serverOptionsFromArgs(['--latency', '300']).latency).toEqual([300, 300]);
   });
@@ -42,16 +65,40 @@ describe('npm start flags', () => {
     [['--keys', join(dir, 'missing.json')], /missing\.json: cannot be read \(ENOENT\)/],
     [['--keys', file('bad-json.json', '[{')], /bad-json\.json: is not valid JSON/],
     [['--keys', file('gold.json', '[{"key":"k","plan":"gold"}]')], /gold\.json: \[0\]\.plan: unknown plan "gold"/],
-    [['--keys', file('limits.json', '[{"key":"k","plan":"pro","perDay":5}]')], /limits\.json: \[0\]\.perDay: custom limits are accepted only for the enterprise plan/],
-    [['--seed', file('seed-bad.json', '{"categories":[{"id":1,"name":"dog"},{"id":"2","name":"cat"}]}')], /seed-bad\.json: categories\[1\]: Category: id must be integer/],
+    [
+      ['--keys', file('limits.json', '[{"key":"k","plan":"pro","perDay":5}]')],
+      /limits\.json: \[0\]\.perDay: custom limits are accepted only for the enterprise plan/,
+    ],
+    [
+      ['--seed', file('seed-bad.json', '{"categories":[{"id":1,"name":"dog"},{"id":"2","name":"cat"}]}')],
+      /seed-bad\.json: categories\[1\]: Category: id must be integer/,
+    ],
     [['--port', '70000'], /--port.*expected an integer from 0 to 65535/],
     [['--pets-sunset', 'soon'], /--pets-sunset.*expected an ISO 8601 date/],
     [['--seed', 'x.json', '--empty'], /cannot be used with option '--empty'/],
-    [['--faults', file('faults-object.json', '{"effect":{"status":503}}')], /faults-object\.json: must be a JSON array of fault rules/],
-    [['--faults', file('faults-effect.json', '[{"effect":{"status":503}},{"id":"x","effect":{"explode":1}}]')], /faults-effect\.json: \[1\] \(rule "x"\)\.effect: must be exactly one of/],
-    [['--faults', file('faults-path.json', '[{"match":{"path":"categories"},"effect":{"status":503}}]')], /faults-path\.json: \[0\]\.match\.path: must be "\*" or a path/],
-    [['--faults', file('faults-probability.json', '[{"effect":{"network":"error"},"probability":1.2}]')], /faults-probability\.json: \[0\]\.probability: must be a number from 0 to 1/],
-    [['--faults', file('faults-twice.json', '[{"id":"a","effect":{"status":500}},{"id":"a","effect":{"status":502}}]')], /faults-twice\.json: \[1\] \(rule "a"\)\.id: another rule already has this id/],
+    [
+      ['--faults', file('faults-object.json', '{"effect":{"status":503}}')],
+      /faults-object\.json: must be a JSON array of fault rules/,
+    ],
+    [
+      ['--faults', file('faults-effect.json', '[{"effect":{"status":503}},{"id":"x","effect":{"explode":1}}]')],
+      /faults-effect\.json: \[1\] \(rule "x"\)\.effect: must be exactly one of/,
+    ],
+    [
+      ['--faults', file('faults-path.json', '[{"match":{"path":"categories"},"effect":{"status":503}}]')],
+      /faults-path\.json: \[0\]\.match\.path: must be "\*" or a path/,
+    ],
+    [
+      ['--faults', file('faults-probability.json', '[{"effect":{"network":"error"},"probability":1.2}]')],
+      /faults-probability\.json: \[0\]\.probability: must be a number from 0 to 1/,
+    ],
+    [
+      [
+        '--faults',
+        file('faults-twice.json', '[{"id":"a","effect":{"status":500}},{"id":"a","effect":{"status":502}}]'),
+      ],
+      /faults-twice\.json: \[1\] \(rule "a"\)\.id: another rule already has this id/,
+    ],
     [['--latency', '900-100'], /--latency.*must be milliseconds, MS or MIN-MAX/],
     [['--latency', 'slow'], /--latency.*must be milliseconds/],
     [['--store', 'localhost:6379'], /--store.*expected redis:\/\/HOST:PORT\[\/DB\]/],
@@ -61,7 +108,9 @@ describe('npm start flags', () => {
 });
 
 function runScript(args: string[]) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/fake-server.ts', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/fake-server.ts', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -72,7 +121,10 @@ function runScript(args: string[]) {
 
 describe('npm start as a process', () => {
   it('stops start-up with exit 2 and the file and entry on a bad keys file', async () => {
-    const run = runScript(['--keys', file('bad-plan.json', '[{"key":"k","plan":"free"},{"key":"j","plan":"platinum"}]')]);
+    const run = runScript([
+      '--keys',
+      file('bad-plan.json', '[{"key":"k","plan":"free"},{"key":"j","plan":"platinum"}]'),
+    ]);
     expect(await run.exited).toBe(2);
     expect(run.output().stderr).toContain('bad-plan.json: [1].plan: unknown plan "platinum"');
   }, 30_000);
@@ -84,9 +136,14 @@ describe('npm start as a process', () => {
   }, 30_000);
 
   it('stops start-up with exit 2 naming the file, the rule and the field on a bad faults file', async () => {
-    const run = runScript(['--faults', file('bad-faults.json', '[{"id":"down","effect":{"status":503},"probability":2}]')]);
+    const run = runScript([
+      '--faults',
+      file('bad-faults.json', '[{"id":"down","effect":{"status":503},"probability":2}]'),
+    ]);
     expect(await run.exited).toBe(2);
-    expect(run.output().stderr).toContain('bad-faults.json: [0] (rule "down").probability: must be a number from 0 to 1');
+    expect(run.output().stderr).toContain(
+      'bad-faults.json: [0] (rule "down").probability: must be a number from 0 to 1',
+    );
   }, 30_000);
 
   it('prints the base URL and default keys, serves, and shuts down cleanly on SIGINT', async () => {

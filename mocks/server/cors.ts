@@ -1,7 +1,17 @@
 /** Response headers a browser may read cross-origin; without this list it sees none of them. */
 export const EXPOSED_HEADERS = [
-  'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit', 'RateLimit-Policy',
-  'Retry-After', 'Deprecation', 'Sunset', 'Link', 'WWW-Authenticate', 'Allow', 'Preference-Applied',
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+  'RateLimit',
+  'RateLimit-Policy',
+  'Retry-After',
+  'Deprecation',
+  'Sunset',
+  'Link',
+  'WWW-Authenticate',
+  'Allow',
+  'Preference-Applied',
 ].join(', ');
 
 /** CORS headers on every response of the standalone fake: any origin may call it. */

@@ -80,7 +80,8 @@ function headerOf(incoming: IncomingMessage, name: string): string | null {
   let value: string | null = null;
   const raw = incoming.rawHeaders;
   for (let i = 0; i < raw.length; i += 2) {
-    if (raw[i]!.length !== wanted.length || raw[i]!.toLowerCase() !== wanted || FETCH_REFUSED_VALUE.test(raw[i + 1]!)) continue;
+    if (raw[i]!.length !== wanted.length || raw[i]!.toLowerCase() !== wanted || FETCH_REFUSED_VALUE.test(raw[i + 1]!))
+      continue;
     value = value === null ? raw[i + 1]! : `${value}, ${raw[i + 1]!}`;
   }
   return value;
@@ -102,7 +103,13 @@ function toHeaders(incoming: IncomingMessage): Headers {
 // every answer of the standalone fake carries it.
 const CORS_HEADER_LIST = Object.entries(CORS_HEADERS).flat();
 
-function send(res: ServerResponse, status: number, headers: Record<string, string>, body?: string | Uint8Array, contentType?: string): void {
+function send(
+  res: ServerResponse,
+  status: number,
+  headers: Record<string, string>,
+  body?: string | Uint8Array,
+  contentType?: string,
+): void {
   const length = body === undefined ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
   const list = CORS_HEADER_LIST.slice();
   if (contentType !== undefined && !('Content-Type' in headers)) list.push('Content-Type', contentType);
@@ -155,7 +162,16 @@ async function sendResponse(res: ServerResponse, response: Response): Promise<vo
  * @example const server = await startFakeServer({ port: 0 }); await server.close();
  */
 export async function startFakeServer(options: FakeServerOptions = {}): Promise<RunningFakeServer> {
-  const { host = '127.0.0.1', port = 4010, adminToken, log, intercept, limits: limitOptions, redis, ...fakeOptions } = options;
+  const {
+    host = '127.0.0.1',
+    port = 4010,
+    adminToken,
+    log,
+    intercept,
+    limits: limitOptions,
+    redis,
+    ...fakeOptions
+  } = options;
   const limits = { ...DEFAULT_SERVER_LIMITS, ...limitOptions };
   const store = redis ? await connectRedisStore(redis) : undefined;
   const fake = createFake({ ...fakeOptions, ...(store && { store }), baseUrl: `${INTERNAL_ORIGIN}${API_PREFIX}` });
@@ -168,14 +184,24 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
   const adminAccess = { loopback: isLoopbackHost(host), ...(adminToken !== undefined && { token: adminToken }) };
 
   // The slow path, only for tests that wrap the fake: through fetch objects and msw's handlers.
-  function answerIntercepted(incoming: IncomingMessage, call: ApiCall, search: string, bytes: Uint8Array<ArrayBuffer>, wrap: NonNullable<typeof intercept>): Promise<Response> {
+  function answerIntercepted(
+    incoming: IncomingMessage,
+    call: ApiCall,
+    search: string,
+    bytes: Uint8Array<ArrayBuffer>,
+    wrap: NonNullable<typeof intercept>,
+  ): Promise<Response> {
     const request = new Request(`${INTERNAL_ORIGIN}${API_PREFIX}${call.path}${search}`, {
       method: call.method,
       headers: toHeaders(incoming),
       ...(bytes.byteLength > 0 && { body: bytes }),
     });
     return wrap(request, async (req) => {
-      const response = (await fake.handle(req, call.clientAddress)) ?? Response.json(apiError('not_found', `No operation at ${call.method} ${API_PREFIX}${call.path}.`), { status: 404 });
+      const response =
+        (await fake.handle(req, call.clientAddress)) ??
+        Response.json(apiError('not_found', `No operation at ${call.method} ${API_PREFIX}${call.path}.`), {
+          status: 404,
+        });
       // A fault's network error reaches a wrapper as a throw, as a failed fetch would, not as a Response it could rebuild.
       if (response.type === 'error') throw new ConnectionDropped();
       return response;
@@ -190,7 +216,10 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     if (method === 'OPTIONS' && incoming.headers['access-control-request-method']) {
       return send(res, 204, PREFLIGHT_HEADERS);
     }
-    const { bytes, overLimit } = method === 'GET' || method === 'HEAD' ? { bytes: new Uint8Array(), overLimit: false } : await readBoundedBody(incoming);
+    const { bytes, overLimit } =
+      method === 'GET' || method === 'HEAD'
+        ? { bytes: new Uint8Array(), overLimit: false }
+        : await readBoundedBody(incoming);
     if (overLimit) res.setHeader('Connection', 'close');
 
     // The admin API and the /v1 prefix are matched on the path as sent: dot segments never lead in or out.
@@ -206,12 +235,21 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
         ...(!parsed.ok && bytes.byteLength > 0 && { bodyError: parsed.error }),
         bodyOverLimit: overLimit,
       });
-      return admin.body === undefined ? send(res, admin.status, admin.headers ?? {}) : sendJson(res, admin.status, admin.headers ?? {}, admin.body);
+      return admin.body === undefined
+        ? send(res, admin.status, admin.headers ?? {})
+        : sendJson(res, admin.status, admin.headers ?? {}, admin.body);
     }
     // Normalised as fetch would (dot segments, escapes), so the operations see what an msw host sees.
-    const { pathname, search } = PLAIN_PATH.test(path) ? { pathname: path, search: '' } : new URL(`${INTERNAL_ORIGIN}${path}`);
+    const { pathname, search } = PLAIN_PATH.test(path)
+      ? { pathname: path, search: '' }
+      : new URL(`${INTERNAL_ORIGIN}${path}`);
     if (!isUnderApi(sentPath) || !isUnderApi(pathname)) {
-      return sendJson(res, 404, {}, apiError('not_found', `No operation at ${method} ${sentPath}; the API is under ${API_PREFIX}.`));
+      return sendJson(
+        res,
+        404,
+        {},
+        apiError('not_found', `No operation at ${method} ${sentPath}; the API is under ${API_PREFIX}.`),
+      );
     }
     const call: ApiCall = {
       method,
@@ -238,7 +276,8 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       remaining = answered.headers['X-RateLimit-Remaining'];
       // A fault's network error: the connection ends without a byte of answer.
       if (answered.dropped) res.destroy();
-      else if (answered.rawBody !== undefined) send(res, status, answered.headers, answered.rawBody, 'application/json');
+      else if (answered.rawBody !== undefined)
+        send(res, status, answered.headers, answered.rawBody, 'application/json');
       else sendJson(res, status, answered.headers, answered.body);
     }
     log?.(
@@ -264,7 +303,12 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       log?.(`${incoming.method} ${incoming.url?.split('?')[0]} failed: ${(error as Error).message}`);
       if (!res.headersSent) {
         res.setHeader('Connection', 'close');
-        sendJson(res, 500, {}, { code: 'internal_error', message: 'The fake failed to answer; see its log.', status: 500 });
+        sendJson(
+          res,
+          500,
+          {},
+          { code: 'internal_error', message: 'The fake failed to answer; see its log.', status: 500 },
+        );
       } else {
         res.destroy();
       }
@@ -274,7 +318,9 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
   applyServerLimits(server, limits);
   // Node would answer these with a bare status line; clients get an Error body like everywhere else.
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => protocolErrors.answer(error, socket));
-  server.on('connect', (_request, socket) => closeWithError(socket, apiError('invalid_request', 'CONNECT is not supported: the fake is not a proxy.')));
+  server.on('connect', (_request, socket) =>
+    closeWithError(socket, apiError('invalid_request', 'CONNECT is not supported: the fake is not a proxy.')),
+  );
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -10,14 +10,20 @@ import { apiError, type ApiError } from '../domain/errors.js';
 export function protocolErrorOf(error: NodeJS.ErrnoException & { reason?: string }): ApiError {
   switch (error.code) {
     case 'HPE_HEADER_OVERFLOW':
-      return apiError('request_header_fields_too_large', 'The request header block is over 16 KiB or has over 100 fields.');
+      return apiError(
+        'request_header_fields_too_large',
+        'The request header block is over 16 KiB or has over 100 fields.',
+      );
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return apiError('request_timeout', 'The request was not received in time; the connection is closed.');
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
       return apiError('payload_too_large', 'The chunk extensions of the request body are too large.');
     default:
       // llhttp's reason is a fixed phrase ("Content-Length can't be present with Transfer-Encoding").
-      return apiError('invalid_request', `The request is not valid HTTP/1.1: ${error.reason ?? error.code ?? 'malformed'}.`);
+      return apiError(
+        'invalid_request',
+        `The request is not valid HTTP/1.1: ${error.reason ?? error.code ?? 'malformed'}.`,
+      );
   }
 }
 

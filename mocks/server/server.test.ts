@@ -15,8 +15,14 @@ beforeEach(async () => {
   logLines.length = 0;
 });
 
-const api = (path: string, init: RequestInit = {}) => fetch(`${server.baseUrl}${path}`, { ...init, headers: { ...key, ...init.headers } });
-const clock = (body: object) => fetch(`${server.url}/__admin/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const api = (path: string, init: RequestInit = {}) =>
+  fetch(`${server.baseUrl}${path}`, { ...init, headers: { ...key, ...init.headers } });
+const clock = (body: object) =>
+  fetch(`${server.url}/__admin/clock`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 
 describe('the standalone fake', () => {
   it('listens on the random port it was given and serves the API under /v1', async () => {
@@ -35,10 +41,24 @@ describe('the standalone fake', () => {
     const pet = await api('/pets/1');
     expect(pet.headers.get('access-control-allow-origin')).toBe('*');
     const exposed = pet.headers.get('access-control-expose-headers')!.split(', ');
-    expect(exposed).toEqual(expect.arrayContaining(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Deprecation', 'Sunset', 'Link']));
+    expect(exposed).toEqual(
+      expect.arrayContaining([
+        'X-RateLimit-Limit',
+        'X-RateLimit-Remaining',
+        'X-RateLimit-Reset',
+        'Retry-After',
+        'Deprecation',
+        'Sunset',
+        'Link',
+      ]),
+    );
     const preflight = await fetch(`${server.baseUrl}/categories`, {
       method: 'OPTIONS',
-      headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+      headers: {
+        origin: 'http://localhost:5173',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization, content-type',
+      },
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-headers')).toContain('Authorization');
@@ -49,14 +69,22 @@ describe('the standalone fake', () => {
   it('answers the category list as it is now, never as it was when last written', async () => {
     const names = async () => ((await (await api('/categories')).json()) as { name: string }[]).map(({ name }) => name);
     expect(await names()).toEqual(['dog', 'cat', 'rabbit']);
-    await api('/categories', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"ferret"}' });
+    await api('/categories', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"name":"ferret"}',
+    });
     expect(await names()).toEqual(['dog', 'cat', 'rabbit', 'ferret']);
     await fetch(`${server.url}/__admin/reset`, { method: 'POST' });
     expect(await names()).toEqual(['dog', 'cat', 'rabbit']);
   });
 
   it('resets records, counters and clock through /__admin/reset', async () => {
-    await api('/categories', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"ferret"}' });
+    await api('/categories', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"name":"ferret"}',
+    });
     await clock({ advanceSeconds: 3600 });
     expect((await fetch(`${server.url}/__admin/reset`, { method: 'POST' })).status).toBe(204);
     const list = await conforming('listCategories', await api('/categories'));
@@ -66,11 +94,16 @@ describe('the standalone fake', () => {
   });
 
   it('moves the clock: a rate-limited key recovers when its minute window rolls over', async () => {
-    const { epochSeconds } = (await (await clock({ epochSeconds: Date.UTC(2026, 10, 22, 10, 0, 15) / 1000 })).json()) as { epochSeconds: number };
+    const { epochSeconds } = (await (
+      await clock({ epochSeconds: Date.UTC(2026, 10, 22, 10, 0, 15) / 1000 })
+    ).json()) as { epochSeconds: number };
     expect(epochSeconds).toBe(Date.UTC(2026, 10, 22, 10, 0, 15) / 1000);
     for (let i = 0; i < 60; i++) await api('/store/orders');
     const limited = await conforming('listOrders', await api('/store/orders'));
-    expect(limited).toMatchObject({ status: 429, headers: { 'retry-after': '45', 'x-ratelimit-reset': String(epochSeconds + 45) } });
+    expect(limited).toMatchObject({
+      status: 429,
+      headers: { 'retry-after': '45', 'x-ratelimit-reset': String(epochSeconds + 45) },
+    });
     await clock({ advanceSeconds: 45 });
     expect((await conforming('listOrders', await api('/store/orders'))).headers['x-ratelimit-remaining']).toBe('59');
   });
@@ -80,9 +113,15 @@ describe('the standalone fake', () => {
     for (let i = 0; i < 60; i++) await api('/store/orders');
     for (let i = 0; i < 2; i++) expect((await api('/store/orders')).status).toBe(429);
     const banned = await conforming('listOrders', await api('/store/orders'));
-    expect(banned).toMatchObject({ status: 429, json: { code: 'temporarily_banned' }, headers: { 'retry-after': '300', 'x-ratelimit-remaining': '0' } });
+    expect(banned).toMatchObject({
+      status: 429,
+      json: { code: 'temporarily_banned' },
+      headers: { 'retry-after': '300', 'x-ratelimit-remaining': '0' },
+    });
     await clock({ advanceSeconds: 299 });
-    expect((await conforming('listOrders', await api('/store/orders'))).json).toMatchObject({ code: 'temporarily_banned' });
+    expect((await conforming('listOrders', await api('/store/orders'))).json).toMatchObject({
+      code: 'temporarily_banned',
+    });
     await clock({ advanceSeconds: 1 });
     expect((await conforming('listOrders', await api('/store/orders'))).status).toBe(200);
   });
@@ -107,13 +146,25 @@ describe('the standalone fake', () => {
 
 describe('the admin API of faults and key scenarios', () => {
   const admin = (method: string, path: string, body?: string) =>
-    fetch(`${server.url}/__admin${path}`, { method, ...(body !== undefined && { headers: { 'content-type': 'application/json' }, body }) });
+    fetch(`${server.url}/__admin${path}`, {
+      method,
+      ...(body !== undefined && { headers: { 'content-type': 'application/json' }, body }),
+    });
 
   it('adds a rule (201, Location, the rule with fired 0), shows it, deletes it; DELETE /faults removes all', async () => {
-    const created = await admin('POST', '/faults', '{"id":"slow-list","match":{"path":"/categories"},"effect":{"delayMs":[10,20]}}');
+    const created = await admin(
+      'POST',
+      '/faults',
+      '{"id":"slow-list","match":{"path":"/categories"},"effect":{"delayMs":[10,20]}}',
+    );
     expect(created.status).toBe(201);
     expect(created.headers.get('location')).toBe('/__admin/faults/slow-list');
-    expect(await created.json()).toEqual({ id: 'slow-list', match: { path: '/categories' }, effect: { delayMs: [10, 20] }, fired: 0 });
+    expect(await created.json()).toEqual({
+      id: 'slow-list',
+      match: { path: '/categories' },
+      effect: { delayMs: [10, 20] },
+      fired: 0,
+    });
     await api('/categories');
     expect(await (await admin('GET', '/faults/slow-list')).json()).toMatchObject({ id: 'slow-list', fired: 1 });
     expect((await admin('DELETE', '/faults/slow-list')).status).toBe(204);
@@ -125,20 +176,38 @@ describe('the admin API of faults and key scenarios', () => {
   });
 
   it('adds an array of rules all or none: one bad rule adds nothing and is named', async () => {
-    const refused = await admin('POST', '/faults', '[{"id":"fine","effect":{"status":503}},{"id":"broken","effect":{"status":200}}]');
+    const refused = await admin(
+      'POST',
+      '/faults',
+      '[{"id":"fine","effect":{"status":503}},{"id":"broken","effect":{"status":200}}]',
+    );
     expect(refused.status).toBe(400);
-    expect(await refused.json()).toEqual({ code: 'invalid_request', message: expect.stringContaining('[1] (rule "broken").effect.status: must be an HTTP error status'), status: 400 });
+    expect(await refused.json()).toEqual({
+      code: 'invalid_request',
+      message: expect.stringContaining('[1] (rule "broken").effect.status: must be an HTTP error status'),
+      status: 400,
+    });
     expect(await (await admin('GET', '/faults')).json()).toEqual([]);
-    const added = await admin('POST', '/faults', '[{"id":"a","effect":{"status":503}},{"id":"b","effect":{"network":"error"}}]');
-    expect((await added.json() as Array<{ id: string }>).map((rule) => rule.id)).toEqual(['a', 'b']);
+    const added = await admin(
+      'POST',
+      '/faults',
+      '[{"id":"a","effect":{"status":503}},{"id":"b","effect":{"network":"error"}}]',
+    );
+    expect(((await added.json()) as Array<{ id: string }>).map((rule) => rule.id)).toEqual(['a', 'b']);
     expect((await admin('POST', '/faults', '{"id":"a","effect":{"status":500}}')).status).toBe(400);
   });
 
   it('refuses a body that is not JSON, an empty one, and a method a route does not have', async () => {
     const notJson = await admin('POST', '/faults', '{"effect":');
-    expect([notJson.status, ((await notJson.json()) as { message: string }).message]).toEqual([400, expect.stringContaining('body: is not valid JSON')]);
+    expect([notJson.status, ((await notJson.json()) as { message: string }).message]).toEqual([
+      400,
+      expect.stringContaining('body: is not valid JSON'),
+    ]);
     const empty = await fetch(`${server.url}/__admin/faults`, { method: 'POST' });
-    expect([empty.status, ((await empty.json()) as { message: string }).message]).toEqual([400, expect.stringContaining('send a fault rule')]);
+    expect([empty.status, ((await empty.json()) as { message: string }).message]).toEqual([
+      400,
+      expect.stringContaining('send a fault rule'),
+    ]);
     const wrongMethod = await admin('PUT', '/faults');
     expect([wrongMethod.status, wrongMethod.headers.get('allow')]).toEqual([405, 'GET, POST, DELETE']);
     const noQuota = await fetch(`${server.url}/__admin/keys/free-test-key/quota`, { method: 'PUT' });
@@ -150,7 +219,11 @@ describe('the admin API of faults and key scenarios', () => {
   it('lets a browser page send Prefer and read Preference-Applied, and logs a dropped connection', async () => {
     const preflight = await fetch(`${server.baseUrl}/categories`, {
       method: 'OPTIONS',
-      headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization, prefer' },
+      headers: {
+        origin: 'http://localhost:5173',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'authorization, prefer',
+      },
     });
     expect(preflight.headers.get('access-control-allow-headers')).toContain('Prefer');
     const preferred = await api('/categories', { headers: { prefer: 'code=503' } });
@@ -167,9 +240,15 @@ describe('the admin API behind a token', () => {
     try {
       const refused = await fetch(`${guarded.url}/__admin/reset`, { method: 'POST' });
       expect(refused.status).toBe(401);
-      const wrong = await fetch(`${guarded.url}/__admin/reset`, { method: 'POST', headers: { authorization: 'Bearer nope' } });
+      const wrong = await fetch(`${guarded.url}/__admin/reset`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer nope' },
+      });
       expect(wrong.status).toBe(401);
-      const allowed = await fetch(`${guarded.url}/__admin/reset`, { method: 'POST', headers: { authorization: 'Bearer s3cret' } });
+      const allowed = await fetch(`${guarded.url}/__admin/reset`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer s3cret' },
+      });
       expect(allowed.status).toBe(204);
     } finally {
       await guarded.close();

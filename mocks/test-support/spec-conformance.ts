@@ -38,9 +38,12 @@ export async function conforming(operationId: OperationRef, response: Response, 
       ? undocumentedViolations(exchange)
       : responseViolations(operationId, exchange).map((v) => `${v.title}: ${v.lines.join(' | ')}`);
   const error = exchange.json as { status?: unknown } | undefined;
-  if (exchange.status >= 400 && error?.status !== exchange.status) problems.push(`Error.status ${String(error?.status)} != HTTP ${exchange.status}`);
+  if (exchange.status >= 400 && error?.status !== exchange.status)
+    problems.push(`Error.status ${String(error?.status)} != HTTP ${exchange.status}`);
   if (problems.length > 0) {
-    throw new Error(`${operationId}: the fake's ${exchange.status} response departs from the spec:\n- ${problems.join('\n- ')}\nBody: ${exchange.text}`);
+    throw new Error(
+      `${operationId}: the fake's ${exchange.status} response departs from the spec:\n- ${problems.join('\n- ')}\nBody: ${exchange.text}`,
+    );
   }
   return exchange;
 }
@@ -52,6 +55,7 @@ function undocumentedViolations(exchange: Exchange): string[] {
   for (const name of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) {
     if (!/^\d+$/.test(exchange.headers[name] ?? '')) problems.push(`header ${name} missing or not an integer`);
   }
-  if (!exchange.headers['content-type']?.startsWith('application/json')) problems.push('Content-Type is not application/json');
+  if (!exchange.headers['content-type']?.startsWith('application/json'))
+    problems.push('Content-Type is not application/json');
   return problems;
 }

@@ -33,14 +33,21 @@ export const FAKE_SERVER_BIN = join(DIST, 'bin', 'petstore-fake.js');
 /** The contract suite's bin, as `npm pack` ships it (`watch` is one of its commands). */
 export const CONTRACT_BIN = join(DIST, 'bin', 'petstore-contract.js');
 
-const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as {
+  dependencies: Record<string, string>;
+};
 const PEER_EXTERNALS = ['msw', 'msw/*'];
 // A browser build inlines everything but msw: an app's bundler should not have to digest CommonJS.
-const NODE_EXTERNALS = [...PEER_EXTERNALS, ...Object.keys(manifest.dependencies).flatMap((name) => [name, `${name}/*`])];
+const NODE_EXTERNALS = [
+  ...PEER_EXTERNALS,
+  ...Object.keys(manifest.dependencies).flatMap((name) => [name, `${name}/*`]),
+];
 // CommonJS code bundled into an ES module (ajv, commander) calls require(); give the module one.
-const ESM_REQUIRE = "import { createRequire as __petstoreCreateRequire } from 'node:module'; const require = __petstoreCreateRequire(import.meta.url);";
+const ESM_REQUIRE =
+  "import { createRequire as __petstoreCreateRequire } from 'node:module'; const require = __petstoreCreateRequire(import.meta.url);";
 
-const entryPaths = (entries: Record<string, string>) => Object.fromEntries(Object.entries(entries).map(([name, path]) => [name, join(REPO_ROOT, path)]));
+const entryPaths = (entries: Record<string, string>) =>
+  Object.fromEntries(Object.entries(entries).map(([name, path]) => [name, join(REPO_ROOT, path)]));
 
 const common: BuildOptions = {
   bundle: true,
@@ -60,7 +67,9 @@ async function bundle(options: BuildOptions): Promise<Metafile> {
 }
 
 /** The two bins; `npm start` builds only the fake's. */
-export async function buildBins(names: ReadonlyArray<keyof typeof BIN_ENTRIES> = Object.keys(BIN_ENTRIES) as Array<keyof typeof BIN_ENTRIES>): Promise<Metafile> {
+export async function buildBins(
+  names: ReadonlyArray<keyof typeof BIN_ENTRIES> = Object.keys(BIN_ENTRIES) as Array<keyof typeof BIN_ENTRIES>,
+): Promise<Metafile> {
   return bundle({
     entryPoints: entryPaths(Object.fromEntries(names.map((name) => [name, BIN_ENTRIES[name]]))),
     platform: 'node',
@@ -78,9 +87,32 @@ export async function buildBins(names: ReadonlyArray<keyof typeof BIN_ENTRIES> =
 export async function buildBundles(): Promise<void> {
   await rm(DIST, { recursive: true, force: true });
   const metafiles = await Promise.all([
-    bundle({ entryPoints: entryPaths(LIBRARY_ENTRIES), platform: 'node', format: 'esm', splitting: true, outdir: DIST, chunkNames: 'chunks/[name]-[hash]', banner: { js: ESM_REQUIRE } }),
-    bundle({ entryPoints: entryPaths(LIBRARY_ENTRIES), platform: 'node', format: 'cjs', outdir: join(DIST, 'cjs'), outExtension: { '.js': '.cjs' } }),
-    bundle({ entryPoints: entryPaths(BROWSER_ENTRIES), platform: 'browser', format: 'esm', target: 'es2022', external: PEER_EXTERNALS, splitting: true, outdir: join(DIST, 'browser'), chunkNames: 'chunks/[name]-[hash]' }),
+    bundle({
+      entryPoints: entryPaths(LIBRARY_ENTRIES),
+      platform: 'node',
+      format: 'esm',
+      splitting: true,
+      outdir: DIST,
+      chunkNames: 'chunks/[name]-[hash]',
+      banner: { js: ESM_REQUIRE },
+    }),
+    bundle({
+      entryPoints: entryPaths(LIBRARY_ENTRIES),
+      platform: 'node',
+      format: 'cjs',
+      outdir: join(DIST, 'cjs'),
+      outExtension: { '.js': '.cjs' },
+    }),
+    bundle({
+      entryPoints: entryPaths(BROWSER_ENTRIES),
+      platform: 'browser',
+      format: 'esm',
+      target: 'es2022',
+      external: PEER_EXTERNALS,
+      splitting: true,
+      outdir: join(DIST, 'browser'),
+      chunkNames: 'chunks/[name]-[hash]',
+    }),
     buildBins(),
   ]);
   await writeFile(join(DIST, 'THIRD-PARTY-LICENSES.txt'), await thirdPartyNotices(metafiles, REPO_ROOT));

@@ -13,7 +13,10 @@ import { specArtifactsPlugin } from './spec-artifacts-plugin.js';
 const ENTRY = `export { specDocument, specValidators } from './spec/spec-artifacts.js';`;
 
 /** Bundles spec-artifacts as the package build does (CommonJS here, to evaluate it in this process). */
-async function bundled(): Promise<{ text: string; exports: { specDocument(): OpenApiDocument; specValidators(): SchemaValidators } }> {
+async function bundled(): Promise<{
+  text: string;
+  exports: { specDocument(): OpenApiDocument; specValidators(): SchemaValidators };
+}> {
   const result = await build({
     stdin: { contents: ENTRY, resolveDir: process.cwd(), loader: 'ts' },
     bundle: true,
@@ -26,7 +29,12 @@ async function bundled(): Promise<{ text: string; exports: { specDocument(): Ope
   });
   const text = result.outputFiles[0]!.text;
   const module = { exports: {} as never };
-  new Function('module', 'exports', 'require', '__dirname', text)(module, module.exports, createRequire(join(process.cwd(), 'x.js')), join(process.cwd(), 'dist'));
+  new Function('module', 'exports', 'require', '__dirname', text)(
+    module,
+    module.exports,
+    createRequire(join(process.cwd(), 'x.js')),
+    join(process.cwd(), 'dist'),
+  );
   return { text, exports: module.exports };
 }
 
@@ -54,12 +62,21 @@ describe('specArtifactsPlugin', () => {
       };
       for (const value of boundaryValues(schema)) agree(value);
       const broken = schema.type === 'object' ? invalidObjectCases(schema) : invalidValueCases(schema);
-      const values = fc.oneof(validValues(schema), fc.jsonValue({ maxDepth: 3 }), ...broken.map((brokenCase) => brokenCase.values));
-      fc.assert(fc.property(values, (value) => agree(value)), { seed: 7, numRuns: 200 });
+      const values = fc.oneof(
+        validValues(schema),
+        fc.jsonValue({ maxDepth: 3 }),
+        ...broken.map((brokenCase) => brokenCase.values),
+      );
+      fc.assert(
+        fc.property(values, (value) => agree(value)),
+        { seed: 7, numRuns: 200 },
+      );
     }
   });
 
   it('names the schema when asked for one the spec does not have', async () => {
-    await expect(bundled().then(({ exports }) => exports.specValidators().validator('Nope'))).rejects.toThrow('components/schemas/Nope');
+    await expect(bundled().then(({ exports }) => exports.specValidators().validator('Nope'))).rejects.toThrow(
+      'components/schemas/Nope',
+    );
   });
 });

@@ -18,7 +18,10 @@ export function specArtifactsPlugin(): Plugin {
     name: 'spec-artifacts',
     setup(build) {
       const { format, platform, outdir, outfile } = build.initialOptions;
-      build.onResolve({ filter: /\/spec-artifacts(\.js|\.ts)?$/ }, () => ({ path: 'spec-artifacts', namespace: NAMESPACE }));
+      build.onResolve({ filter: /\/spec-artifacts(\.js|\.ts)?$/ }, () => ({
+        path: 'spec-artifacts',
+        namespace: NAMESPACE,
+      }));
       build.onResolve({ filter: /^petstore-spec:validators$/ }, () => ({ path: 'validators', namespace: NAMESPACE }));
       build.onLoad({ filter: /^spec-artifacts$/, namespace: NAMESPACE }, () => {
         const outputDir = resolve(outdir ?? dirname(outfile ?? '.'));

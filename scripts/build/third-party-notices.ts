@@ -13,12 +13,20 @@ function packageDirOf(input: string): string | undefined {
  * licences of what we inline ask for their notice to travel with the code.
  */
 export async function thirdPartyNotices(metafiles: readonly Metafile[], root: string): Promise<string> {
-  const dirs = new Set(metafiles.flatMap((metafile) => Object.keys(metafile.inputs).flatMap((input) => packageDirOf(input) ?? [])));
+  const dirs = new Set(
+    metafiles.flatMap((metafile) => Object.keys(metafile.inputs).flatMap((input) => packageDirOf(input) ?? [])),
+  );
   const notices: string[] = [];
   for (const dir of [...dirs].sort()) {
-    const manifest = JSON.parse(await readFile(join(root, dir, 'package.json'), 'utf8')) as { name: string; version: string; license?: string };
+    const manifest = JSON.parse(await readFile(join(root, dir, 'package.json'), 'utf8')) as {
+      name: string;
+      version: string;
+      license?: string;
+    };
     const licenceFile = (await readdir(join(root, dir))).find((file) => /^(licen[cs]e|copying)/i.test(file));
-    const text = licenceFile ? await readFile(join(root, dir, licenceFile), 'utf8') : `License: ${manifest.license ?? 'see the package'}`;
+    const text = licenceFile
+      ? await readFile(join(root, dir, licenceFile), 'utf8')
+      : `License: ${manifest.license ?? 'see the package'}`;
     notices.push(`${manifest.name}@${manifest.version} (${manifest.license ?? 'unknown'})\n\n${text.trim()}\n`);
   }
   return `Packages bundled into dist/, with their licences.\n\n${notices.join(`\n${'-'.repeat(72)}\n\n`)}`;

@@ -14,8 +14,13 @@ function defaultOf(option: Option): string {
 function commandSection(title: string, command: Command, exit: string): string {
   const helpText = command.helpInformation();
   const usage = /^Usage: (.*)$/m.exec(helpText)?.[1] ?? command.name();
-  const rows = command.options.map((option) => `| \`${cell(option.flags)}\`${option.mandatory ? ' (required)' : ''} | ${defaultOf(option)} | ${cell(option.description)} |`);
-  const args = command.registeredArguments.map((argument) => `| \`${argument.name()}\` (argument) | | ${cell(argument.description)} |`);
+  const rows = command.options.map(
+    (option) =>
+      `| \`${cell(option.flags)}\`${option.mandatory ? ' (required)' : ''} | ${defaultOf(option)} | ${cell(option.description)} |`,
+  );
+  const args = command.registeredArguments.map(
+    (argument) => `| \`${argument.name()}\` (argument) | | ${cell(argument.description)} |`,
+  );
   return [
     `### ${title}`,
     '',

@@ -1,6 +1,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { checkTableMarkdown, distinctionTableMarkdown, equivalenceTableMarkdown, faultTableMarkdown, promiseTableMarkdown, sentenceTableMarkdown } from '../../contracts/report/doc-tables.js';
+import {
+  checkTableMarkdown,
+  distinctionTableMarkdown,
+  equivalenceTableMarkdown,
+  faultTableMarkdown,
+  promiseTableMarkdown,
+  sentenceTableMarkdown,
+} from '../../contracts/report/doc-tables.js';
 import { cliReferenceMarkdown } from './cli-reference.js';
 
 /** Every block of the docs that the code owns, by name: `<!-- generated:NAME -->` ... `<!-- /generated -->`. */
@@ -20,7 +27,11 @@ const BLOCK = /<!-- generated:([\w-]+) -->\n([\s\S]*?)<!-- \/generated -->/g;
 export function documentationFiles(root: string): string[] {
   const walk = (folder: string): string[] =>
     readdirSync(join(root, folder), { withFileTypes: true }).flatMap((entry) =>
-      entry.isDirectory() ? walk(join(folder, entry.name)) : entry.name.endsWith('.md') ? [join(folder, entry.name)] : [],
+      entry.isDirectory()
+        ? walk(join(folder, entry.name))
+        : entry.name.endsWith('.md')
+          ? [join(folder, entry.name)]
+          : [],
     );
   return ['README.md', ...walk('docs')];
 }
@@ -29,7 +40,10 @@ export function documentationFiles(root: string): string[] {
 export function regenerated(text: string, file: string): string {
   return text.replace(BLOCK, (_whole, name: string) => {
     const build = GENERATED_BLOCKS[name];
-    if (!build) throw new Error(`${file}: no generated block is called "${name}" (known: ${Object.keys(GENERATED_BLOCKS).join(', ')})`);
+    if (!build)
+      throw new Error(
+        `${file}: no generated block is called "${name}" (known: ${Object.keys(GENERATED_BLOCKS).join(', ')})`,
+      );
     return `<!-- generated:${name} -->\n${build()}\n<!-- /generated -->`;
   });
 }

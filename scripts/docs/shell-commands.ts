@@ -13,7 +13,9 @@ export interface ShellCommand {
 
 /** Splits a line into words the way a shell would for these docs: quotes kept together, `$VAR` as written. */
 function wordsOf(line: string): string[] {
-  return [...line.matchAll(/'[^']*'|"(?:[^"\\]|\\.)*"|\S+/g)].map((match) => match[0].replace(/^(['"])([\s\S]*)\1$/, '$2'));
+  return [...line.matchAll(/'[^']*'|"(?:[^"\\]|\\.)*"|\S+/g)].map((match) =>
+    match[0].replace(/^(['"])([\s\S]*)\1$/, '$2'),
+  );
 }
 
 /** The commands of a `sh` block. */
@@ -33,12 +35,18 @@ export function shellCommands(block: string): ShellCommand[] {
 }
 
 function parses(program: Command, args: string[]): string | undefined {
-  program.exitOverride().configureOutput({ writeOut: () => undefined, writeErr: () => undefined, outputError: () => undefined });
+  program
+    .exitOverride()
+    .configureOutput({ writeOut: () => undefined, writeErr: () => undefined, outputError: () => undefined });
   try {
     program.parse(args, { from: 'user' });
     return undefined;
   } catch (error) {
-    if (error instanceof CommanderError && (error.code === 'commander.helpDisplayed' || error.code === 'commander.help')) return undefined;
+    if (
+      error instanceof CommanderError &&
+      (error.code === 'commander.helpDisplayed' || error.code === 'commander.help')
+    )
+      return undefined;
     return (error as Error).message;
   }
 }
@@ -57,7 +65,8 @@ interface Manifest {
 const manifests = new Map<string, Manifest>();
 // Read once per repository: every command of every block is checked against the same package.json.
 function manifestOf(root: string): Manifest {
-  if (!manifests.has(root)) manifests.set(root, JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as Manifest);
+  if (!manifests.has(root))
+    manifests.set(root, JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as Manifest);
   return manifests.get(root)!;
 }
 
@@ -80,7 +89,9 @@ export function commandProblem(root: string, command: ShellCommand): string | un
   if (tool === 'npm') {
     if (verb === 'install' || verb === 'i') {
       const local = rest.filter((word) => word.endsWith('.tgz'));
-      return local.every((word) => word === tarball) ? undefined : `the package's tarball is ${tarball}, not ${local.join(', ')}`;
+      return local.every((word) => word === tarball)
+        ? undefined
+        : `the package's tarball is ${tarball}, not ${local.join(', ')}`;
     }
     if (verb === 'ci' || verb === 'pack' || verb === 'test') return undefined;
     if (verb === 'start') return parses(fakeServerCommand(), afterDashes(words));

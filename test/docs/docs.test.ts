@@ -33,7 +33,11 @@ describe('the documentation (README.md and docs/)', () => {
       readdirSync(join(ROOT, folder), { withFileTypes: true }).flatMap((entry) => {
         if (['node_modules', 'dist', '.git', 'reports', 'coverage'].includes(entry.name)) return [];
         const path = join(folder, entry.name);
-        return entry.isDirectory() ? sources(path) : /\.(ts|mts|mjs|md|yaml|json)$/.test(entry.name) && entry.name !== 'package-lock.json' ? [path] : [];
+        return entry.isDirectory()
+          ? sources(path)
+          : /\.(ts|mts|mjs|md|yaml|json)$/.test(entry.name) && entry.name !== 'package-lock.json'
+            ? [path]
+            : [];
       });
     const bare = sources('.').flatMap((file) =>
       readFileSync(join(ROOT, file), 'utf8')
@@ -45,13 +49,21 @@ describe('the documentation (README.md and docs/)', () => {
   });
 
   it('has a language on every code block, of a kind the tests below check', () => {
-    expect(blocks.filter((block) => !['sh', 'ts', 'jsonc', 'yaml', 'text'].includes(block.language)).map(where)).toEqual([]);
+    expect(
+      blocks.filter((block) => !['sh', 'ts', 'jsonc', 'yaml', 'text'].includes(block.language)).map(where),
+    ).toEqual([]);
   });
 
   it('has every shell command as it works: npm scripts that exist, the real tarball, flags the bins accept', () => {
     const problems = blocks
       .filter((block) => block.language === 'sh')
-      .flatMap((block) => shellCommands(block.text).map((command) => ({ at: where(block), command: command.text, problem: commandProblem(ROOT, command) })))
+      .flatMap((block) =>
+        shellCommands(block.text).map((command) => ({
+          at: where(block),
+          command: command.text,
+          problem: commandProblem(ROOT, command),
+        })),
+      )
       .filter(({ problem }) => problem !== undefined);
     expect(problems).toEqual([]);
   });
@@ -61,7 +73,8 @@ describe('the documentation (README.md and docs/)', () => {
       const rule = JSON.parse(block.text.replace(/\/\/.*$/gm, '')) as unknown;
       expect(() => parseFaultRule(rule as never, where(block), 'rule')).not.toThrow();
     }
-    for (const block of blocks.filter((each) => each.language === 'yaml')) expect(() => parseYaml(block.text)).not.toThrow();
+    for (const block of blocks.filter((each) => each.language === 'yaml'))
+      expect(() => parseYaml(block.text)).not.toThrow();
   });
 
   describe('curl commands against the standalone fake', () => {
@@ -83,7 +96,11 @@ describe('the documentation (README.md and docs/)', () => {
         const { stdout } = await run('curl', ['-sS', '-o', '/dev/null', '-w', '%{http_code}', ...args]);
         const status = Number(stdout);
         const asked503 = command.text.includes('code=503');
-        expect({ at, command: command.text, ok: status >= 200 && (status < 500 || (asked503 && status === 503)) }).toEqual({ at, command: command.text, ok: true });
+        expect({
+          at,
+          command: command.text,
+          ok: status >= 200 && (status < 500 || (asked503 && status === 503)),
+        }).toEqual({ at, command: command.text, ok: true });
       }
       await fake.fake.reset();
     });
@@ -95,7 +112,8 @@ describe('the documentation (README.md and docs/)', () => {
     mkdirSync(folder, { recursive: true });
     try {
       const snippets = blocks.filter((block) => block.language === 'ts');
-      for (const [index, block] of snippets.entries()) writeFileSync(join(folder, `snippet-${index}.ts`), `// ${where(block)}\n${block.text}\nexport {};\n`);
+      for (const [index, block] of snippets.entries())
+        writeFileSync(join(folder, `snippet-${index}.ts`), `// ${where(block)}\n${block.text}\nexport {};\n`);
       // What a snippet leaves to its reader: the test runner's globals and the app around it.
       writeFileSync(
         join(folder, 'context.d.ts'),
@@ -110,10 +128,23 @@ describe('the documentation (README.md and docs/)', () => {
           'interface ImportMeta { env: Record<string, string | undefined> }',
         ].join('\n'),
       );
-      const entries = { 'petstore-harness': 'mocks/index.ts', 'petstore-harness/node': 'mocks/node/index.ts', 'petstore-harness/browser': 'mocks/browser/index.ts', 'petstore-harness/server': 'mocks/server/index.ts' };
+      const entries = {
+        'petstore-harness': 'mocks/index.ts',
+        'petstore-harness/node': 'mocks/node/index.ts',
+        'petstore-harness/browser': 'mocks/browser/index.ts',
+        'petstore-harness/server': 'mocks/server/index.ts',
+      };
       writeFileSync(
         join(folder, 'tsconfig.json'),
-        JSON.stringify({ extends: '../../../tsconfig.json', compilerOptions: { noEmit: true, baseUrl: '../../..', paths: Object.fromEntries(Object.entries(entries).map(([name, path]) => [name, [path]])) }, include: ['*.ts'] }),
+        JSON.stringify({
+          extends: '../../../tsconfig.json',
+          compilerOptions: {
+            noEmit: true,
+            baseUrl: '../../..',
+            paths: Object.fromEntries(Object.entries(entries).map(([name, path]) => [name, [path]])),
+          },
+          include: ['*.ts'],
+        }),
       );
       const compiled = await run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', folder]).then(
         () => '',
@@ -129,9 +160,14 @@ describe('the documentation (README.md and docs/)', () => {
   it('builds the API reference of every public entry with TypeDoc, every warning an error (an undocumented export fails)', async () => {
     const out = join(ROOT, 'test/docs/.api');
     try {
-      const result = await run(process.execPath, [join(ROOT, 'node_modules/typedoc/bin/typedoc'), '--out', out], { cwd: ROOT }).then(
+      const result = await run(process.execPath, [join(ROOT, 'node_modules/typedoc/bin/typedoc'), '--out', out], {
+        cwd: ROOT,
+      }).then(
         ({ stdout, stderr }) => ({ code: 0, output: `${stdout}${stderr}` }),
-        (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, output: `${error.stdout}${error.stderr}` }),
+        (error: { code: number; stdout: string; stderr: string }) => ({
+          code: error.code,
+          output: `${error.stdout}${error.stderr}`,
+        }),
       );
       expect(result).toEqual({ code: 0, output: expect.not.stringMatching(/\[warning\]|\[error\]/) });
     } finally {

@@ -2,7 +2,12 @@ import { afterAll, beforeAll, describe } from '@jest/globals';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { buildDemoPage, DEMO_PUBLIC_DIR } from '../../demo/bundle/build-demo-page.js';
-import { CHROMIUM_INSTALL_COMMAND, CHROMIUM_PATH, chromiumIsInstalled, launchChromium } from '../../demo/e2e/chromium.js';
+import {
+  CHROMIUM_INSTALL_COMMAND,
+  CHROMIUM_PATH,
+  chromiumIsInstalled,
+  launchChromium,
+} from '../../demo/e2e/chromium.js';
 import { startDemoServer, type DemoServer } from '../../demo/server/static-server.js';
 import type { Fake } from '../../mocks/fake.js';
 import type { FaultHost, HostStart, Sent } from './fault-host.js';
@@ -11,14 +16,21 @@ import { describeFaultControls } from './fault-scenarios.js';
 // The browser host: the fake in a page's service worker in headless Chromium; the controls are
 // `fake.faults` and `fake.keys` of the page, driven through page.evaluate.
 const installed = chromiumIsInstalled();
-if (!installed) console.warn(`[faults in the browser] skipped: ${CHROMIUM_PATH} not found; install it with: ${CHROMIUM_INSTALL_COMMAND}`);
+if (!installed)
+  console.warn(
+    `[faults in the browser] skipped: ${CHROMIUM_PATH} not found; install it with: ${CHROMIUM_INSTALL_COMMAND}`,
+  );
 
 let browser: Browser | undefined;
 let pageServer: DemoServer | undefined;
 beforeAll(async () => {
   if (!installed) return;
   const entry = fileURLToPath(new URL('./browser-page.ts', import.meta.url));
-  pageServer = await startDemoServer({ publicDir: DEMO_PUBLIC_DIR, builtAssets: await buildDemoPage({ entry }), port: 0 });
+  pageServer = await startDemoServer({
+    publicDir: DEMO_PUBLIC_DIR,
+    builtAssets: await buildDemoPage({ entry }),
+    port: 0,
+  });
   browser = await launchChromium();
 }, 120_000);
 afterAll(async () => {
@@ -37,27 +49,42 @@ async function startBrowserHost(config: HostStart): Promise<FaultHost> {
 
   // Runs `fake.keys[name](...args)` in the page; a rejection comes back as a refusal.
   const keyControl = (name: Control, ...args: unknown[]) =>
-    page.evaluate(async ([control, values]) => {
-      const { keys } = (window as unknown as PageWindow).petstoreFake;
-      try {
-        return await (keys[control] as (...a: unknown[]) => Promise<unknown>).apply(keys, values);
-      } catch (error) {
-        return { refused: (error as Error).message };
-      }
-    }, [name, args] as const) as never;
+    page.evaluate(
+      async ([control, values]) => {
+        const { keys } = (window as unknown as PageWindow).petstoreFake;
+        try {
+          return await (keys[control] as (...a: unknown[]) => Promise<unknown>).apply(keys, values);
+        } catch (error) {
+          return { refused: (error as Error).message };
+        }
+      },
+      [name, args] as const,
+    ) as never;
 
   return {
     send: (method, path, { key = 'free-test-key', headers = {}, body } = {}) =>
-      page.evaluate(async ({ method, path, key, headers, body }): Promise<Sent> => {
-        const started = performance.now();
-        try {
-          const response = await fetch(`/v1${path}`, { method, headers: { ...(key !== null && { authorization: `Bearer ${key}` }), ...headers }, ...(body !== undefined && { body }) });
-          const text = await response.text();
-          return { status: response.status, headers: Object.fromEntries(response.headers), text, elapsedMs: performance.now() - started };
-        } catch (error) {
-          return { networkError: String(error), elapsedMs: performance.now() - started };
-        }
-      }, { method, path, key, headers, body }),
+      page.evaluate(
+        async ({ method, path, key, headers, body }): Promise<Sent> => {
+          const started = performance.now();
+          try {
+            const response = await fetch(`/v1${path}`, {
+              method,
+              headers: { ...(key !== null && { authorization: `Bearer ${key}` }), ...headers },
+              ...(body !== undefined && { body }),
+            });
+            const text = await response.text();
+            return {
+              status: response.status,
+              headers: Object.fromEntries(response.headers),
+              text,
+              elapsedMs: performance.now() - started,
+            };
+          } catch (error) {
+            return { networkError: String(error), elapsedMs: performance.now() - started };
+          }
+        },
+        { method, path, key, headers, body },
+      ),
     addFault: (rule) =>
       page.evaluate(async (added) => {
         try {
@@ -66,7 +93,8 @@ async function startBrowserHost(config: HostStart): Promise<FaultHost> {
           return { refused: (error as Error).message };
         }
       }, rule),
-    removeFault: (id) => page.evaluate((removed) => (window as unknown as PageWindow).petstoreFake.faults.remove(removed), id),
+    removeFault: (id) =>
+      page.evaluate((removed) => (window as unknown as PageWindow).petstoreFake.faults.remove(removed), id),
     listFaults: () => page.evaluate(() => (window as unknown as PageWindow).petstoreFake.faults.list()),
     keys: {
       state: (key) => keyControl('state', key),
@@ -76,12 +104,16 @@ async function startBrowserHost(config: HostStart): Promise<FaultHost> {
       revoke: (key) => keyControl('revoke', key),
       restore: (key) => keyControl('restore', key),
     },
-    setClock: (epochSeconds) => page.evaluate((s) => (window as unknown as PageWindow).petstoreFake.clock.setEpochSeconds(s), epochSeconds),
-    advanceClock: (seconds) => page.evaluate((s) => (window as unknown as PageWindow).petstoreFake.clock.advance(s), seconds),
+    setClock: (epochSeconds) =>
+      page.evaluate((s) => (window as unknown as PageWindow).petstoreFake.clock.setEpochSeconds(s), epochSeconds),
+    advanceClock: (seconds) =>
+      page.evaluate((s) => (window as unknown as PageWindow).petstoreFake.clock.advance(s), seconds),
     reset: () => page.evaluate(() => (window as unknown as PageWindow).petstoreFake.reset()),
     close: () => context.close(),
   };
 }
 
 if (installed) describeFaultControls('browser (service worker in Chromium)', startBrowserHost);
-else describe.skip(`faults and scenarios: browser (skipped: no ${CHROMIUM_PATH}; install it with \`${CHROMIUM_INSTALL_COMMAND}\`)`, () => undefined);
+else
+  describe.skip(`faults and scenarios: browser (skipped: no ${CHROMIUM_PATH}; install it with \`${CHROMIUM_INSTALL_COMMAND}\`)`, () =>
+    undefined);

@@ -19,7 +19,11 @@ export interface ControlRefusal {
  */
 export interface FaultHost {
   /** Sends one request under the base URL with `free-test-key` unless `key` says otherwise (null: no key). */
-  send(method: string, path: string, options?: { key?: string | null; headers?: Record<string, string>; body?: string }): Promise<Sent>;
+  send(
+    method: string,
+    path: string,
+    options?: { key?: string | null; headers?: Record<string, string>; body?: string },
+  ): Promise<Sent>;
   addFault(rule: FaultRule): Promise<{ id: string } | ControlRefusal>;
   removeFault(id: string): Promise<boolean>;
   listFaults(): Promise<ActiveFault[]>;
@@ -44,13 +48,29 @@ export interface HostStart {
 }
 
 /** `send` of a host reached through this process's fetch (msw in Node, or real HTTP). */
-export async function sendWithFetch(url: string, method: string, { key = 'free-test-key', headers = {}, body }: Parameters<FaultHost['send']>[2] = {}): Promise<Sent> {
+export async function sendWithFetch(
+  url: string,
+  method: string,
+  { key = 'free-test-key', headers = {}, body }: Parameters<FaultHost['send']>[2] = {},
+): Promise<Sent> {
   const started = performance.now();
   try {
-    const response = await fetch(url, { method, headers: { ...(key !== null && { authorization: `Bearer ${key}` }), ...headers }, ...(body !== undefined && { body }) });
+    const response = await fetch(url, {
+      method,
+      headers: { ...(key !== null && { authorization: `Bearer ${key}` }), ...headers },
+      ...(body !== undefined && { body }),
+    });
     const text = await response.text();
-    return { status: response.status, headers: Object.fromEntries(response.headers), text, elapsedMs: performance.now() - started };
+    return {
+      status: response.status,
+      headers: Object.fromEntries(response.headers),
+      text,
+      elapsedMs: performance.now() - started,
+    };
   } catch (error) {
-    return { networkError: `${(error as Error).message}: ${String((error as Error).cause)}`, elapsedMs: performance.now() - started };
+    return {
+      networkError: `${(error as Error).message}: ${String((error as Error).cause)}`,
+      elapsedMs: performance.now() - started,
+    };
   }
 }

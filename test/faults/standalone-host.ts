@@ -10,14 +10,16 @@ export async function startStandaloneHost(config: HostStart, options: FakeServer
       ...(body !== undefined && { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
     });
     const text = await response.text();
-    if (response.status >= 400) return { refused: (JSON.parse(text) as { message: string }).message, status: response.status };
+    if (response.status >= 400)
+      return { refused: (JSON.parse(text) as { message: string }).message, status: response.status };
     return (text === '' ? undefined : JSON.parse(text)) as T;
   };
   const key = (name: string) => `/keys/${encodeURIComponent(name)}`;
   return {
     send: (method, path, options) => sendWithFetch(`${server.baseUrl}${path}`, method, options),
     addFault: (rule) => admin('POST', '/faults', rule),
-    removeFault: async (id) => (await fetch(`${server.url}/__admin/faults/${encodeURIComponent(id)}`, { method: 'DELETE' })).status === 204,
+    removeFault: async (id) =>
+      (await fetch(`${server.url}/__admin/faults/${encodeURIComponent(id)}`, { method: 'DELETE' })).status === 204,
     listFaults: async () => (await (await fetch(`${server.url}/__admin/faults`)).json()) as never,
     keys: {
       state: (name) => admin('GET', key(name)),
@@ -33,4 +35,3 @@ export async function startStandaloneHost(config: HostStart, options: FakeServer
     close: () => server.close(),
   };
 }
-

@@ -37,12 +37,29 @@ async function freePort(): Promise<number> {
  * @example const redis = await startRedis(); ...; await redis.stop();
  */
 export async function startRedis(options: { durable?: boolean } = {}): Promise<RedisProcess> {
-  const durability = options.durable === false ? ['--appendonly', 'no'] : ['--appendonly', 'yes', '--appendfsync', 'always'];
+  const durability =
+    options.durable === false ? ['--appendonly', 'no'] : ['--appendonly', 'yes', '--appendfsync', 'always'];
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'petstore-redis-'));
   let child: ChildProcess | undefined;
   const start = async () => {
-    const started = spawn(REDIS_SERVER_PATH, ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', ...durability, '--protected-mode', 'yes'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const started = spawn(
+      REDIS_SERVER_PATH,
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--dir',
+        dir,
+        '--save',
+        '',
+        ...durability,
+        '--protected-mode',
+        'yes',
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     child = started;
     await new Promise<void>((resolve, reject) => {
       let output = '';

@@ -19,9 +19,15 @@ afterAll(() => attacked.server.close());
 
 /** Connects, writes a head and half a body, then resets the connection. */
 function vanishMidBody(url: string): Promise<void> {
-  const head = requestHead('POST', '/v1/categories', [`Authorization: ${authorization}`, 'Content-Type: application/json', 'Content-Length: 1000']);
+  const head = requestHead('POST', '/v1/categories', [
+    `Authorization: ${authorization}`,
+    'Content-Type: application/json',
+    'Content-Length: 1000',
+  ]);
   return new Promise((resolve) => {
-    const socket = net.connect(Number(new URL(url).port), '127.0.0.1', () => socket.write(`${head}{"name":"half`, () => socket.destroy()));
+    const socket = net.connect(Number(new URL(url).port), '127.0.0.1', () =>
+      socket.write(`${head}{"name":"half`, () => socket.destroy()),
+    );
     socket.on('error', () => undefined);
     socket.on('close', () => resolve());
   });
@@ -31,9 +37,16 @@ describe('clients that abort mid-body', () => {
   it('50 at once: each logged as aborted, none as a failure, and no category created', async () => {
     const before = attacked.logLines.length;
     await Promise.all(Array.from({ length: 50 }, () => vanishMidBody(attacked.server.url)));
-    await waitUntil(() => attacked.logLines.slice(before).filter((line) => line.startsWith('POST /v1/categories aborted: ')).length === 50);
+    await waitUntil(
+      () =>
+        attacked.logLines.slice(before).filter((line) => line.startsWith('POST /v1/categories aborted: ')).length ===
+        50,
+    );
     expect(attacked.logLines.slice(before).filter((line) => line.includes(' failed: '))).toEqual([]);
-    const list = await conforming('listCategories', await fetch(`${attacked.server.baseUrl}/categories`, { headers: { authorization } }));
+    const list = await conforming(
+      'listCategories',
+      await fetch(`${attacked.server.baseUrl}/categories`, { headers: { authorization } }),
+    );
     expect((list.json as Array<{ name: string }>).filter((category) => category.name.startsWith('half'))).toEqual([]);
   });
 });

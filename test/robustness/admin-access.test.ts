@@ -10,12 +10,24 @@ import { rawExchange, requestHead } from './raw-http.js';
 const TOKEN = 'admin-token-5f1c9e';
 
 /** Calls the admin API as the server would, and reports whether the fake's state changed. */
-async function tryAdmin(access: AdminAccess, request: { method?: string; path?: string; authorization?: string; origin?: string; body?: unknown }) {
+async function tryAdmin(
+  access: AdminAccess,
+  request: { method?: string; path?: string; authorization?: string; origin?: string; body?: unknown },
+) {
   const fake = inProcessFake();
-  await send(fake, '/categories', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"survivor"}' });
+  await send(fake, '/categories', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{"name":"survivor"}',
+  });
   const clockBefore = fake.clock.now();
   const { body, ...fields } = request;
-  const answer = await answerAdmin(fake, access, { method: 'POST', path: '/__admin/reset', ...fields, body: () => body });
+  const answer = await answerAdmin(fake, access, {
+    method: 'POST',
+    path: '/__admin/reset',
+    ...fields,
+    body: () => body,
+  });
   const categories = (await conforming('listCategories', await send(fake, '/categories'))).json as unknown[];
   return { answer, reset: categories.length === 3, clockMoved: Math.abs(fake.clock.now() - clockBefore) > 60_000 };
 }
@@ -24,14 +36,28 @@ describe('which hosts count as loopback', () => {
   it.each(['127.0.0.1', '127.1.2.3', '::1', '[::1]', 'localhost'])('%s is loopback', (host) => {
     expect(isLoopbackHost(host)).toBe(true);
   });
-  it.each(['0.0.0.0', '::', '10.0.0.1', '192.168.1.10', '::ffff:127.0.0.1', '127.0.0.1.nip.io', 'localhost.example.com', 'LOCALHOST.', ''])('%j is not (fails closed)', (host) => {
+  it.each([
+    '0.0.0.0',
+    '::',
+    '10.0.0.1',
+    '192.168.1.10',
+    '::ffff:127.0.0.1',
+    '127.0.0.1.nip.io',
+    'localhost.example.com',
+    'LOCALHOST.',
+    '',
+  ])('%j is not (fails closed)', (host) => {
     expect(isLoopbackHost(host)).toBe(false);
   });
 });
 
 describe('the admin policy, bound beyond loopback', () => {
   it('without --admin-token: every admin path is a 404, and nothing changes', async () => {
-    for (const request of [{ path: '/__admin/reset' }, { path: '/__admin/clock', body: { advanceSeconds: 3600 } }, { path: '/__admin/reset', authorization: `Bearer ${TOKEN}` }]) {
+    for (const request of [
+      { path: '/__admin/reset' },
+      { path: '/__admin/clock', body: { advanceSeconds: 3600 } },
+      { path: '/__admin/reset', authorization: `Bearer ${TOKEN}` },
+    ]) {
       const { answer, reset, clockMoved } = await tryAdmin({ loopback: false }, request);
       expect(answer).toMatchObject({ status: 404, body: { code: 'not_found', status: 404 } });
       expect({ reset, clockMoved }).toEqual({ reset: false, clockMoved: false });
@@ -45,13 +71,23 @@ describe('the admin policy, bound beyond loopback', () => {
     ['the token without the scheme', TOKEN],
     ['another scheme', `Basic ${TOKEN}`],
   ])('with --admin-token: %s is a 401 with a challenge, and nothing changes', async (_name, authorization) => {
-    const { answer, reset } = await tryAdmin({ loopback: false, token: TOKEN }, { ...(authorization && { authorization }) });
-    expect(answer).toMatchObject({ status: 401, body: { code: 'invalid_api_key' }, headers: { 'WWW-Authenticate': 'Bearer realm="petstore-admin"' } });
+    const { answer, reset } = await tryAdmin(
+      { loopback: false, token: TOKEN },
+      { ...(authorization && { authorization }) },
+    );
+    expect(answer).toMatchObject({
+      status: 401,
+      body: { code: 'invalid_api_key' },
+      headers: { 'WWW-Authenticate': 'Bearer realm="petstore-admin"' },
+    });
     expect(reset).toBe(false);
   });
 
   it('with --admin-token: the token opens it, from any origin', async () => {
-    const { answer, reset } = await tryAdmin({ loopback: false, token: TOKEN }, { authorization: `Bearer ${TOKEN}`, origin: 'https://qa.example.com' });
+    const { answer, reset } = await tryAdmin(
+      { loopback: false, token: TOKEN },
+      { authorization: `Bearer ${TOKEN}`, origin: 'https://qa.example.com' },
+    );
     expect(answer.status).toBe(204);
     expect(reset).toBe(true);
   });
@@ -77,7 +113,9 @@ describe('the admin policy on loopback', () => {
 
   it('with a token: the token is required there too', async () => {
     expect((await tryAdmin({ loopback: true, token: TOKEN }, {})).answer.status).toBe(401);
-    expect((await tryAdmin({ loopback: true, token: TOKEN }, { authorization: `Bearer ${TOKEN}` })).answer.status).toBe(204);
+    expect((await tryAdmin({ loopback: true, token: TOKEN }, { authorization: `Bearer ${TOKEN}` })).answer.status).toBe(
+      204,
+    );
   });
 
   it('classifies origins by host name', () => {
@@ -94,7 +132,11 @@ describe('the server bound to 127.0.0.1 with --admin-token', () => {
   afterAll(() => attacked.server.close());
 
   const clock = (authorization?: string) =>
-    fetch(`${attacked.server.url}/__admin/clock`, { method: 'POST', headers: { 'content-type': 'application/json', ...(authorization && { authorization }) }, body: '{"advanceSeconds":60}' });
+    fetch(`${attacked.server.url}/__admin/clock`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(authorization && { authorization }) },
+      body: '{"advanceSeconds":60}',
+    });
 
   it('needs the token', async () => {
     expect((await clock()).status).toBe(401);
@@ -103,14 +145,26 @@ describe('the server bound to 127.0.0.1 with --admin-token', () => {
   });
 
   it('is not reachable around its path: dot segments and encodings under /v1 stay under /v1', async () => {
-    for (const target of ['/v1/../__admin/reset', '/v1/%2e%2e/__admin/reset', '/__admin/reset/', '/__ADMIN/reset', '/%5F%5Fadmin/reset']) {
-      const { responses } = await rawExchange(attacked.server.url, requestHead('POST', target, [`Authorization: Bearer ${TOKEN}`, 'Content-Length: 0']), { responses: 1 });
+    for (const target of [
+      '/v1/../__admin/reset',
+      '/v1/%2e%2e/__admin/reset',
+      '/__admin/reset/',
+      '/__ADMIN/reset',
+      '/%5F%5Fadmin/reset',
+    ]) {
+      const { responses } = await rawExchange(
+        attacked.server.url,
+        requestHead('POST', target, [`Authorization: Bearer ${TOKEN}`, 'Content-Length: 0']),
+        { responses: 1 },
+      );
       expect(responses[0]).toMatchObject({ status: 404, json: { code: 'not_found' } });
     }
   });
 
   it('does not accept the admin token as an API key', async () => {
-    const response = await fetch(`${attacked.server.baseUrl}/categories`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    const response = await fetch(`${attacked.server.baseUrl}/categories`, {
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
     expect((await conforming('listCategories', response)).status).toBe(401);
   });
 });

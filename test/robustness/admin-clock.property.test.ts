@@ -7,8 +7,16 @@ import { conforming } from '../../mocks/test-support/spec-conformance.js';
 import { inProcessFake, send } from './in-process-fake.js';
 
 const clockBody = fc.oneof(
-  fc.record({ advanceSeconds: fc.oneof(fc.double(), fc.integer(), fc.constantFrom(1e308, -1e308, 8.64e12, -8.64e12, 2 ** 53)) }),
-  fc.record({ epochSeconds: fc.oneof(fc.double(), fc.integer(), fc.constantFrom(1e308, -1e308, 8.64e12, 8.64e12 + 1, -1, 0, 253402300800)) }),
+  fc.record({
+    advanceSeconds: fc.oneof(fc.double(), fc.integer(), fc.constantFrom(1e308, -1e308, 8.64e12, -8.64e12, 2 ** 53)),
+  }),
+  fc.record({
+    epochSeconds: fc.oneof(
+      fc.double(),
+      fc.integer(),
+      fc.constantFrom(1e308, -1e308, 8.64e12, 8.64e12 + 1, -1, 0, 253402300800),
+    ),
+  }),
   fc.jsonValue({ maxDepth: 2 }),
 );
 
@@ -18,10 +26,18 @@ describe('POST /__admin/clock with any body', () => {
     await fc.assert(
       fc.asyncProperty(clockBody, async (body) => {
         await fake.reset();
-        const answer = await answerAdmin(fake, { loopback: true }, { method: 'POST', path: '/__admin/clock', body: () => body });
+        const answer = await answerAdmin(
+          fake,
+          { loopback: true },
+          { method: 'POST', path: '/__admin/clock', body: () => body },
+        );
         expect([200, 400]).toContain(answer.status);
-        if (answer.status === 200) expect(Number.isSafeInteger((answer.body as { epochSeconds: number }).epochSeconds)).toBe(true);
-        for (const [operation, path] of [['listCategories', '/categories'], ['getPetById', '/pets/1']] as const) {
+        if (answer.status === 200)
+          expect(Number.isSafeInteger((answer.body as { epochSeconds: number }).epochSeconds)).toBe(true);
+        for (const [operation, path] of [
+          ['listCategories', '/categories'],
+          ['getPetById', '/pets/1'],
+        ] as const) {
           expect((await conforming(operation, await send(fake, path))).status).toBeLessThan(500);
         }
       }),

@@ -11,7 +11,12 @@ const DAY_MS = 86_400_000;
 const T0 = Date.UTC(2026, 10, 22);
 
 function controlWith(keys: readonly ApiKey[], anonymousCapacity: number) {
-  const clock = { nowMs: T0, now() { return this.nowMs; } };
+  const clock = {
+    nowMs: T0,
+    now() {
+      return this.nowMs;
+    },
+  };
   return { clock, control: new AccessControl({ keys, clock, ban: DEFAULT_BAN_POLICY, anonymousCapacity }) };
 }
 
@@ -62,7 +67,11 @@ describe('bounded memory of the quota store', () => {
   });
 
   it('key buckets are bounded by the key table: 1,000 keys over 3 days, swept when each day ends', () => {
-    const keys = Array.from({ length: 1_000 }, (_, i): ApiKey => ({ key: `key-${i}`, plan: 'pro', limits: PLAN_LIMITS.pro }));
+    const keys = Array.from({ length: 1_000 }, (_, i): ApiKey => ({
+      key: `key-${i}`,
+      plan: 'pro',
+      limits: PLAN_LIMITS.pro,
+    }));
     const { clock, control } = controlWith(keys, 10_000);
     let largest = 0;
     for (let day = 0; day < 3; day++) {

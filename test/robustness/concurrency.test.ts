@@ -30,13 +30,23 @@ describe('under parallel load', () => {
     const { server } = await startAttackedServer();
     try {
       const headers = { authorization: `Bearer ${UNLIMITED_KEY.key}`, 'content-type': 'application/json' };
-      const created = await parallel(200, (i) => fetch(`${server.baseUrl}/categories`, { method: 'POST', headers, body: JSON.stringify({ name: `parallel-${i}` }) }), 'createCategory');
+      const created = await parallel(
+        200,
+        (i) =>
+          fetch(`${server.baseUrl}/categories`, {
+            method: 'POST',
+            headers,
+            body: JSON.stringify({ name: `parallel-${i}` }),
+          }),
+        'createCategory',
+      );
       expect(created.every(({ status }) => status === 201)).toBe(true);
       const ids = created.map(({ json }) => (json as Category).id);
       expect(new Set(ids).size).toBe(200);
       expect(Math.min(...ids)).toBe(4);
       expect(Math.max(...ids)).toBe(203);
-      const list = (await conforming('listCategories', await fetch(`${server.baseUrl}/categories`, { headers }))).json as Category[];
+      const list = (await conforming('listCategories', await fetch(`${server.baseUrl}/categories`, { headers })))
+        .json as Category[];
       expect(list.map((category) => category.id)).toEqual(Array.from({ length: 203 }, (_, i) => i + 1));
       for (const { json } of created) expect(list).toContainEqual(json);
     } finally {
@@ -48,13 +58,25 @@ describe('under parallel load', () => {
     // 50 ms steps: a second ban, had one been triggered, would end at a later second than the first.
     const { server } = await startAttackedServer({ clock: steppingClock(50) });
     try {
-      const answers = await parallel(150, () => fetch(`${server.baseUrl}/store/orders`, { headers: { authorization: 'Bearer free-test-key' } }), 'listOrders');
-      const outcome = countBy(answers, ({ status, json }) => (status === 200 ? '200' : `${status} ${(json as { code: string }).code}`));
+      const answers = await parallel(
+        150,
+        () => fetch(`${server.baseUrl}/store/orders`, { headers: { authorization: 'Bearer free-test-key' } }),
+        'listOrders',
+      );
+      const outcome = countBy(answers, ({ status, json }) =>
+        status === 200 ? '200' : `${status} ${(json as { code: string }).code}`,
+      );
       expect(outcome).toEqual({ '200': 60, '429 rate_limit_exceeded': 10, '429 temporarily_banned': 80 });
       // Requests during a ban neither extend nor renew it: every banned answer names the same end.
-      const banEnds = new Set(answers.filter(({ json }) => (json as { code?: string }).code === 'temporarily_banned').map(({ headers }) => headers['x-ratelimit-reset']));
+      const banEnds = new Set(
+        answers
+          .filter(({ json }) => (json as { code?: string }).code === 'temporarily_banned')
+          .map(({ headers }) => headers['x-ratelimit-reset']),
+      );
       expect(banEnds.size).toBe(1);
-      const remaining = answers.filter(({ status }) => status === 200).map(({ headers }) => Number(headers['x-ratelimit-remaining']));
+      const remaining = answers
+        .filter(({ status }) => status === 200)
+        .map(({ headers }) => Number(headers['x-ratelimit-remaining']));
       expect(remaining.sort((a, b) => a - b)).toEqual(Array.from({ length: 60 }, (_, i) => i));
     } finally {
       await server.close();
@@ -64,9 +86,17 @@ describe('under parallel load', () => {
   it('two keys in parallel each get exactly their own plan limit', async () => {
     const { server } = await startAttackedServer({ clock: steppingClock(10), ban: { threshold: 1_000 } });
     try {
-      const call = (key: string) => fetch(`${server.baseUrl}/categories`, { headers: { authorization: `Bearer ${key}` } });
-      const answers = await parallel(400, (i) => call(i % 2 === 0 ? 'free-test-key' : 'pro-test-key'), 'listCategories');
-      const admitted = countBy(answers.filter(({ status }) => status === 200), ({ headers }) => headers['x-ratelimit-limit']!);
+      const call = (key: string) =>
+        fetch(`${server.baseUrl}/categories`, { headers: { authorization: `Bearer ${key}` } });
+      const answers = await parallel(
+        400,
+        (i) => call(i % 2 === 0 ? 'free-test-key' : 'pro-test-key'),
+        'listCategories',
+      );
+      const admitted = countBy(
+        answers.filter(({ status }) => status === 200),
+        ({ headers }) => headers['x-ratelimit-limit']!,
+      );
       expect(admitted).toEqual({ '60': 60, '300': 200 });
       const again = await parallel(120, () => call('pro-test-key'), 'listCategories');
       expect(countBy(again, ({ status }) => String(status))).toEqual({ '200': 100, '429': 20 });
@@ -79,7 +109,10 @@ describe('under parallel load', () => {
     const { server } = await startAttackedServer({ clock: steppingClock(10) });
     try {
       const answers = await parallel(100, () => fetch(`${server.baseUrl}/categories`), 'listCategories');
-      expect(countBy(answers, ({ status, json }) => `${status} ${(json as { code: string }).code}`)).toEqual({ '401 missing_api_key': 60, '429 rate_limit_exceeded': 40 });
+      expect(countBy(answers, ({ status, json }) => `${status} ${(json as { code: string }).code}`)).toEqual({
+        '401 missing_api_key': 60,
+        '429 rate_limit_exceeded': 40,
+      });
     } finally {
       await server.close();
     }

@@ -18,13 +18,21 @@ export interface AttackedServer {
 /** Starts the fake on 127.0.0.1:0 with the default keys and {@link UNLIMITED_KEY}; close it in teardown. */
 export async function startAttackedServer(options: FakeServerOptions = {}): Promise<AttackedServer> {
   const logLines: string[] = [];
-  const server = await startFakeServer({ host: '127.0.0.1', port: 0, keys: [...DEFAULT_KEYS, UNLIMITED_KEY], log: (line) => logLines.push(line), ...options });
+  const server = await startFakeServer({
+    host: '127.0.0.1',
+    port: 0,
+    keys: [...DEFAULT_KEYS, UNLIMITED_KEY],
+    log: (line) => logLines.push(line),
+    ...options,
+  });
   return { server, logLines };
 }
 
 /** Proves the server is still up: an ordinary request gets a conforming 200. */
 export async function expectStillAnswering(server: RunningFakeServer): Promise<void> {
-  const response = await fetch(`${server.baseUrl}/categories`, { headers: { authorization: `Bearer ${UNLIMITED_KEY.key}` } });
+  const response = await fetch(`${server.baseUrl}/categories`, {
+    headers: { authorization: `Bearer ${UNLIMITED_KEY.key}` },
+  });
   expect((await conforming('listCategories', response)).status).toBe(200);
 }
 

@@ -17,7 +17,10 @@ const validNewCategory = new SchemaRegistry(specDocument()).validator('NewCatego
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** What the fake must do with a body, decided independently of it: JSON object per the spec, or not. */
-function acceptableCategory(bytes: Uint8Array, contentType: string): { name: string; description?: string } | undefined {
+function acceptableCategory(
+  bytes: Uint8Array,
+  contentType: string,
+): { name: string; description?: string } | undefined {
   if (!/^application\/json\s*(;.*)?$/i.test(contentType.trim()) || bytes.byteLength > 16 * 1024) return undefined;
   try {
     const value: unknown = JSON.parse(strictUtf8.decode(bytes));
@@ -38,14 +41,22 @@ describe('POST /categories with any body and Content-Type', () => {
     await fc.assert(
       fc.asyncProperty(requestBodyBytes, contentTypeHeader, async (bytes, contentType) => {
         const before = await list();
-        const response = await send(fake, '/categories', { method: 'POST', headers: { 'content-type': contentType }, body: bytes });
+        const response = await send(fake, '/categories', {
+          method: 'POST',
+          headers: { 'content-type': contentType },
+          body: bytes,
+        });
         const { status, json } = await conforming('createCategory', response);
         const after = await list();
         const expected = acceptableCategory(bytes, contentType);
         if (expected) {
           expect(status).toBe(201);
           const created = json as Category;
-          expect(created).toEqual({ id: created.id, name: expected.name, ...(expected.description !== undefined && { description: expected.description }) });
+          expect(created).toEqual({
+            id: created.id,
+            name: expected.name,
+            ...(expected.description !== undefined && { description: expected.description }),
+          });
           expect(after).toEqual([...before, created]);
         } else {
           expect(isClientError(status)).toBe(true);

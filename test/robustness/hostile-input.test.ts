@@ -5,9 +5,11 @@ import { conforming } from '../../mocks/test-support/spec-conformance.js';
 import { inProcessFake, send } from './in-process-fake.js';
 
 const fake = inProcessFake();
-const post = (body: BodyInit, contentType = 'application/json') => send(fake, '/categories', { method: 'POST', headers: { 'content-type': contentType }, body });
+const post = (body: BodyInit, contentType = 'application/json') =>
+  send(fake, '/categories', { method: 'POST', headers: { 'content-type': contentType }, body });
 const bytes = (...values: number[]) => new Uint8Array(values);
-const categoryCount = async () => ((await conforming('listCategories', await send(fake, '/categories'))).json as unknown[]).length;
+const categoryCount = async () =>
+  ((await conforming('listCategories', await send(fake, '/categories'))).json as unknown[]).length;
 
 async function expectRefused(response: Response, status: number, message: RegExp): Promise<void> {
   const exchange = await conforming('createCategory', response);
@@ -18,7 +20,10 @@ async function expectRefused(response: Response, status: number, message: RegExp
 describe('request bodies', () => {
   it.each([
     ['a lone continuation byte', bytes(0x7b, 0x22, 0x6e, 0x22, 0x3a, 0x22, 0x80, 0x22, 0x7d)],
-    ['an overlong encoding of "/"', bytes(0x7b, 0x22, 0x6e, 0x61, 0x6d, 0x65, 0x22, 0x3a, 0x22, 0xc0, 0xaf, 0x22, 0x7d)],
+    [
+      'an overlong encoding of "/"',
+      bytes(0x7b, 0x22, 0x6e, 0x61, 0x6d, 0x65, 0x22, 0x3a, 0x22, 0xc0, 0xaf, 0x22, 0x7d),
+    ],
     ['an encoded UTF-16 surrogate', bytes(0x22, 0xed, 0xa0, 0x80, 0x22)],
     ['a truncated 4-byte sequence', bytes(0x22, 0xf0, 0x9f, 0x98, 0x22)],
     ['Latin-1 text', bytes(...new TextEncoder().encode('{"name":"caf'), 0xe9, 0x22, 0x7d)],
@@ -58,7 +63,11 @@ describe('request bodies', () => {
 
   it.each([
     ['__proto__', '{"name":"x","__proto__":{"polluted":true}}', /__proto__ is not an allowed field/],
-    ['constructor.prototype', '{"name":"x","constructor":{"prototype":{"polluted":true}}}', /constructor is not an allowed field/],
+    [
+      'constructor.prototype',
+      '{"name":"x","constructor":{"prototype":{"polluted":true}}}',
+      /constructor is not an allowed field/,
+    ],
     ['a __proto__ name that is an object', '{"name":{"__proto__":{"polluted":true}}}', /name/],
   ])('refuses a body with %s keys, naming the field', async (_name, body, message) => {
     await expectRefused(await post(body), 400, message);
@@ -66,7 +75,10 @@ describe('request bodies', () => {
   });
 
   it('keeps a name that merely looks dangerous as plain data', async () => {
-    const { status, json } = await conforming('createCategory', await post('{"name":"__proto__","description":"constructor"}'));
+    const { status, json } = await conforming(
+      'createCategory',
+      await post('{"name":"__proto__","description":"constructor"}'),
+    );
     expect(status).toBe(201);
     expect(json).toMatchObject({ name: '__proto__', description: 'constructor' });
     expect(Object.getPrototypeOf(json)).toBe(Object.prototype);
@@ -74,7 +86,11 @@ describe('request bodies', () => {
 
   it('refuses a body sent as text/plain or with no Content-Type with 415, even when it is valid JSON', async () => {
     await expectRefused(await post('{"name":"dog"}', 'text/plain'), 415, /application\/json/);
-    await expectRefused(await send(fake, '/categories', { method: 'POST', body: new Blob(['{"name":"dog"}']) }), 415, /no Content-Type/);
+    await expectRefused(
+      await send(fake, '/categories', { method: 'POST', body: new Blob(['{"name":"dog"}']) }),
+      415,
+      /no Content-Type/,
+    );
   });
 
   it('stored none of the refused bodies', async () => {

@@ -5,7 +5,11 @@ import { DEFAULT_KEYS, type ApiKey } from '../../mocks/domain/plans.js';
 import { createFake, type Fake } from '../../mocks/fake.js';
 
 /** A key with limits no test reaches. */
-export const UNLIMITED_KEY: ApiKey = { key: 'unlimited-test-key', plan: 'enterprise', limits: { perMinute: 1e12, perDay: 1e12 } };
+export const UNLIMITED_KEY: ApiKey = {
+  key: 'unlimited-test-key',
+  plan: 'enterprise',
+  limits: { perMinute: 1e12, perDay: 1e12 },
+};
 
 /** The base address the in-process fake answers under. */
 export const BASE_URL = 'http://fake.test/v1';
@@ -17,7 +21,10 @@ export function inProcessFake(clock?: Clock): Fake {
 
 /** Sends one request to the fake; fails when no handler answered (every path under /v1 must be answered). */
 export async function send(fake: Fake, path: string, init: RequestInit = {}): Promise<Response> {
-  const request = new Request(`${BASE_URL}${path}`, { ...init, headers: { authorization: `Bearer ${UNLIMITED_KEY.key}`, ...init.headers } });
+  const request = new Request(`${BASE_URL}${path}`, {
+    ...init,
+    headers: { authorization: `Bearer ${UNLIMITED_KEY.key}`, ...init.headers },
+  });
   const response = await fake.handle(request);
   if (!response) throw new Error(`no handler answered ${init.method ?? 'GET'} ${path}`);
   return response;

@@ -14,13 +14,23 @@ function heapAfterGc(): number {
   return process.memoryUsage().heapUsed;
 }
 
-const clock = { nowMs: Date.UTC(2026, 10, 22), now() { return this.nowMs; } };
+const clock = {
+  nowMs: Date.UTC(2026, 10, 22),
+  now() {
+    return this.nowMs;
+  },
+};
 const control = new AccessControl({ keys: DEFAULT_KEYS, clock, ban: DEFAULT_BAN_POLICY, anonymousCapacity: 10_000 });
 const before = heapAfterGc();
 for (let n = 0; n < 100_000; n++) {
   clock.nowMs += 800;
-  control.check(null, `2001:0db8:${(n >>> 16).toString(16).padStart(4, '0')}:${(n & 0xffff).toString(16).padStart(4, '0')}:0000:0000:0000:0001`);
+  control.check(
+    null,
+    `2001:0db8:${(n >>> 16).toString(16).padStart(4, '0')}:${(n & 0xffff).toString(16).padStart(4, '0')}:0000:0000:0000:0001`,
+  );
 }
 const held = heapAfterGc() - before;
 const { anonymous } = control.trackedSubjects;
-process.stdout.write(`${anonymous} anonymous buckets after 100,000 addresses: ${(held / 1024 / 1024).toFixed(2)} MiB, ${Math.round(held / anonymous)} bytes each\n`);
+process.stdout.write(
+  `${anonymous} anonymous buckets after 100,000 addresses: ${(held / 1024 / 1024).toFixed(2)} MiB, ${Math.round(held / anonymous)} bytes each\n`,
+);

@@ -33,7 +33,11 @@ describe('bodies over the 16 KiB limit', () => {
     ['chunked encoding (no length known in advance)', true],
   ])('streams 64 MiB with %s: 413, and the connection closes long before the end', async (_name, chunked) => {
     const framing = chunked ? 'Transfer-Encoding: chunked' : `Content-Length: ${64 * MiB}`;
-    const upload = await streamUpload(attacked.server.url, requestHead('POST', '/v1/categories', [...headers, framing]), { totalBytes: 64 * MiB, chunked });
+    const upload = await streamUpload(
+      attacked.server.url,
+      requestHead('POST', '/v1/categories', [...headers, framing]),
+      { totalBytes: 64 * MiB, chunked },
+    );
     expect(upload.responses[0]).toMatchObject({ status: 413, json: { code: 'payload_too_large', status: 413 } });
     expect(upload.responses[0]!.headers.connection).toBe('close');
     expect(upload.closedByServer).toBe(true);
@@ -44,13 +48,21 @@ describe('bodies over the 16 KiB limit', () => {
 
   it('answers a body of exactly 16 KiB like any other (the limit is inclusive)', async () => {
     const body = JSON.stringify({ name: 'x', description: 'd' }).padEnd(16 * 1024, ' ');
-    const response = await fetch(`${attacked.server.baseUrl}/categories`, { method: 'POST', headers: Object.fromEntries(headers.map((h) => h.split(': ') as [string, string])), body });
+    const response = await fetch(`${attacked.server.baseUrl}/categories`, {
+      method: 'POST',
+      headers: Object.fromEntries(headers.map((h) => h.split(': ') as [string, string])),
+      body,
+    });
     expect((await conforming('createCategory', response)).status).toBe(201);
   });
 
   it('answers a body of 16 KiB + 1 byte with 413', async () => {
     const body = JSON.stringify({ name: 'x' }).padEnd(16 * 1024 + 1, ' ');
-    const response = await fetch(`${attacked.server.baseUrl}/categories`, { method: 'POST', headers: Object.fromEntries(headers.map((h) => h.split(': ') as [string, string])), body });
+    const response = await fetch(`${attacked.server.baseUrl}/categories`, {
+      method: 'POST',
+      headers: Object.fromEntries(headers.map((h) => h.split(': ') as [string, string])),
+      body,
+    });
     expect((await conforming('createCategory', response)).status).toBe(413);
   });
 

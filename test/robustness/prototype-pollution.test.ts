@@ -7,9 +7,21 @@ import { expectStillAnswering, startAttackedServer, type AttackedServer } from '
 import { inProcessFake, send, UNLIMITED_KEY } from './in-process-fake.js';
 import { rawExchange, requestHead } from './raw-http.js';
 
-const PROTOTYPES = { Object: Object.prototype, Array: Array.prototype, Function: Function.prototype, String: String.prototype };
+const PROTOTYPES = {
+  Object: Object.prototype,
+  Array: Array.prototype,
+  Function: Function.prototype,
+  String: String.prototype,
+};
 const snapshot = () =>
-  Object.fromEntries(Object.entries(PROTOTYPES).map(([name, proto]) => [name, Object.getOwnPropertyNames(proto).sort().map((key) => `${key}:${typeof Object.getOwnPropertyDescriptor(proto, key)?.value}`)]));
+  Object.fromEntries(
+    Object.entries(PROTOTYPES).map(([name, proto]) => [
+      name,
+      Object.getOwnPropertyNames(proto)
+        .sort()
+        .map((key) => `${key}:${typeof Object.getOwnPropertyDescriptor(proto, key)?.value}`),
+    ]),
+  );
 
 const POISONED_BODIES = [
   '{"__proto__":{"polluted":"yes"}}',
@@ -34,7 +46,11 @@ describe('prototype pollution', () => {
   it('through the handlers in-process', async () => {
     const fake = inProcessFake();
     for (const body of POISONED_BODIES) {
-      const response = await send(fake, '/categories', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      const response = await send(fake, '/categories', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
       expect(response.status).toBe(400);
     }
   });
@@ -43,7 +59,11 @@ describe('prototype pollution', () => {
     const fake = inProcessFake();
     const start = fake.clock.now();
     for (const body of POISONED_BODIES) {
-      const answer = await answerAdmin(fake, { loopback: true }, { method: 'POST', path: '/__admin/clock', body: () => JSON.parse(body) });
+      const answer = await answerAdmin(
+        fake,
+        { loopback: true },
+        { method: 'POST', path: '/__admin/clock', body: () => JSON.parse(body) },
+      );
       expect(answer.status).toBe(400);
     }
     expect(fake.clock.now() - start).toBeLessThan(60_000);
@@ -52,16 +72,33 @@ describe('prototype pollution', () => {
   it('through the standalone server: bodies, header names, query strings and paths', async () => {
     const auth = `Authorization: Bearer ${UNLIMITED_KEY.key}`;
     for (const body of POISONED_BODIES) {
-      for (const target of ['/v1/categories?__proto__[polluted]=yes&constructor[prototype][polluted]=yes', '/__admin/clock']) {
-        const head = requestHead('POST', target, [auth, 'Content-Type: application/json', `Content-Length: ${Buffer.byteLength(body)}`]);
+      for (const target of [
+        '/v1/categories?__proto__[polluted]=yes&constructor[prototype][polluted]=yes',
+        '/__admin/clock',
+      ]) {
+        const head = requestHead('POST', target, [
+          auth,
+          'Content-Type: application/json',
+          `Content-Length: ${Buffer.byteLength(body)}`,
+        ]);
         const { responses } = await rawExchange(attacked.server.url, head + body, { responses: 1 });
         expect(responses[0]).toMatchObject({ status: 400, json: { code: 'invalid_request' } });
       }
     }
     const headerNames = ['__proto__: {"polluted":"yes"}', 'constructor: x', 'prototype: x', 'hasOwnProperty: x'];
-    const { responses } = await rawExchange(attacked.server.url, requestHead('GET', '/v1/categories', [auth, ...headerNames]), { responses: 1 });
+    const { responses } = await rawExchange(
+      attacked.server.url,
+      requestHead('GET', '/v1/categories', [auth, ...headerNames]),
+      { responses: 1 },
+    );
     expect(responses[0]).toMatchObject({ status: 200 });
-    for (const path of ['/v1/pets/__proto__', '/v1/pets/constructor', '/v1/__proto__', '/__admin/__proto__', '/__proto__']) {
+    for (const path of [
+      '/v1/pets/__proto__',
+      '/v1/pets/constructor',
+      '/v1/__proto__',
+      '/__admin/__proto__',
+      '/__proto__',
+    ]) {
       const answer = await rawExchange(attacked.server.url, requestHead('GET', path, [auth]), { responses: 1 });
       expect([400, 404]).toContain(answer.responses[0]!.status);
     }

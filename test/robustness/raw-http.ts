@@ -30,7 +30,11 @@ export interface RawOptions {
  * Opens a connection to `url` (http://127.0.0.1:port), writes each part of `payload` and collects what comes back.
  * @example await rawExchange(server.url, 'GET /v1/categories HTTP/1.1\r\nHost: x\r\n\r\n', { responses: 1 })
  */
-export function rawExchange(url: string, payload: string | Buffer | Array<string | Buffer>, options: RawOptions = {}): Promise<RawExchange> {
+export function rawExchange(
+  url: string,
+  payload: string | Buffer | Array<string | Buffer>,
+  options: RawOptions = {},
+): Promise<RawExchange> {
   const { port, hostname } = new URL(url);
   const { responses: wanted, timeoutMs = 15_000 } = options;
   return new Promise((resolve) => {
@@ -80,7 +84,11 @@ export function parseResponses(bytes: Buffer): RawResponse[] {
   return responses;
 }
 
-function readBody(bytes: Buffer, start: number, headers: Record<string, string>): { bytes: Buffer; end: number } | undefined {
+function readBody(
+  bytes: Buffer,
+  start: number,
+  headers: Record<string, string>,
+): { bytes: Buffer; end: number } | undefined {
   if (headers['transfer-encoding']?.includes('chunked')) {
     const parts: Buffer[] = [];
     let at = start;
@@ -88,7 +96,8 @@ function readBody(bytes: Buffer, start: number, headers: Record<string, string>)
       const lineEnd = bytes.indexOf('\r\n', at);
       if (lineEnd === -1) return undefined;
       const size = parseInt(bytes.subarray(at, lineEnd).toString('latin1'), 16);
-      if (size === 0) return bytes.length >= lineEnd + 4 ? { bytes: Buffer.concat(parts), end: lineEnd + 4 } : undefined;
+      if (size === 0)
+        return bytes.length >= lineEnd + 4 ? { bytes: Buffer.concat(parts), end: lineEnd + 4 } : undefined;
       if (bytes.length < lineEnd + 2 + size + 2) return undefined;
       parts.push(bytes.subarray(lineEnd + 2, lineEnd + 2 + size));
       at = lineEnd + 2 + size + 2;
@@ -96,7 +105,9 @@ function readBody(bytes: Buffer, start: number, headers: Record<string, string>)
     return undefined;
   }
   const length = Number(headers['content-length'] ?? 0);
-  return bytes.length >= start + length ? { bytes: bytes.subarray(start, start + length), end: start + length } : undefined;
+  return bytes.length >= start + length
+    ? { bytes: bytes.subarray(start, start + length), end: start + length }
+    : undefined;
 }
 
 function parseJson(text: string): unknown {

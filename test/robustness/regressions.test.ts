@@ -20,7 +20,11 @@ describe('shrunk counterexamples', () => {
     async (body) => {
       const fake = inProcessFake();
       const before = fake.clock.now();
-      const answer = await answerAdmin(fake, { loopback: true }, { method: 'POST', path: '/__admin/clock', body: () => body });
+      const answer = await answerAdmin(
+        fake,
+        { loopback: true },
+        { method: 'POST', path: '/__admin/clock', body: () => body },
+      );
       expect(answer).toMatchObject({ status: 400, body: { code: 'invalid_request', status: 400 } });
       expect(fake.clock.now() - before).toBeLessThan(60_000);
       expect((await conforming('listCategories', await send(fake, '/categories'))).status).toBe(200);
@@ -31,7 +35,11 @@ describe('shrunk counterexamples', () => {
     const fake = inProcessFake();
     const last = Date.UTC(9999, 11, 31, 23, 59, 59) / 1000;
     for (const epochSeconds of [0, last]) {
-      const answer = await answerAdmin(fake, { loopback: true }, { method: 'POST', path: '/__admin/clock', body: () => ({ epochSeconds }) });
+      const answer = await answerAdmin(
+        fake,
+        { loopback: true },
+        { method: 'POST', path: '/__admin/clock', body: () => ({ epochSeconds }) },
+      );
       expect(answer).toEqual({ status: 200, body: { epochSeconds } });
       expect((await conforming('getPetById', await send(fake, '/pets/1'))).status).toBeLessThan(500);
     }

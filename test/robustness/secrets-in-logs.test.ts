@@ -24,9 +24,14 @@ const FRAGMENTS = SECRETS.map((secret) => secret.slice(-8));
 /** Sends every kind of request that carries a secret to a fake at `url`. */
 async function sendSecretsEverywhere(url: string): Promise<void> {
   const [free, pro] = KEYS.map((apiKey) => `Bearer ${apiKey.key}`) as [string, string];
-  const api = (path: string, init: RequestInit = {}) => fetch(`${url}/v1${path}`, init).then((response) => response.arrayBuffer());
+  const api = (path: string, init: RequestInit = {}) =>
+    fetch(`${url}/v1${path}`, init).then((response) => response.arrayBuffer());
   await api('/categories', { headers: { authorization: pro } });
-  await api('/categories', { method: 'POST', headers: { authorization: pro, 'content-type': 'application/json' }, body: '{"name":"x"}' });
+  await api('/categories', {
+    method: 'POST',
+    headers: { authorization: pro, 'content-type': 'application/json' },
+    body: '{"name":"x"}',
+  });
   await api('/pets/1', { headers: { authorization: pro } });
   await api('/nowhere', { headers: { authorization: pro } });
   await api('/store/orders', { method: 'DELETE', headers: { authorization: pro } });
@@ -36,15 +41,31 @@ async function sendSecretsEverywhere(url: string): Promise<void> {
   await api('/categories', { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
   for (let i = 0; i < 16; i++) await api('/categories', { headers: { authorization: free } }); // 429s, then a ban
   for (const authorization of [`Bearer ${ADMIN_TOKEN}`, `Bearer ${WRONG_KEY}`]) {
-    await fetch(`${url}/__admin/clock`, { method: 'POST', headers: { authorization, 'content-type': 'application/json' }, body: '{"advanceSeconds":1}' });
+    await fetch(`${url}/__admin/clock`, {
+      method: 'POST',
+      headers: { authorization, 'content-type': 'application/json' },
+      body: '{"advanceSeconds":1}',
+    });
   }
   await rawExchange(url, requestHead('TRACE', '/v1/categories', [`Authorization: ${pro}`]), { responses: 1 });
-  await rawExchange(url, requestHead('GET', '/v1/categories', [`Authorization: ${pro}`, `X-Padding: ${'p'.repeat(20_000)}`]));
-  await rawExchange(url, requestHead('POST', '/v1/categories', [`Authorization: ${pro}`, 'Content-Length: 5', 'Transfer-Encoding: chunked']));
+  await rawExchange(
+    url,
+    requestHead('GET', '/v1/categories', [`Authorization: ${pro}`, `X-Padding: ${'p'.repeat(20_000)}`]),
+  );
+  await rawExchange(
+    url,
+    requestHead('POST', '/v1/categories', [`Authorization: ${pro}`, 'Content-Length: 5', 'Transfer-Encoding: chunked']),
+  );
   // A client that vanishes mid-body.
   await new Promise<void>((resolve) => {
-    const head = requestHead('POST', '/v1/categories', [`Authorization: ${pro}`, 'Content-Type: application/json', 'Content-Length: 100']);
-    const socket = net.connect(Number(new URL(url).port), '127.0.0.1', () => socket.write(`${head}{"na`, () => socket.destroy()));
+    const head = requestHead('POST', '/v1/categories', [
+      `Authorization: ${pro}`,
+      'Content-Type: application/json',
+      'Content-Length: 100',
+    ]);
+    const socket = net.connect(Number(new URL(url).port), '127.0.0.1', () =>
+      socket.write(`${head}{"na`, () => socket.destroy()),
+    );
     socket.on('error', () => undefined);
     socket.on('close', () => resolve());
   });
@@ -57,7 +78,14 @@ function expectNoSecret(text: string): void {
 describe('secrets in logs', () => {
   it('the server log option never receives a key or the admin token', async () => {
     const lines: string[] = [];
-    const server = await startFakeServer({ host: '127.0.0.1', port: 0, keys: KEYS, adminToken: ADMIN_TOKEN, ban: { threshold: 3 }, log: (line) => lines.push(line) });
+    const server = await startFakeServer({
+      host: '127.0.0.1',
+      port: 0,
+      keys: KEYS,
+      adminToken: ADMIN_TOKEN,
+      ban: { threshold: 3 },
+      log: (line) => lines.push(line),
+    });
     try {
       await sendSecretsEverywhere(server.url);
       await waitUntil(() => lines.some((line) => line.includes(' aborted: ')));
@@ -74,7 +102,11 @@ describe('secrets in logs', () => {
     const dir = mkdtempSync(join(tmpdir(), 'fake-secrets-'));
     const keysFile = join(dir, 'keys.json');
     writeFileSync(keysFile, JSON.stringify(KEYS.map(({ key, plan }) => ({ key, plan }))));
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/fake-server.ts', '--port', '0', '--keys', keysFile, '--admin-token', ADMIN_TOKEN], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'scripts/fake-server.ts', '--port', '0', '--keys', keysFile, '--admin-token', ADMIN_TOKEN],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));

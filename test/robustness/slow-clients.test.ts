@@ -1,7 +1,12 @@
 // Clients that open a connection and never send, or drip bytes and stop. The server runs with
 // shortened timeouts here (the defaults are seconds long); nothing asserts how fast it answers.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { expectErrorResponse, expectStillAnswering, startAttackedServer, type AttackedServer } from './fake-server-fixture.js';
+import {
+  expectErrorResponse,
+  expectStillAnswering,
+  startAttackedServer,
+  type AttackedServer,
+} from './fake-server-fixture.js';
 import { UNLIMITED_KEY } from './in-process-fake.js';
 import { rawExchange, requestHead } from './raw-http.js';
 import { waitUntil } from './wait-until.js';
@@ -10,7 +15,14 @@ const headers = [`Authorization: Bearer ${UNLIMITED_KEY.key}`, 'Content-Type: ap
 let attacked: AttackedServer;
 
 beforeAll(async () => {
-  attacked = await startAttackedServer({ limits: { headersTimeoutMs: 1_000, requestTimeoutMs: 2_000, keepAliveTimeoutMs: 1_000, timeoutCheckIntervalMs: 100 } });
+  attacked = await startAttackedServer({
+    limits: {
+      headersTimeoutMs: 1_000,
+      requestTimeoutMs: 2_000,
+      keepAliveTimeoutMs: 1_000,
+      timeoutCheckIntervalMs: 100,
+    },
+  });
 });
 afterEach(() => expectStillAnswering(attacked.server));
 afterAll(() => attacked.server.close());
@@ -25,7 +37,10 @@ describe('clients that hold a connection', () => {
   });
 
   it('closes a connection whose header block never ends', async () => {
-    const { responses, closedByServer } = await rawExchange(attacked.server.url, 'GET /v1/categories HTTP/1.1\r\nHost: x\r\nX-Slow: ');
+    const { responses, closedByServer } = await rawExchange(
+      attacked.server.url,
+      'GET /v1/categories HTTP/1.1\r\nHost: x\r\nX-Slow: ',
+    );
     expect(closedByServer).toBe(true);
     expectErrorResponse(responses[0], 408, 'request_timeout');
   });
@@ -40,7 +55,10 @@ describe('clients that hold a connection', () => {
   });
 
   it('closes an idle keep-alive connection after its answer', async () => {
-    const { responses, closedByServer } = await rawExchange(attacked.server.url, requestHead('GET', '/v1/categories', headers));
+    const { responses, closedByServer } = await rawExchange(
+      attacked.server.url,
+      requestHead('GET', '/v1/categories', headers),
+    );
     expect(responses.map((response) => response.status)).toEqual([200]);
     expect(closedByServer).toBe(true);
   });

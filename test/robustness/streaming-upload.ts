@@ -16,11 +16,17 @@ export interface UploadOutcome {
  * respecting backpressure; gives up after `timeoutMs`.
  * @example await streamUpload(url, head, { totalBytes: 64 * 2 ** 20, chunked: true })
  */
-export function streamUpload(url: string, head: string, options: { totalBytes: number; chunked?: boolean; timeoutMs?: number }): Promise<UploadOutcome> {
+export function streamUpload(
+  url: string,
+  head: string,
+  options: { totalBytes: number; chunked?: boolean; timeoutMs?: number },
+): Promise<UploadOutcome> {
   const { port, hostname } = new URL(url);
   const { totalBytes, chunked = false, timeoutMs = 30_000 } = options;
   const chunk = Buffer.alloc(64 * 1024, 0x20);
-  const framed = chunked ? Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')]) : chunk;
+  const framed = chunked
+    ? Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')])
+    : chunk;
   return new Promise((resolve) => {
     const socket = net.connect(Number(port), hostname);
     const received: Buffer[] = [];

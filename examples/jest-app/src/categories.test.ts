@@ -25,10 +25,13 @@ test('creates a category and lists it', async () => {
 
 test('sees a 429 with Retry-After once the free plan has used its 60 requests of the minute', async () => {
   for (let i = 0; i < 60; i += 1) await client.listCategories();
-  await expect(client.listCategories()).rejects.toMatchObject({ status: 429, retryAfter: expect.stringMatching(/^\d+$/) });
+  await expect(client.listCategories()).rejects.toMatchObject({
+    status: 429,
+    retryAfter: expect.stringMatching(/^\d+$/),
+  });
 });
 
-test('renders every state through the fake\'s controls: a 503 once, 2 requests left, a revoked key', async () => {
+test("renders every state through the fake's controls: a 503 once, 2 requests left, a revoked key", async () => {
   await fake.faults.add({ match: { method: 'GET', path: '/categories' }, effect: { status: 503 }, times: 1 });
   await expect(client.listCategories()).rejects.toMatchObject({ status: 503, retryAfter: '1' });
   expect(await client.listCategories()).toHaveLength(3);

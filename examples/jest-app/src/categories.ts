@@ -22,13 +22,19 @@ export class PetStoreClient {
   private async call(method: string, path: string, body?: unknown): Promise<unknown> {
     const response = await fetch(`${this.baseUrl}${path}`, {
       method,
-      headers: { Authorization: `Bearer ${this.apiKey}`, ...(body !== undefined && { 'Content-Type': 'application/json' }) },
+      headers: {
+        Authorization: `Bearer ${this.apiKey}`,
+        ...(body !== undefined && { 'Content-Type': 'application/json' }),
+      },
       ...(body !== undefined && { body: JSON.stringify(body) }),
     });
     const json = (await response.json()) as unknown;
     if (!response.ok) {
       const { code, message } = json as { code: string; message: string };
-      throw Object.assign(new Error(`${response.status} ${code}: ${message}`), { status: response.status, retryAfter: response.headers.get('Retry-After') });
+      throw Object.assign(new Error(`${response.status} ${code}: ${message}`), {
+        status: response.status,
+        retryAfter: response.headers.get('Retry-After'),
+      });
     }
     return json;
   }

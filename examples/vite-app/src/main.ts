@@ -8,7 +8,9 @@ const form = document.querySelector<HTMLFormElement>('#create')!;
 async function render(): Promise<void> {
   const response = await fetch('/v1/categories', { headers });
   const categories = (await response.json()) as Array<{ id: number; name: string }>;
-  list.replaceChildren(...categories.map(({ name }) => Object.assign(document.createElement('li'), { textContent: name })));
+  list.replaceChildren(
+    ...categories.map(({ name }) => Object.assign(document.createElement('li'), { textContent: name })),
+  );
   status.textContent = `${categories.length} categories; ${response.headers.get('X-RateLimit-Remaining')} requests left this minute`;
 }
 

@@ -16,11 +16,19 @@ test('lists the seeded categories', async () => {
   const response = await fetch(`${baseUrl}/categories`, { headers });
   expect(response.status).toBe(200);
   expect(response.headers.get('X-RateLimit-Limit')).toBe('60');
-  expect(((await response.json()) as Array<{ name: string }>).map(({ name }) => name)).toEqual(['dog', 'cat', 'rabbit']);
+  expect(((await response.json()) as Array<{ name: string }>).map(({ name }) => name)).toEqual([
+    'dog',
+    'cat',
+    'rabbit',
+  ]);
 });
 
 test('creates a category and lists it', async () => {
-  const created = await fetch(`${baseUrl}/categories`, { method: 'POST', headers, body: JSON.stringify({ name: 'ferret' }) });
+  const created = await fetch(`${baseUrl}/categories`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ name: 'ferret' }),
+  });
   expect(created.status).toBe(201);
   const category = (await created.json()) as { id: number; name: string };
   const listed = (await (await fetch(`${baseUrl}/categories`, { headers })).json()) as unknown[];
@@ -28,7 +36,11 @@ test('creates a category and lists it', async () => {
 });
 
 test('refuses an invalid body with the Error the spec documents', async () => {
-  const response = await fetch(`${baseUrl}/categories`, { method: 'POST', headers, body: JSON.stringify({ name: '' }) });
+  const response = await fetch(`${baseUrl}/categories`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ name: '' }),
+  });
   expect(response.status).toBe(400);
   expect(await response.json()).toMatchObject({ status: 400, code: 'invalid_request' });
 });
