@@ -1,7 +1,7 @@
 // `npm run build` (and `prepack`): the package's dist/, bundles first, then the type declarations.
 // `--only petstore-fake` rebuilds that one bin (what `npm start` runs) in a fraction of a second.
 import { execFileSync } from 'node:child_process';
-import { copyFile, mkdir } from 'node:fs/promises';
+import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BIN_ENTRIES, buildBins, buildBundles, DIST, REPO_ROOT } from './build/bundles.js';
 
@@ -25,5 +25,8 @@ if (onlyAt !== -1) {
   );
   await mkdir(join(DIST, 'types', 'spec'), { recursive: true });
   await copyFile(join(REPO_ROOT, 'spec', 'openapi.d.ts'), join(DIST, 'types', 'spec', 'openapi.d.ts'));
+  // `petstore-harness/types` holds types only; its module is empty, so that a resolver that looks for
+  // code (a bundler, Jest) finds some and nothing runs.
+  await writeFile(join(DIST, 'api-types.js'), 'export {};\n');
   process.stdout.write(`dist/ built in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
 }

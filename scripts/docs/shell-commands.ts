@@ -75,6 +75,7 @@ const afterDashes = (words: string[]) => (words.includes('--') ? words.slice(wor
 // Commands of other tools the docs show as they are; a command of none of these kinds fails the test,
 // so a new kind of command in the docs is either checked here or named as another tool's.
 const OTHER_TOOLS = new Set(['curl', 'apt-get', 'export', 'kill', 'wait', 'mkdir']);
+const CONSUMER_TOOLS = new Set(['vitest', 'playwright', 'storybook']);
 
 /**
  * Why a documented command would not work as written, or undefined: npm scripts that exist, the
@@ -108,6 +109,8 @@ export function commandProblem(root: string, command: ShellCommand): string | un
     if (verb === 'petstore-fake') return parses(fakeServerCommand(), args);
     if (verb === 'petstore-contract') return contractArgsProblem(args);
     if (verb === 'msw') return rest[0] === 'init' ? undefined : `npx msw ${rest[0]}: not a command these docs use`;
+    // The test tools the guides install beside the package; `npm run examples` runs these commands.
+    if (verb !== undefined && CONSUMER_TOOLS.has(verb)) return undefined;
     return `npx ${verb}: not a bin of this package or its peers`;
   }
   if (tool === 'node') {

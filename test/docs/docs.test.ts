@@ -10,12 +10,21 @@ import { startFakeServer, type RunningFakeServer } from '../../mocks/server/inde
 import { documentationFiles, GENERATED_BLOCKS, blocksIn, staleFiles } from '../../scripts/docs/generated-blocks.js';
 import { brokenLinks, codeBlocks, type CodeBlock } from '../../scripts/docs/markdown.js';
 import { commandProblem, shellCommands } from '../../scripts/docs/shell-commands.js';
+import { docsProjects } from '../../scripts/examples/docs-projects.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const run = promisify(execFile);
 const files = documentationFiles(ROOT);
 const blocks = files.flatMap((file) => codeBlocks(readFileSync(join(ROOT, file), 'utf8'), file));
 const where = (block: CodeBlock) => `${block.file}:${block.line}`;
+const documents = files.map((file) => ({ file, text: readFileSync(join(ROOT, file), 'utf8') }));
+const { projects, exampleFiles } = docsProjects(documents, './petstore-harness-0.1.0.tgz');
+// Blocks that are files of a project `npm run examples` runs (built from the docs, or of examples/).
+const projectFileAt = new Set([
+  ...projects.flatMap((project) => project.sources),
+  ...exampleFiles.map(({ at }) => at),
+]);
+const isProjectFile = (block: CodeBlock) => projectFileAt.has(`${block.file}:${block.line - 1}`);
 
 describe('the documentation (README.md and docs/)', () => {
   it('has every generated block as the code builds it now (npm run docs rewrites them)', () => {
@@ -51,7 +60,35 @@ describe('the documentation (README.md and docs/)', () => {
   it('has a language on every code block, of a kind the tests below check', () => {
     expect(
       blocks.filter((block) => !['sh', 'ts', 'jsonc', 'yaml', 'text'].includes(block.language)).map(where),
-    ).toEqual([]);
+    ).toEqual(
+      // Other languages only as files of a project that runs (scripts/examples/docs-projects.ts).
+      blocks.filter((block) => ['json', 'js', 'tsx'].includes(block.language) && isProjectFile(block)).map(where),
+    );
+  });
+
+  it('has its projects (marked snippets) complete: each runs something and installs the tarball', () => {
+    // docsProjects throws on a mark with no block, a file given twice, or a project that runs nothing;
+    // `npm run examples` builds and runs them (docs:NAME).
+    expect(projects.map(({ name }) => name)).toEqual(
+      expect.arrayContaining(['vitest-quick-start', 'vitest-guide', 'jest-guide']),
+    );
+    for (const project of projects)
+      for (const [path, text] of project.files)
+        if (path.endsWith('.json')) expect(() => JSON.parse(text)).not.toThrow();
+  });
+
+  it('shows the files of examples/ exactly as they are', () => {
+    const differing = exampleFiles
+      .filter(({ example, path, text }) => {
+        const file = join(ROOT, 'examples', example, path);
+        try {
+          return readFileSync(file, 'utf8') !== `${text}\n`;
+        } catch {
+          return true;
+        }
+      })
+      .map(({ at, example, path }) => `${at}: examples/${example}/${path}`);
+    expect(differing).toEqual([]);
   });
 
   it('has every shell command as it works: npm scripts that exist, the real tarball, flags the bins accept', () => {
@@ -111,7 +148,8 @@ describe('the documentation (README.md and docs/)', () => {
     rmSync(folder, { recursive: true, force: true });
     mkdirSync(folder, { recursive: true });
     try {
-      const snippets = blocks.filter((block) => block.language === 'ts');
+      // Files of a project are compiled where they run, against what their project installs.
+      const snippets = blocks.filter((block) => block.language === 'ts' && !isProjectFile(block));
       for (const [index, block] of snippets.entries())
         writeFileSync(join(folder, `snippet-${index}.ts`), `// ${where(block)}\n${block.text}\nexport {};\n`);
       // What a snippet leaves to its reader: the test runner's globals and the app around it.
