@@ -12,6 +12,7 @@ import { promisify } from 'node:util';
 import { documentationFiles } from './docs/generated-blocks.js';
 import { docsConsumerProject, exampleProjects, type ConsumerProject } from './examples/consumer-projects.js';
 import { docsProjects } from './examples/docs-projects.js';
+import { runProject } from './examples/run-project.js';
 import { installShared, linkInstall, mergedDependencies } from './examples/shared-install.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -22,8 +23,7 @@ const only = process.argv.slice(2);
 // The projects mostly wait (on Chromium, a build, a server); three at once keep two cores busy.
 const JOBS = Number(process.env.EXAMPLES_JOBS ?? Math.max(3, availableParallelism()));
 // The lines of a project's output that say what it showed, repeated on its PASS line.
-const SAYS =
-  /^\s*(Tests:|Tests\s+\d|\d+ passed|vite app in Chromium|storybook:|typed client:|npx petstore-|require\()/;
+const SAYS = /^\s*(Tests:|Tests\s+\d|\d+ passed|vite app in Chromium|storybook:|typed client:|npx petstore-|require\()/;
 
 const manifest = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
 const tarballName = `${manifest.name}-${manifest.version}.tgz`;
@@ -36,21 +36,6 @@ const projects: ConsumerProject[] = [
     .projects.map(docsConsumerProject)
     .filter(({ label }) => only.length === 0 || only.includes(label)),
 ];
-
-/** Runs a project's commands in order; its output, or why it failed. */
-async function runProject(project: ConsumerProject, dir: string): Promise<{ output: string; problem?: string }> {
-  let output = '';
-  for (const command of project.commands) {
-    try {
-      const { stdout, stderr } = await run('sh', ['-c', command], { cwd: dir, env, maxBuffer: 64 * 1024 * 1024 });
-      output += `${stdout}\n${stderr}\n`;
-    } catch (error) {
-      const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
-      return { output, problem: `\`${command}\` failed:\n${stdout}\n${stderr}` };
-    }
-  }
-  return { output };
-}
 
 const work = await mkdtemp(join(tmpdir(), 'petstore-examples-'));
 try {
@@ -85,7 +70,7 @@ try {
       await project.writeTo(dir, filename);
       await linkInstall(dir, nodeModules);
       const started = performance.now();
-      const { output, problem } = await runProject(project, dir);
+      const { output, problem } = await runProject(project.commands, dir, env);
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
       if (problem) {
         failed += 1;

@@ -21,8 +21,12 @@ export const LIBRARY_ENTRIES = {
   node: 'mocks/node/index.ts',
   server: 'mocks/server/index.ts',
 } as const;
-/** Built again for browsers (no Node built-ins): the host-agnostic core and the service-worker host. */
-export const BROWSER_ENTRIES = { index: 'mocks/index.ts', 'fake-worker': 'mocks/browser/index.ts' } as const;
+/** Built again for browsers (no Node built-ins): the host-agnostic core, the service-worker host and Storybook's glue. */
+export const BROWSER_ENTRIES = {
+  index: 'mocks/index.ts',
+  'fake-worker': 'mocks/browser/index.ts',
+  storybook: 'mocks/storybook/index.ts',
+} as const;
 /** The package's `bin`: self-contained bundles, each one file. */
 export const BIN_ENTRIES = {
   'petstore-fake': 'scripts/fake-server.ts',

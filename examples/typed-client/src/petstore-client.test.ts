@@ -28,7 +28,7 @@ test('creates a category from a typed body', async () => {
   expect(data).toEqual({ id: 4, name: 'ferret', description: 'Ferrets' });
 });
 
-test('gets the fake\'s 400 as the spec\'s Error, typed', async () => {
+test("gets the fake's 400 as the spec's Error, typed", async () => {
   const { data, error } = await client.POST('/categories', { body: { name: '' } });
   expectTypeOf(error).toEqualTypeOf<ApiError | undefined>();
   expect(data).toBeUndefined();
