@@ -5,7 +5,7 @@
 // `npm run examples -- vite-app docs:vitest-quick-start` runs those only.
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { availableParallelism, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -21,7 +21,7 @@ const env = { ...process.env, npm_config_update_notifier: 'false', FORCE_COLOR: 
 const npm = (args: string[], cwd: string) => run('npm', args, { cwd, maxBuffer: 64 * 1024 * 1024, env });
 const only = process.argv.slice(2);
 // The projects mostly wait (on Chromium, a build, a server); three at once keep two cores busy.
-const JOBS = Number(process.env.EXAMPLES_JOBS ?? Math.max(3, availableParallelism()));
+const JOBS = Number(process.env.EXAMPLES_JOBS ?? 3);
 // The lines of a project's output that say what it showed, repeated on its PASS line.
 const SAYS = /^\s*(Tests:|Tests\s+\d|\d+ passed|vite app in Chromium|storybook:|typed client:|npx petstore-|require\()/;
 
@@ -36,6 +36,11 @@ const projects: ConsumerProject[] = [
     .projects.map(docsConsumerProject)
     .filter(({ label }) => only.length === 0 || only.includes(label)),
 ];
+
+// The longest first (a browser, a Storybook build), so that the short ones fill in beside them.
+const weight = (project: ConsumerProject) =>
+  ['storybook', '@playwright/test', 'playwright-core'].filter((name) => project.dependencies.has(name)).length;
+projects.sort((a, b) => weight(b) - weight(a));
 
 const work = await mkdtemp(join(tmpdir(), 'petstore-examples-'));
 try {

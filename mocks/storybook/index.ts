@@ -47,10 +47,13 @@ export interface StorybookFake {
 
 /**
  * The fake for Storybook's preview: the options are the browser host's (`baseUrl` default `/v1` on the
- * page's origin, `keys`), the rest comes per story from `parameters.petstore`.
+ * page's origin, `keys`, `clock`: a clock that stands still makes every render of a story the same), the
+ * rest comes per story from `parameters.petstore`.
  * @example const petstore = createStorybookFake({ keys: [{ key: 'my-dev-key', plan: 'pro' }] });
  */
-export function createStorybookFake(options: Pick<FakeWorkerOptions, 'baseUrl' | 'keys'> = {}): StorybookFake {
+export function createStorybookFake(
+  options: Pick<FakeWorkerOptions, 'baseUrl' | 'keys' | 'clock'> = {},
+): StorybookFake {
   let started: Promise<SetupWorker> | undefined;
   const startWorker = () =>
     (started ??= (async () => {
@@ -65,6 +68,7 @@ export function createStorybookFake(options: Pick<FakeWorkerOptions, 'baseUrl' |
       const fake = createFake({
         baseUrl: new URL(options.baseUrl ?? '/v1', location.href).href,
         ...(options.keys ? { keys: apiKeysFromConfig(options.keys, 'createStorybookFake({ keys })') } : {}),
+        ...(options.clock ? { clock: options.clock } : {}),
         ...(story.seed ? { seed: story.seed } : {}),
         ...(story.faults ? { faults: story.faults } : {}),
         ...(story.latency !== undefined ? { latency: story.latency } : {}),

@@ -25,7 +25,10 @@ export const test = base.extend<PetStoreFixtures, WorkerFixtures>({
   fakeServer: [
     // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this pattern
     async ({}, use) => {
-      const server = await startFakeServer({ port: 0 }); // 127.0.0.1, a free port
+      // The fake's time stands still at the start of a minute, so no quota window rolls over during a test
+      // (a 429's Retry-After is 60); `fake.clock.advance(60)` moves it on, and a reset brings it back.
+      const clock = { now: () => Date.UTC(2026, 0, 1, 12, 0, 0) };
+      const server = await startFakeServer({ port: 0, clock }); // 127.0.0.1, a free port
       await use(server);
       await server.close();
     },
