@@ -42,14 +42,18 @@ const browser = await chromium.launch({
     '--disable-gpu',
     '--disable-background-networking',
     '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
   ],
 });
 try {
-  const page = await browser.newPage({ viewport: { width: 460, height: 300 } });
   const errors = [];
-  page.on('pageerror', (error) => errors.push(error.message));
   const shown = [];
   for (const [name, ...states] of STORIES) {
+    // A context per story: its own service worker registration, as a reader opening that story has.
+    const context = await browser.newContext({ viewport: { width: 460, height: 300 } });
+    const page = await context.newPage();
+    page.on('pageerror', (error) => errors.push(`${name}: ${error.message}`));
     await page.goto(`${origin}/iframe.html?id=pet-store-categorylist--${name}&viewMode=story`);
     const status = page.getByRole('status');
     for (const [index, state] of states.entries()) {
@@ -64,6 +68,7 @@ try {
       if (index === 0) await page.screenshot({ path: join(out, `${name}.png`) });
     }
     shown.push(name);
+    await context.close();
   }
   if (errors.length > 0) throw new Error(`page errors: ${errors.join('; ')}`);
   console.log(
