@@ -1,6 +1,6 @@
 import type { BrokenPromise } from '../model/broken-promise.js';
-import type { SpecValidators } from '../spec/spec-validators.js';
-import type { ContractRequest, Exchange } from '../transport/exchange.js';
+import type { SpecValidators } from '../conformance/spec-validators.js';
+import type { ContractRequest, Exchange } from '../core/exchange.js';
 
 /**
  * What a target permits or supports. A check lists the capabilities it needs; a target that lacks one

@@ -1,5 +1,5 @@
-import { documentedOperation } from '../spec/spec-document.js';
-import { headerOf, type Exchange } from '../transport/exchange.js';
+import { documentedOperation } from '../core/spec-document.js';
+import { headerOf, type Exchange } from '../core/exchange.js';
 import type { Check } from './check.js';
 import { expectConforms, expectErrorBody, expectStatus, expectThat } from './expectations.js';
 

@@ -1,7 +1,7 @@
 import { responseViolations, snippet, type ConformanceOptions } from '../conformance/response-conformance.js';
 import { parseHeaderValue } from '../conformance/header-value.js';
-import { specValidators, schemaViolations } from '../spec/spec-validators.js';
-import { headerOf, mediaTypeOf, type Exchange } from '../transport/exchange.js';
+import { specValidators, schemaViolations } from '../conformance/spec-validators.js';
+import { headerOf, mediaTypeOf, type Exchange } from '../core/exchange.js';
 import { CheckFailure } from './check.js';
 
 /** Documented headers owned by `deprecation_headers` (Prism cannot send a valid Deprecation value). */

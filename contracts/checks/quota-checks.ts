@@ -1,5 +1,5 @@
 import { exampleRequest, operationModels } from '../generate/operation-model.js';
-import { errorCodeOf, type Exchange } from '../transport/exchange.js';
+import { errorCodeOf, type Exchange } from '../core/exchange.js';
 import { CheckNotApplicable, type Check, type TargetClock } from './check.js';
 import { expectConforms, expectErrorBody, expectStatus, expectThat, integerHeader } from './expectations.js';
 import { driveToFirstRejection, rateLimitHeaders, serverEpochSeconds } from './rate-limit-checks.js';

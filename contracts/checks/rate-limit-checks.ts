@@ -1,4 +1,4 @@
-import { headerOf, type Exchange } from '../transport/exchange.js';
+import { headerOf, type Exchange } from '../core/exchange.js';
 import { CheckFailure, type Check, type CheckContext } from './check.js';
 import { expectStatus, expectThat, integerHeader } from './expectations.js';
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { exampleRequest, operationModels, pathOf } from '../generate/operation-model.js';
-import type { ContractRequest } from '../transport/exchange.js';
+import type { ContractRequest } from '../core/exchange.js';
 import { CheckNotApplicable, type Check, type CheckContext } from './check.js';
 import { expectErrorBody, expectStatus, expectThat, integerHeader } from './expectations.js';
 import { rateLimitHeaders, type RateLimitHeaders } from './rate-limit-checks.js';

@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../spec/spec-document.js';
+import type { JsonSchema } from '../core/spec-document.js';
 
 /** A header value turned into what its schema describes, or why it cannot be. */
 export type ParsedHeader = { ok: true; value: unknown } | { ok: false; reason: string };

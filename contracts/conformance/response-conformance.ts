@@ -1,5 +1,5 @@
-import { schemaViolations, specValidators } from '../spec/spec-validators.js';
-import { headerOf, mediaTypeOf, type Exchange } from '../transport/exchange.js';
+import { schemaViolations, specValidators } from './spec-validators.js';
+import { headerOf, mediaTypeOf, type Exchange } from '../core/exchange.js';
 import { parseHeaderValue } from './header-value.js';
 
 /** One way a response departs from what the spec documents for it. */

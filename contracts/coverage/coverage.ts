@@ -1,5 +1,5 @@
-import { documentedSpec, type DocumentedOperation } from '../spec/spec-document.js';
-import type { Exchange } from '../transport/exchange.js';
+import { documentedSpec, type DocumentedOperation } from '../core/spec-document.js';
+import type { Exchange } from '../core/exchange.js';
 
 /** One thing the spec documents that a run can exercise: an operation's status, or a header of it. */
 export interface CoverageItem {

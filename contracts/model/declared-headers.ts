@@ -1,7 +1,7 @@
 import { expectDeprecationHeaders } from '../checks/deprecation-checks.js';
 import { isCheckFailure } from '../checks/check.js';
-import type { DocumentedOperation } from '../spec/spec-document.js';
-import { headerOf, type Exchange } from '../transport/exchange.js';
+import type { DocumentedOperation } from '../core/spec-document.js';
+import { headerOf, type Exchange } from '../core/exchange.js';
 import type { BrokenPromise } from './broken-promise.js';
 
 /**

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Capability } from '../checks/check.js';
-import { SPEC_PATH } from '../spec/spec-document.js';
+import { SPEC_PATH } from '../core/spec-document.js';
 import { freeLoopbackPort } from './free-port.js';
 import { UsageError } from './target-errors.js';
 import type { RunningTarget } from './target.js';

@@ -1,4 +1,4 @@
-import { errorCodeOf, headerOf, type ContractRequest, type Exchange } from './exchange.js';
+import { errorCodeOf, headerOf, type ContractRequest, type Exchange } from '../core/exchange.js';
 
 /** How a live target is spared: the most retries after an unexpected 429, the longest wait honoured. */
 const MAX_RETRIES = 5;

@@ -6,7 +6,7 @@ import type { BrokenPromise } from '../model/broken-promise.js';
 import { PromiseModel, type Ticket } from '../model/promise-model.js';
 import { LIVE_CAPABILITIES } from '../targets/url-target.js';
 import { curlCommand } from '../transport/curl-command.js';
-import { bearerTokenOf, requestHeaderOf, type Exchange } from '../transport/exchange.js';
+import { bearerTokenOf, requestHeaderOf, type Exchange } from '../core/exchange.js';
 
 /** One way an exchange of real traffic departs from the spec: a response rule or a promise of the model. */
 export interface TrafficViolation {

@@ -1,5 +1,5 @@
 import type { PlanLimits } from '../checks/check.js';
-import { bearerTokenOf, errorCodeOf, headerOf, type Exchange } from '../transport/exchange.js';
+import { bearerTokenOf, errorCodeOf, headerOf, type Exchange } from '../core/exchange.js';
 import type { BrokenPromise, Observation } from './broken-promise.js';
 import { RecentlySet } from './recently-set.js';
 
@@ -88,7 +88,7 @@ function inRealTimeOrder(answers: ReadonlyArray<Observation & { announcement: An
  * The quota half of the model: per bucket, the window its answers announced. Judges a burst of answers
  * (one, for a client that waits for each answer) against what the bucket's last answer promised.
  */
-export class QuotaLedger {
+export class QuotaModel {
   readonly #buckets = new RecentlySet<BucketState>(MAX_REMEMBERED);
   readonly #plan: PlanLimits | undefined;
   /** Tokens seen answered: a key the target knows (true) or one it refused with 401 (false). */
