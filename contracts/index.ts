@@ -1,18 +1,18 @@
 /** Every named check, in run order, and lookup by name. */
 export { CHECKS, checkNamed } from './checks/registry.js';
-/** The check signature, capabilities and the typed verdicts a check can throw. */
+/** The words every layer shares: what a target can do, its key's plan limits, its clock. */
+export { CAPABILITIES, type Capability } from './core/capabilities.js';
+export type { PlanLimits } from './core/plan-limits.js';
+export type { TargetClock } from './core/target-clock.js';
+/** The check signature and the typed verdicts a check can throw. */
 export {
-  CAPABILITIES,
   CheckFailure,
   CheckNotApplicable,
   RequestBudgetExhausted,
   isCheckFailure,
-  type Capability,
   type Check,
   type CheckContext,
   type FakeScenario,
-  type PlanLimits,
-  type TargetClock,
 } from './checks/check.js';
 /** The protocol equivalences and the order-of-evaluation request defects the checks hold targets to. */
 export { EQUIVALENCES, type Equivalence, type Spelling } from './protocol/equivalences.js';
@@ -28,7 +28,7 @@ export { SENTENCE_TABLE, type SentenceRow } from './sentences/sentence-table.js'
 export { specSentences, type SpecSentence } from './sentences/spec-sentences.js';
 export { REQUEST_DEFECTS, type RequestDefect } from './checks/evaluation-order-checks.js';
 /** Generated cases: a seeded, shrinking property over requests, and the operations read from the spec. */
-export { checkProperty, type PropertyOptions } from './generate/property.js';
+export { checkProperty, type PropertyOptions } from './checks/property.js';
 export { operationModels, type OperationModel } from './generate/operation-model.js';
 /** Runs one check or many against a target and returns typed results. */
 export { runCheck, runChecks, type RunCheckOptions, type RunChecksOptions } from './runner/run-check.js';

@@ -4,7 +4,7 @@ import { snippet } from '../conformance/response-conformance.js';
 import { invalidObjectCases } from '../generate/invalid-values.js';
 import { malformedBodies } from '../generate/malformed-bodies.js';
 import { exampleRequest, operationModels, successOf, type OperationModel } from '../generate/operation-model.js';
-import { checkProperty, NoveltyStop } from '../generate/property.js';
+import { checkProperty, NoveltyStop } from './property.js';
 import { boundaryObjects, validValues } from '../generate/valid-values.js';
 import { resolveSchema, type JsonSchema } from '../core/spec-document.js';
 import type { ContractRequest, Exchange } from '../core/exchange.js';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { exampleRequest, operationModels } from '../generate/operation-model.js';
-import { notCompleted } from '../generate/property.js';
+import { notCompleted } from './property.js';
 import type { BrokenPromise } from '../model/broken-promise.js';
 import { PROMISES } from '../model/promise-rules.js';
 import type { ContractRequest, Exchange } from '../core/exchange.js';

@@ -1,11 +1,9 @@
 import { responseViolations, snippet, type ConformanceOptions } from '../conformance/response-conformance.js';
 import { parseHeaderValue } from '../conformance/header-value.js';
 import { specValidators, schemaViolations } from '../conformance/spec-validators.js';
+import { DEPRECATION_HEADERS } from '../core/deprecation-headers.js';
 import { headerOf, mediaTypeOf, type Exchange } from '../core/exchange.js';
 import { CheckFailure } from './check.js';
-
-/** Documented headers owned by `deprecation_headers` (Prism cannot send a valid Deprecation value). */
-export const DEPRECATION_HEADERS = ['Deprecation', 'Sunset', 'Link'] as const;
 
 /** What the request was about, for the first line of a failure ("for name longer than 100 characters"). */
 function about(context: string | undefined): string {

@@ -1,12 +1,13 @@
 import { exampleRequest, operationModels } from '../generate/operation-model.js';
 import { errorCodeOf, type Exchange } from '../core/exchange.js';
-import { CheckNotApplicable, type Check, type TargetClock } from './check.js';
+import { MINUTE, serverEpochSeconds } from '../core/quota-windows.js';
+import type { TargetClock } from '../core/target-clock.js';
+import { CheckNotApplicable, type Check } from './check.js';
 import { expectConforms, expectErrorBody, expectStatus, expectThat, integerHeader } from './expectations.js';
-import { driveToFirstRejection, rateLimitHeaders, serverEpochSeconds } from './rate-limit-checks.js';
+import { driveToFirstRejection, rateLimitHeaders } from './rate-limit-checks.js';
 
 // Driving a window that ends later than this to a 429 would lock the key out for hours.
 const LONGEST_WINDOW_TO_EXHAUST_SECONDS = 65;
-const MINUTE = 60;
 
 /** Fails unless the 429 is a documented rejection with the given code, Remaining 0 and a sane Retry-After. */
 function expectRejection(

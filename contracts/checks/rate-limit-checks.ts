@@ -1,4 +1,5 @@
-import { headerOf, type Exchange } from '../core/exchange.js';
+import type { Exchange } from '../core/exchange.js';
+import { DAY, MINUTE, SLACK_SECONDS, serverEpochSeconds } from '../core/quota-windows.js';
 import { CheckFailure, type Check, type CheckContext } from './check.js';
 import { expectStatus, expectThat, integerHeader } from './expectations.js';
 
@@ -17,21 +18,6 @@ export function rateLimitHeaders(exchange: Exchange, context?: string): RateLimi
     reset: integerHeader(exchange, 'X-RateLimit-Reset', context),
   };
 }
-
-// Answers in the same second share their Date: under a proxy's load one parse serves thousands of them.
-let lastDate = { header: '', millis: Number.NaN };
-
-/** The target's idea of now, in epoch seconds: its `Date` header, else ours. */
-export function serverEpochSeconds(exchange: Exchange): number {
-  const header = headerOf(exchange, 'date') ?? '';
-  if (header !== lastDate.header) lastDate = { header, millis: Date.parse(header) };
-  return Math.floor((Number.isNaN(lastDate.millis) ? Date.now() : lastDate.millis) / 1000);
-}
-
-const MINUTE = 60;
-const DAY = 86_400;
-// Date has a one-second resolution and clocks drift a little.
-const SLACK_SECONDS = 2;
 
 /** Three requests in a row: Remaining goes down by exactly one each time, Limit stays and matches the plan. */
 export const rateLimitRemainingDecreases: Check = {

@@ -1,13 +1,13 @@
 import fc from 'fast-check';
 import { exampleRequest, operationModels, pathOf } from '../generate/operation-model.js';
 import type { ContractRequest } from '../core/exchange.js';
+import { SLACK_SECONDS } from '../core/quota-windows.js';
 import { CheckNotApplicable, type Check, type CheckContext } from './check.js';
 import { expectErrorBody, expectStatus, expectThat, integerHeader } from './expectations.js';
 import { rateLimitHeaders, type RateLimitHeaders } from './rate-limit-checks.js';
 
 // Exhausting a window that ends later than this would lock the key out for hours (the day window).
 const LONGEST_WINDOW_SECONDS = 65;
-const SLACK_SECONDS = 2;
 
 /** What a client may send while it reads the headers: admitted reads, requests that fail (and still cost one), and requests without the key (which cost the key nothing). */
 type Kind = 'read' | 'invalid' | 'unknown-path' | 'anonymous';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
-import type { Capability } from '../checks/check.js';
+import type { Capability } from '../core/capabilities.js';
 import { CHECKS } from '../checks/registry.js';
 import { failureBlock } from '../report/terminal-report.js';
 import { skipReason, type RunningTarget } from '../targets/target.js';

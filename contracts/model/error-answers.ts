@@ -1,4 +1,4 @@
-import { operationsOnPath } from '../coverage/coverage.js';
+import { operationsOnPath } from '../core/spec-operations.js';
 import { specValidators } from '../conformance/spec-validators.js';
 import { headerOf, mediaTypeOf, type Exchange } from '../core/exchange.js';
 import type { BrokenPromise } from './broken-promise.js';

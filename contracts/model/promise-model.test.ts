@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { Capability } from '../checks/check.js';
+import type { Capability } from '../core/capabilities.js';
 import type { Exchange } from '../core/exchange.js';
 import { PromiseModel } from './promise-model.js';
 

@@ -1,5 +1,6 @@
-import type { Capability, PlanLimits } from '../checks/check.js';
-import { operationOfRequest, pathUnder } from '../coverage/coverage.js';
+import type { Capability } from '../core/capabilities.js';
+import type { PlanLimits } from '../core/plan-limits.js';
+import { operationOfRequest, pathUnder } from '../core/spec-operations.js';
 import type { Exchange } from '../core/exchange.js';
 import type { BrokenPromise, Observation } from './broken-promise.js';
 import { declaredHeaderBreaks } from './declared-headers.js';

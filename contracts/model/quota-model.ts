@@ -1,12 +1,9 @@
-import type { PlanLimits } from '../checks/check.js';
+import type { PlanLimits } from '../core/plan-limits.js';
 import { bearerTokenOf, errorCodeOf, headerOf, type Exchange } from '../core/exchange.js';
+import { DAY, MINUTE, SLACK_SECONDS } from '../core/quota-windows.js';
 import type { BrokenPromise, Observation } from './broken-promise.js';
 import { RecentlySet } from './recently-set.js';
 
-const MINUTE = 60;
-const DAY = 86_400;
-// A target's now is known to a second at best (the Date header), and its Reset is rounded up.
-const SLACK_SECONDS = 2;
 // The most buckets (keys) and tokens remembered: a proxy in front of real traffic sees any number of
 // keys; the least recently answered are forgotten first (their next answer is judged as a fresh window's).
 const MAX_REMEMBERED = 10_000;

@@ -1,4 +1,4 @@
-import { operationsOnPath } from '../coverage/coverage.js';
+import { operationsOnPath } from '../core/spec-operations.js';
 import type { DocumentedOperation } from '../core/spec-document.js';
 import { specValidators } from '../conformance/spec-validators.js';
 import { requestHeaderOf, type Exchange } from '../core/exchange.js';

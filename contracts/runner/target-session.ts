@@ -1,6 +1,8 @@
-import { RequestBudgetExhausted, TimeBudgetExhausted, type CheckContext, type TargetClock } from '../checks/check.js';
-import { serverEpochSeconds } from '../checks/rate-limit-checks.js';
-import { observedItems, operationOfRequest } from '../coverage/coverage.js';
+import type { TargetClock } from '../core/target-clock.js';
+import { RequestBudgetExhausted, TimeBudgetExhausted, type CheckContext } from '../checks/check.js';
+import { serverEpochSeconds } from '../core/quota-windows.js';
+import { observedItems } from '../coverage/coverage.js';
+import { operationOfRequest } from '../core/spec-operations.js';
 import { markedBody, runMarker } from '../generate/run-marker.js';
 import type { BrokenPromise } from '../model/broken-promise.js';
 import { PromiseModel } from '../model/promise-model.js';

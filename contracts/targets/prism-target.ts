@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import type { Capability } from '../checks/check.js';
+import type { Capability } from '../core/capabilities.js';
 import { SPEC_PATH } from '../core/spec-document.js';
 import { freeLoopbackPort } from './free-port.js';
 import { UsageError } from './target-errors.js';

@@ -1,6 +1,6 @@
 import { suiteSettings, TargetSession } from '../runner/target-session.js';
 import { specDocument } from '../../spec/spec-artifacts.js';
-import { operationOfRequest } from '../coverage/coverage.js';
+import { operationOfRequest } from '../core/spec-operations.js';
 import { specValidators } from '../conformance/spec-validators.js';
 import type { RunningTarget } from '../targets/target.js';
 import { errorCodeOf, mediaTypeOf, parsedJson, type ContractRequest, type Exchange } from '../core/exchange.js';

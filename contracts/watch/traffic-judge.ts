@@ -1,6 +1,7 @@
-import { DEPRECATION_HEADERS } from '../checks/expectations.js';
-import { serverEpochSeconds } from '../checks/rate-limit-checks.js';
-import { coverageOf, observedItems, operationOfRequest, pathUnder, type Coverage } from '../coverage/coverage.js';
+import { DEPRECATION_HEADERS } from '../core/deprecation-headers.js';
+import { DAY, serverEpochSeconds } from '../core/quota-windows.js';
+import { coverageOf, observedItems, type Coverage } from '../coverage/coverage.js';
+import { operationOfRequest, pathUnder } from '../core/spec-operations.js';
 import { responseViolations } from '../conformance/response-conformance.js';
 import type { BrokenPromise } from '../model/broken-promise.js';
 import { PromiseModel, type Ticket } from '../model/promise-model.js';
@@ -146,7 +147,7 @@ export class TrafficJudge {
       deprecated: [...this.#deprecated].map(([operation, { calls, sunset, lastNow, clients }]) => ({
         operation,
         calls,
-        ...(sunset && { sunset, daysLeft: Math.floor((Date.parse(sunset) / 1000 - lastNow) / 86_400) }),
+        ...(sunset && { sunset, daysLeft: Math.floor((Date.parse(sunset) / 1000 - lastNow) / DAY) }),
         clients: [...clients.values()].sort((a, b) => b.calls - a.calls),
       })),
       judgedBySizeOnly: this.#bySizeOnly,
