@@ -4,7 +4,7 @@ import { MINUTE, serverEpochSeconds } from '../core/quota-windows.js';
 import type { TargetClock } from '../core/target-clock.js';
 import { CheckNotApplicable, type Check } from './check.js';
 import { expectConforms, expectErrorBody, expectStatus, expectThat, integerHeader } from './expectations.js';
-import { driveToFirstRejection, rateLimitHeaders } from './rate-limit-checks.js';
+import { driveToFirstRejection, rateLimitHeadersOf } from './rate-limit-checks.js';
 
 // Driving a window that ends later than this to a 429 would lock the key out for hours.
 const LONGEST_WINDOW_TO_EXHAUST_SECONDS = 65;
@@ -19,7 +19,7 @@ function expectRejection(
   expectStatus(rejection, [429], context);
   expectErrorBody(rejection, code, context);
   expectConforms(operationId, rejection, context);
-  const { remaining } = rateLimitHeaders(rejection, context);
+  const { remaining } = rateLimitHeadersOf(rejection, context);
   expectThat(
     remaining === 0,
     `X-RateLimit-Remaining is not 0 on a 429 (${context})`,
@@ -52,7 +52,7 @@ export const rateLimitExceededAnswer: Check = {
   async run({ send }) {
     const probe = await send({ method: 'GET', path: '/categories' });
     expectStatus(probe, [200], 'the first request');
-    const { reset } = rateLimitHeaders(probe, 'the first request');
+    const { reset } = rateLimitHeadersOf(probe, 'the first request');
     const windowLeft = reset - serverEpochSeconds(probe);
     if (windowLeft > LONGEST_WINDOW_TO_EXHAUST_SECONDS) {
       throw new CheckNotApplicable(
@@ -91,7 +91,7 @@ export const quotaWindowRollsOver: Check = {
     await clock!.advanceSeconds(retryAfter);
     const admitted = await send({ method: 'GET', path: '/categories', expectsRateLimit: true });
     expectStatus(admitted, [200], `${retryAfter} s (Retry-After) after the 429`);
-    const { limit, remaining, reset } = rateLimitHeaders(admitted, 'the first request of the new window');
+    const { limit, remaining, reset } = rateLimitHeadersOf(admitted, 'the first request of the new window');
     expectThat(
       remaining === limit - 1,
       'X-RateLimit-Remaining did not start over in the new window',

@@ -11,7 +11,7 @@ export interface RateLimitHeaders {
 }
 
 /** Reads and checks the triple (present, plain digits). */
-export function rateLimitHeaders(exchange: Exchange, context?: string): RateLimitHeaders {
+export function rateLimitHeadersOf(exchange: Exchange, context?: string): RateLimitHeaders {
   return {
     limit: integerHeader(exchange, 'X-RateLimit-Limit', context),
     remaining: integerHeader(exchange, 'X-RateLimit-Remaining', context),
@@ -32,7 +32,7 @@ export const rateLimitRemainingDecreases: Check = {
       for (let index = 0; index < 3; index += 1) {
         const exchange = await send({ method: 'GET', path: '/categories' });
         expectStatus(exchange, [200], `request ${index + 1} of 3`);
-        answers.push({ exchange, headers: rateLimitHeaders(exchange, `request ${index + 1} of 3`) });
+        answers.push({ exchange, headers: rateLimitHeadersOf(exchange, `request ${index + 1} of 3`) });
       }
       if (new Set(answers.map(({ headers }) => headers.reset)).size > 1) continue;
       for (let index = 1; index < answers.length; index += 1) {
@@ -80,7 +80,7 @@ export const rateLimitResetInWindow: Check = {
   async run({ send, plan }) {
     const exchange = await send({ method: 'GET', path: '/categories' });
     expectStatus(exchange, [200]);
-    const { limit, reset } = rateLimitHeaders(exchange);
+    const { limit, reset } = rateLimitHeadersOf(exchange);
     const now = serverEpochSeconds(exchange);
     const window = plan && limit === plan.perMinute ? MINUTE : DAY;
     expectThat(
@@ -101,14 +101,14 @@ export async function driveToFirstRejection(
 ): Promise<{ rejection: Exchange; last: Exchange }> {
   let last = await send({ method: 'GET', path: '/categories', expectsRateLimit: true });
   if (last.status === 429) return { rejection: last, last };
-  let { remaining, reset } = rateLimitHeaders(last, context);
+  let { remaining, reset } = rateLimitHeadersOf(last, context);
   let budget = remaining + 3;
   let windowEnded = false;
   for (let sent = 1; sent <= budget; sent += 1) {
     const exchange = await send({ method: 'GET', path: '/categories', expectsRateLimit: true });
     if (exchange.status === 429) return { rejection: exchange, last };
     expectStatus(exchange, [200], `${context}, request ${sent + 1}`);
-    const headers = rateLimitHeaders(exchange, context);
+    const headers = rateLimitHeadersOf(exchange, context);
     if (headers.reset !== reset && !windowEnded) {
       // A new window began while we counted: the remaining count starts over, once.
       windowEnded = true;
