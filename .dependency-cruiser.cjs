@@ -42,6 +42,13 @@ module.exports = {
   forbidden: [
     ...layerRules,
     {
+      name: 'contracts-folder-has-a-layer',
+      severity: 'error',
+      comment: 'every folder of contracts/ takes a place in LAYERS above, so that the layer rules see its imports',
+      from: { path: '^contracts/[^/]+/', pathNot: [TESTS, ...LAYERS.flat().map((folder) => `^contracts/${folder}/`)] },
+      to: {},
+    },
+    {
       name: 'core-imports-only-the-spec',
       severity: 'error',
       comment: 'contracts/core/ is the floor: besides itself it may import only the spec (spec/), Node and packages',

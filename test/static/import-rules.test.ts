@@ -10,7 +10,7 @@ import extractDepcruiseOptions from 'dependency-cruiser/config-utl/extract-depcr
 const CONFIG = resolve('.dependency-cruiser.cjs');
 
 // A tiny tree laid out as the repository is: one upward import (core -> checks), one sideways import
-// within a layer (transport -> coverage), one fake -> suite import, and imports that keep the rules
+// within a layer (transport -> coverage), a folder with no layer, one fake -> suite import, and imports that keep the rules
 // (runner -> checks and report -> runner go down; a test may import any layer).
 const FIXTURE: Record<string, string> = {
   'contracts/checks/check.ts': "import { MINUTE } from '../core/windows.js';\nexport const check = MINUTE;\n",
@@ -22,6 +22,7 @@ const FIXTURE: Record<string, string> = {
   'contracts/runner/run.ts': "import { check } from '../checks/check.js';\nexport const run = check;\n",
   'contracts/runner/run.test.ts': "import { report } from '../report/report.js';\nexport const fromATest = report;\n",
   'contracts/report/report.ts': "import { run } from '../runner/run.js';\nexport const report = run;\n",
+  'contracts/unplaced/thing.ts': "import { MINUTE } from '../core/windows.js';\nexport const thing = MINUTE;\n",
   'mocks/domain/plans.ts': "import { check } from '../../contracts/checks/check.js';\nexport const plans = check;\n",
 };
 
@@ -53,8 +54,9 @@ function violations(): string[] {
 }
 
 describe('the import rules of .dependency-cruiser.cjs', () => {
-  it('report the upward import, the cycle it makes, the sideways import and the fake importing the suite, and nothing else', () => {
+  it('report the upward import, the cycle it makes, the sideways import, the folder with no layer and the fake importing the suite, and nothing else', () => {
     expect(violations().sort()).toEqual([
+      'contracts-folder-has-a-layer: contracts/unplaced/thing.ts -> contracts/core/windows.ts',
       'core-imports-only-the-spec: contracts/core/windows.ts -> contracts/checks/check.ts',
       'fake-does-not-import-the-suite: mocks/domain/plans.ts -> contracts/checks/check.ts',
       'layer-core: contracts/core/windows.ts -> contracts/checks/check.ts',
@@ -64,6 +66,6 @@ describe('the import rules of .dependency-cruiser.cjs', () => {
   });
 
   it('fail the run: every one is an error', () => {
-    expect(result.summary.error).toBe(5);
+    expect(result.summary.error).toBe(6);
   });
 });
