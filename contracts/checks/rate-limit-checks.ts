@@ -1,22 +1,14 @@
 import type { Exchange } from '../core/exchange.js';
 import { DAY, MINUTE, SLACK_SECONDS, serverEpochSeconds } from '../core/quota-windows.js';
+import { rateLimitVerdict, type RateLimitHeaders } from '../core/rate-limit-headers.js';
 import { CheckFailure, type Check, type CheckContext } from './check.js';
-import { expectStatus, expectThat, integerHeader } from './expectations.js';
+import { expectStatus, expectThat } from './expectations.js';
 
-/** The `X-RateLimit-*` triple of one answer. */
-export interface RateLimitHeaders {
-  limit: number;
-  remaining: number;
-  reset: number;
-}
-
-/** Reads and checks the triple (present, plain digits). */
+/** Reads the triple and fails unless each header is present and plain digits. */
 export function rateLimitHeadersOf(exchange: Exchange, context?: string): RateLimitHeaders {
-  return {
-    limit: integerHeader(exchange, 'X-RateLimit-Limit', context),
-    remaining: integerHeader(exchange, 'X-RateLimit-Remaining', context),
-    reset: integerHeader(exchange, 'X-RateLimit-Reset', context),
-  };
+  const verdict = rateLimitVerdict(exchange, context);
+  if (!verdict.ok) throw new CheckFailure(verdict.problem.title, verdict.problem.lines, exchange);
+  return verdict.headers;
 }
 
 /** Three requests in a row: Remaining goes down by exactly one each time, Limit stays and matches the plan. */

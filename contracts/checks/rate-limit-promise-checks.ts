@@ -4,7 +4,8 @@ import type { ContractRequest } from '../core/exchange.js';
 import { SLACK_SECONDS } from '../core/quota-windows.js';
 import { CheckNotApplicable, type Check, type CheckContext } from './check.js';
 import { expectErrorBody, expectStatus, expectThat, integerHeader } from './expectations.js';
-import { rateLimitHeadersOf, type RateLimitHeaders } from './rate-limit-checks.js';
+import type { RateLimitHeaders } from '../core/rate-limit-headers.js';
+import { rateLimitHeadersOf } from './rate-limit-checks.js';
 
 // Exhausting a window that ends later than this would lock the key out for hours (the day window).
 const LONGEST_WINDOW_SECONDS = 65;

@@ -1,4 +1,5 @@
 import { headerOf, type Exchange } from './exchange.js';
+import type { HeaderProblem } from './header-value.js';
 import { documentedOperation } from './spec-document.js';
 
 /** Documented headers owned by this verdict and `deprecation_headers`, not by conformance (Prism cannot send a valid Deprecation value). */
@@ -9,12 +10,6 @@ const DEPRECATION_VALUE = /^@-?\d+$/;
 // RFC 9110 IMF-fixdate, the only HTTP-date form a sender may generate.
 const IMF_FIXDATE =
   /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
-
-/** What is wrong with an answer's headers, schemathesis-style: a title and `Received: ... / Expected: ...` lines. */
-export interface HeaderProblem {
-  title: string;
-  lines: string[];
-}
 
 /** The verdict on an answer's deprecation headers: the sunset they announce, or the first problem found. */
 export type DeprecationVerdict = { ok: true; sunsetEpochSeconds: number } | { ok: false; problem: HeaderProblem };
