@@ -10,7 +10,7 @@ const LAYERS = [
   ['generate'], // requests generated from the spec
   ['protocol'], // HTTP's equivalences and distinctions over generated requests
   ['model'], // the model of the spec's promises across exchanges
-  ['checks'], // the named checks and their registry
+  ['checks'], // the named checks, their registry and the seeded property they run
   ['targets', 'broken-variants'], // what a run is pointed at: the fake, Prism, a URL, the fake broken on purpose
   ['runner'], // runs checks against a target
   ['report'], // turns results into terminal lines, JUnit, JSON, tables
