@@ -52,7 +52,7 @@ module.exports = {
       name: 'core-imports-only-the-spec',
       severity: 'error',
       comment: 'contracts/core/ is the floor: besides itself it may import only the spec (spec/), Node and packages',
-      from: { path: '^contracts/core/' },
+      from: { path: '^contracts/core/', pathNot: TESTS },
       to: { path: '^(mocks|test|scripts|bench|demo|examples|contracts/(?!core/))' },
     },
     {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
+import { answerWith } from '../../test/support/answers.js';
 import { deprecationVerdict } from './deprecation-headers.js';
-import type { Exchange } from './exchange.js';
 
 const SPEC_SUNSET = 'Thu, 01 Jul 2027 00:00:00 GMT';
 const VALID = {
@@ -9,24 +9,14 @@ const VALID = {
   link: '<https://petstore.example/deprecation>; rel="deprecation", <https://petstore.example/sunset>; rel="sunset"',
 };
 
-function answer(headers: Record<string, string>): Exchange {
-  return {
-    request: { method: 'GET', url: 'http://127.0.0.1/v1/pets/1', headers: {} },
-    status: 200,
-    headers,
-    text: '',
-    json: undefined,
-  };
-}
-
 function titleOf(headers: Record<string, string>): string | undefined {
-  const verdict = deprecationVerdict(answer(headers), 'getPetById 200');
+  const verdict = deprecationVerdict(answerWith(headers), 'getPetById 200');
   return verdict.ok ? undefined : verdict.problem.title;
 }
 
 describe('deprecationVerdict', () => {
   it("accepts the spec's Deprecation, Sunset and Link, and gives the sunset", () => {
-    expect(deprecationVerdict(answer(VALID), 'getPetById 200')).toEqual({
+    expect(deprecationVerdict(answerWith(VALID), 'getPetById 200')).toEqual({
       ok: true,
       sunsetEpochSeconds: 1_814_400_000,
     });
@@ -46,7 +36,7 @@ describe('deprecationVerdict', () => {
   });
 
   it('says what was received against what was expected', () => {
-    const verdict = deprecationVerdict(answer({ ...VALID, sunset: 'Fri, 02 Jul 2027 00:00:00 GMT' }), 'x');
+    const verdict = deprecationVerdict(answerWith({ ...VALID, sunset: 'Fri, 02 Jul 2027 00:00:00 GMT' }), 'x');
     expect(verdict.ok ? [] : verdict.problem.lines).toEqual([
       `Received: Fri, 02 Jul 2027 00:00:00 GMT / Expected: ${SPEC_SUNSET}`,
     ]);
