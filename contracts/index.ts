@@ -85,6 +85,8 @@ export {
   type DeprecatedCalls,
 } from './watch/traffic-judge.js';
 export type { WatchReport } from './watch/watch-report.js';
+export type { UpstreamFailure } from './watch/proxy-connection.js';
+export { UnansweredLog, reachabilityOf, type Reachability, type UnansweredExchange } from './transport/unanswered.js';
 export {
   readHar,
   HarRecorder,

@@ -16,6 +16,8 @@ export interface ContractCliOptions {
   maxMinutes?: number;
   maxConcurrency?: number;
   minCoverage?: number;
+  allowUpstreamErrors?: boolean;
+  sharedKey?: boolean;
 }
 
 function percent(value: string): number {
@@ -27,7 +29,7 @@ function percent(value: string): number {
 
 /** What the suite's exit status means (its help and the CLI reference say it). */
 export const CONTRACT_EXIT =
-  'Exit: 0 every applicable check passed (and coverage reached --min-coverage); 1 a check failed or coverage fell short; 2 bad usage, or a target is unreachable.';
+  'Exit: 0 every applicable check passed (and coverage reached --min-coverage) and every request was answered; 1 a check failed, coverage fell short, or the target left some requests unanswered (unless --allow-upstream-errors); 2 bad usage, or a target is unreachable or answered none of its requests.';
 
 /** The suite's command line (`command` names it in usage); `parseWith` parses it. */
 export function contractProgram(command: string): Command {
@@ -75,6 +77,14 @@ export function contractProgram(command: string): Command {
       '--min-coverage <percent>',
       "fail (exit 1) when a target's operation x status x header coverage is below this",
       percent,
+    )
+    .option(
+      '--allow-upstream-errors',
+      'requests a target did not answer (refused, reset, timed out) are reported, and the checks they stopped reported not completed, without failing the run; a target that answered none still exits 2',
+    )
+    .option(
+      '--shared-key',
+      "others use the key while the suite runs: skip the checks that count its every request, and judge the quota only where their traffic cannot explain an answer (default: the key is the suite's alone, judged exactly)",
     )
     .addHelpText(
       'after',

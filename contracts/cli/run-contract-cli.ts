@@ -12,6 +12,8 @@ import type { RunningTarget } from '../targets/target.js';
 import { contractOptions, contractProgram, type ContractCliOptions } from './cli-options.js';
 import { commandOf, parseWith, writeReport, type CliIo } from './cli-common.js';
 import { startTargetFor } from './start-target.js';
+import { reachabilityOf } from '../transport/unanswered.js';
+import { unansweredText } from '../report/unanswered-report.js';
 import { runReplayCli, runWatchCli } from './watch-cli.js';
 
 export type { CliIo } from './cli-common.js';
@@ -42,6 +44,13 @@ async function runAgainst(target: RunningTarget, settings: SuiteSettings, io: Cl
       `Left out to fit --max-minutes ${settings.maxMinutes}: ${leftOut.map((result) => result.check).join(', ')} (run without it, or with more minutes, for these)`,
     );
   const session = sessionOf(descriptor, settings);
+  const unanswered = session.unanswered;
+  const reachability = reachabilityOf(
+    requests - unanswered.count,
+    unanswered.count,
+    settings.allowUpstreamErrors ?? false,
+  );
+  for (const line of unansweredText(unanswered.count, unanswered.list(), reachability)) io.out(line);
   const created =
     session.marker === undefined ? undefined : { marker: session.marker, records: session.model.created() };
   if (created) io.out(createdText(created));
@@ -60,7 +69,9 @@ async function runAgainst(target: RunningTarget, settings: SuiteSettings, io: Cl
     requests,
     coverage,
     ...(created && { created }),
-    exitCode: summary.failed > 0 ? 1 : 0,
+    unanswered: { count: unanswered.count, requests: unanswered.list() },
+    reachability,
+    exitCode: Math.max(reachability.exitCode, summary.failed > 0 ? 1 : 0) as 0 | 1 | 2,
     results,
   };
 }
@@ -121,6 +132,8 @@ export async function runContractCli(
         ...(options.maxRequests !== undefined && { maxRequests: options.maxRequests }),
         ...(options.maxMinutes !== undefined && { maxMinutes: options.maxMinutes }),
         ...(options.maxConcurrency !== undefined && { maxConcurrency: options.maxConcurrency }),
+        ...(options.allowUpstreamErrors && { allowUpstreamErrors: true }),
+        ...(options.sharedKey && { sharedKey: true }),
       });
       reports.push(await runAgainst(target, settings, io));
     }
@@ -133,7 +146,8 @@ export async function runContractCli(
     io.out(
       `Coverage of ${target.label} is ${coverage.percent.toFixed(1)}%, below --min-coverage ${options.minCoverage}`,
     );
-  const exitCode = reports.some((report) => report.exitCode === 1) || belowCoverage.length > 0 ? 1 : 0;
+  const exitCode = Math.max(0, belowCoverage.length > 0 ? 1 : 0, ...reports.map((report) => report.exitCode)) as
+    0 | 1 | 2;
   const report: ContractReport = {
     seed,
     ...(options.maxRequests !== undefined && { maxRequests: options.maxRequests }),

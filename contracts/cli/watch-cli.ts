@@ -11,6 +11,8 @@ import { isExitTwoError } from '../targets/target-errors.js';
 import type { RunningTarget } from '../targets/target.js';
 import { collect, commandOf, parseAllow, parseWith, wholeNumber, writeReport, type CliIo } from './cli-common.js';
 import { startTargetFor } from './start-target.js';
+import { reachabilityOf } from '../transport/unanswered.js';
+import { clearReadyFile, readyLineText, writeReadyFile } from './readiness.js';
 
 /** The options of `watch`, parsed. */
 export interface WatchCliOptions {
@@ -23,13 +25,18 @@ export interface WatchCliOptions {
   junit?: string;
   har?: string;
   harKeys: boolean;
+  allowUpstreamErrors: boolean;
+  upstreamTimeout: number;
+  exclusiveKey: boolean;
+  readyFile?: string;
 }
 
 /** What `watch`'s exit status means. */
-export const WATCH_EXIT = 'Exit: 0 the traffic showed no violation; 1 it did; 2 bad usage.';
+export const WATCH_EXIT =
+  'Exit: 0 the traffic showed no violation and every request was answered; 1 it showed one, or some requests got no answer from the upstream (502/504 from watch; unless --allow-upstream-errors); 2 bad usage, or the upstream answered none of the requests.';
 /** What `replay`'s exit status means. */
 export const REPLAY_EXIT =
-  'Exit: 0 every target answered as recorded, as far as the spec demands, and kept its promises; 1 one did not; 2 bad usage.';
+  'Exit: 0 every target answered as recorded, as far as the spec demands, and kept its promises; 1 one did not, or left some requests unanswered (unless --allow-upstream-errors); 2 bad usage, or a target answered none of them.';
 
 /** `watch`'s command line, under the suite's `command`. */
 export function watchProgram(command: string): Command {
@@ -53,10 +60,30 @@ export function watchProgram(command: string): Command {
       wholeNumber('--max-body-bytes', 0, 1024 ** 3),
       DEFAULT_MAX_BODY_BYTES,
     )
+    .option(
+      '--ready-file <file>',
+      'once listening, write the readiness line there too (whole, never half; removed at start and on exit): wait for it before sending traffic',
+    )
     .option('--json <file>', 'write a JSON report on exit')
     .option('--junit <file>', 'write a JUnit XML report on exit (one testcase per rule)')
     .option('--har <file>', 'write the traffic as HAR 1.2 on exit (keys redacted)')
     .option('--har-keys', 'keep API keys in the HAR file (it then holds secrets)', false)
+    .option(
+      '--upstream-timeout <seconds>',
+      'how long the upstream may take to begin an answer; past it the client gets 504 gateway_timeout',
+      wholeNumber('--upstream-timeout', 1, 3600),
+      30,
+    )
+    .option(
+      '--allow-upstream-errors',
+      'requests the upstream did not answer (502/504 from watch) are reported but do not fail the run; a run in which none was answered still exits 2',
+      false,
+    )
+    .option(
+      '--exclusive-key',
+      'every request of the watched keys goes through this proxy: judge the quota exactly (each admitted request costs one, no 429 while requests were announced left). Default: others may use the keys too, so only what their traffic cannot explain is judged',
+      false,
+    )
     .addHelpText('after', `\n${WATCH_EXIT}`);
 }
 
@@ -75,6 +102,16 @@ export function replayProgram(command: string): Command {
     .option('--api-key <key>', 'the key for a URL target (default: env PETSTORE_API_KEY)')
     .option('--allow <list>', 'what a URL target permits: writes (replays the recorded writes)', parseAllow)
     .option('--json <file>', 'write a JSON report')
+    .option(
+      '--allow-upstream-errors',
+      'requests a target did not answer are reported but do not fail the run; a target that answered none still exits 2',
+      false,
+    )
+    .option(
+      '--exclusive-key',
+      'nobody else uses the key of a URL target while the replay runs: judge its quota exactly (the fake and Prism always are)',
+      false,
+    )
     .addHelpText('after', `\n${REPLAY_EXIT}`);
 }
 
@@ -84,7 +121,7 @@ export async function runWatchCli(argv: readonly string[], io: CliIo, stop: Prom
   if (typeof parsed === 'number') return parsed;
   const options = parsed.opts<WatchCliOptions>();
   const startedAt = new Date();
-  let upstreamErrors = 0;
+  if (options.readyFile) await clearReadyFile(options.readyFile);
   let proxy;
   try {
     proxy = await startWatchProxy({
@@ -93,11 +130,10 @@ export async function runWatchCli(argv: readonly string[], io: CliIo, stop: Prom
       port: options.port,
       maxBodyBytes: options.maxBodyBytes,
       har: options.har !== undefined,
+      answerTimeoutMs: options.upstreamTimeout * 1000,
+      exclusiveKey: options.exclusiveKey,
       onViolation: (violation) => io.out(violationLine(violation)),
-      onUpstreamError: (line) => {
-        upstreamErrors += 1;
-        io.err(`watch: ${line}; answered 502`);
-      },
+      onUpstreamError: ({ message, status }) => io.err(`watch: ${message}; answered ${status}`),
     });
   } catch (error) {
     io.err(`watch: cannot listen on ${options.host}:${options.port}: ${(error as Error).message}`);
@@ -106,19 +142,33 @@ export async function runWatchCli(argv: readonly string[], io: CliIo, stop: Prom
   io.out(
     `Watching ${options.upstream} through ${proxy.baseUrl}: point clients at it; ${options.duration ? `stopping after ${options.duration} s` : 'Ctrl-C stops and reports'}`,
   );
+  const ready = readyLineText({
+    event: 'ready',
+    baseUrl: proxy.baseUrl,
+    host: options.host,
+    port: proxy.port,
+    upstream: options.upstream,
+    pid: process.pid,
+  });
+  io.out(ready);
+  if (options.readyFile) await writeReadyFile(options.readyFile, ready);
   await Promise.race([
     stop,
     ...(options.duration ? [new Promise((resolve) => setTimeout(resolve, options.duration! * 1000))] : []),
   ]);
   await proxy.close();
+  if (options.readyFile) await clearReadyFile(options.readyFile);
   const summary = proxy.summary();
+  const reachability = reachabilityOf(summary.exchanges, proxy.unanswered.count, options.allowUpstreamErrors);
   const report: WatchReport = {
     upstream: options.upstream,
     startedAt: startedAt.toISOString(),
     durationMs: Date.now() - startedAt.getTime(),
     summary,
-    upstreamErrors,
-    exitCode: Object.keys(summary.byRule).length > 0 ? 1 : 0,
+    upstreamErrors: proxy.unanswered.count,
+    unanswered: proxy.unanswered.list(),
+    reachability,
+    exitCode: Math.max(reachability.exitCode, Object.keys(summary.byRule).length > 0 ? 1 : 0) as 0 | 1 | 2,
   };
   io.out(watchSummaryText(report));
   if (options.json) await writeReport(options.json, watchJson(report));
@@ -152,7 +202,14 @@ function replayText(report: ReplayReport): string {
 export async function runReplayCli(argv: readonly string[], io: CliIo): Promise<number> {
   const parsed = parseWith(replayProgram(commandOf(io)), argv, io);
   if (typeof parsed === 'number') return parsed;
-  const options = parsed.opts<{ target: string[]; apiKey?: string; allow?: Capability[]; json?: string }>();
+  const options = parsed.opts<{
+    target: string[];
+    apiKey?: string;
+    allow?: Capability[];
+    json?: string;
+    allowUpstreamErrors: boolean;
+    exclusiveKey: boolean;
+  }>();
   const file = parsed.args[0]!;
   let recorded;
   try {
@@ -185,6 +242,9 @@ export async function runReplayCli(argv: readonly string[], io: CliIo): Promise<
     for (const target of targets) {
       const report = await replayAgainst(recorded, target, {
         writes: (options.allow ?? []).includes('writes'),
+        allowUpstreamErrors: options.allowUpstreamErrors,
+        // The fake and Prism were started for this replay: nobody else has their key.
+        sharedKey: target.descriptor.kind === 'url' && !options.exclusiveKey,
         onNote: (message) => io.out(`      ${message}`),
       });
       io.out(replayText(report));
@@ -198,5 +258,5 @@ export async function runReplayCli(argv: readonly string[], io: CliIo): Promise<
       options.json,
       `${JSON.stringify({ file, entries: recorded.length, targets: reports }, null, 2)}\n`,
     );
-  return reports.some((report) => report.exitCode === 1) ? 1 : 0;
+  return Math.max(0, ...reports.map((report) => report.exitCode));
 }

@@ -1,4 +1,5 @@
 import type { ContractReport, SuiteReport } from './suite-report.js';
+import { unansweredTestcase } from './unanswered-report.js';
 
 /** Text safe inside an XML attribute or element (control characters XML 1.0 cannot carry are dropped). */
 export function xmlText(value: string): string {
@@ -19,7 +20,8 @@ const property = (name: string, value: string) => `      <property name="${xmlTe
 
 function testsuite(report: SuiteReport, run: ContractReport): string[] {
   const { summary, target, coverage } = report;
-  const total = summary.passed + summary.failed + summary.skipped;
+  const unansweredFails = report.reachability.exitCode !== 0 ? 1 : 0;
+  const total = summary.passed + summary.failed + summary.skipped + 1;
   const cases = report.results.map((result) => {
     const open = `    <testcase classname="contract.${xmlText(target.kind)}" name="${xmlText(result.check)}" time="${seconds(result.durationMs)}">`;
     if (result.outcome === 'skipped')
@@ -35,7 +37,7 @@ function testsuite(report: SuiteReport, run: ContractReport): string[] {
     return `${open}</testcase>`;
   });
   return [
-    `  <testsuite name="${xmlText(`petstore contract suite (${target.label})`)}" tests="${total}" failures="${summary.failed}" errors="0" skipped="${summary.skipped}" timestamp="${report.startedAt}" time="${seconds(report.durationMs)}">`,
+    `  <testsuite name="${xmlText(`petstore contract suite (${target.label})`)}" tests="${total}" failures="${summary.failed + unansweredFails}" errors="0" skipped="${summary.skipped}" timestamp="${report.startedAt}" time="${seconds(report.durationMs)}">`,
     '    <properties>',
     property('target', target.baseUrl),
     property('capabilities', target.capabilities.join(',')),
@@ -46,24 +48,31 @@ function testsuite(report: SuiteReport, run: ContractReport): string[] {
     property('coverage.total', String(coverage.total)),
     ...coverage.items.map((item) => property(`coverage.${item.id}`, item.exercised ? 'exercised' : 'not exercised')),
     '    </properties>',
+    unansweredTestcase(
+      `contract.${target.kind}`,
+      report.unanswered.count,
+      report.unanswered.requests,
+      report.reachability,
+    ),
     ...cases,
     '  </testsuite>',
   ];
 }
 
 /**
- * The JUnit XML report (`--junit`): one testsuite per target, one testcase per check, with `<failure>`
+ * The JUnit XML report (`--junit`): one testsuite per target, `target_answered` (failed when requests
+ * got no answer) and one testcase per check, with `<failure>`
  * (title as message; the Received/Expected lines and the curl command as text) or `<skipped>` (the
  * reason); the seed, requests sent and coverage (each item exercised or not) as properties.
  * @example await writeFile('reports/contract.xml', junitReport(report));
  */
 export function junitReport(run: ContractReport): string {
   const totals = run.targets.reduce(
-    (sum, { summary, durationMs }) => ({
-      tests: sum.tests + summary.passed + summary.failed + summary.skipped,
-      failures: sum.failures + summary.failed,
-      skipped: sum.skipped + summary.skipped,
-      durationMs: sum.durationMs + durationMs,
+    (sum, report) => ({
+      tests: sum.tests + report.summary.passed + report.summary.failed + report.summary.skipped + 1,
+      failures: sum.failures + report.summary.failed + (report.reachability.exitCode !== 0 ? 1 : 0),
+      skipped: sum.skipped + report.summary.skipped,
+      durationMs: sum.durationMs + report.durationMs,
     }),
     { tests: 0, failures: 0, skipped: 0, durationMs: 0 },
   );

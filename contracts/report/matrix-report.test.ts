@@ -24,6 +24,8 @@ function suite(label: string, results: CheckResult[]): SuiteReport {
     runs: 1,
     requests: 3,
     coverage: coverageOf([]),
+    unanswered: { count: 0, requests: [] },
+    reachability: { exitCode: 0 },
     exitCode: 0,
     results,
   };

@@ -4,6 +4,7 @@ import { PROMISES } from '../model/promise-rules.js';
 import { skipReason, type TargetDescriptor } from '../targets/target.js';
 import { curlCommand } from '../transport/curl-command.js';
 import type { CheckResult } from './check-result.js';
+import { EXCLUSIVE_KEY_CHECKS, SHARED_KEY_SKIP } from './shared-key.js';
 import {
   DEFAULT_MAX_CONCURRENCY,
   suiteSettings,
@@ -84,7 +85,9 @@ export async function runCheck(
 ): Promise<CheckResult> {
   const notes: string[] = [];
   const base = { check: check.name, verifies: check.verifies, notes };
-  const reason = skipReason(check.needs, descriptor);
+  const reason =
+    skipReason(check.needs, descriptor) ??
+    (options.settings?.sharedKey && EXCLUSIVE_KEY_CHECKS.has(check.name) ? SHARED_KEY_SKIP : undefined);
   if (reason !== undefined) return { ...base, outcome: 'skipped', reason, durationMs: 0, requests: 0, observed: [] };
   const session = sessionOf(descriptor, options.settings);
   const note = (message: string) => {
@@ -130,6 +133,16 @@ export async function runCheck(
     if (broken) return broken;
     if (isSkip(error)) {
       return { ...base, outcome: 'skipped', reason: error.message, ...finished() };
+    }
+    // The check stopped because the target did not answer (checks say so as a failure of their own).
+    if (tally.unanswered > 0 && session.settings.allowUpstreamErrors) {
+      const title = isCheckFailure(error) ? error.title : error instanceof Error ? error.message : String(error);
+      return {
+        ...base,
+        outcome: 'skipped',
+        reason: `not completed: the target did not answer ${tally.unanswered} of its requests (${title}; excused by --allow-upstream-errors)`,
+        ...finished(),
+      };
     }
     if (isCheckFailure(error)) {
       const curl = error.exchange && curlCommand(error.exchange.request, descriptor.apiKey);

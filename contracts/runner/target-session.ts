@@ -9,6 +9,7 @@ import type { TargetDescriptor } from '../targets/target.js';
 import { errorCodeOf, headerOf, type ContractRequest, type Exchange } from '../transport/exchange.js';
 import { pacedSender, realTimeWaiter, type Waiter } from '../transport/paced-sender.js';
 import { sendRequest } from '../transport/send-request.js';
+import { UnansweredLog, whyUnanswered } from '../transport/unanswered.js';
 
 type Send = CheckContext['send'];
 
@@ -24,6 +25,10 @@ export interface SuiteSettings {
   maxConcurrency?: number;
   /** The run's time on one target, from its first request; a check that would not fit is left out and reported. */
   maxMinutes?: number;
+  /** Requests the target did not answer do not fail the run: their checks are reported not completed. */
+  allowUpstreamErrors?: boolean;
+  /** Others use the key too (`--shared-key`): the model judges only what their traffic cannot explain. */
+  sharedKey?: boolean;
 }
 
 /** How the reason of a check the time budget left out begins. */
@@ -43,6 +48,8 @@ export function suiteSettings(options: Partial<SuiteSettings> & { live: boolean 
     maxConcurrency: options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY,
     ...(options.maxRequests !== undefined && { maxRequests: options.maxRequests }),
     ...(options.maxMinutes !== undefined && { maxMinutes: options.maxMinutes }),
+    ...(options.allowUpstreamErrors && { allowUpstreamErrors: true }),
+    ...(options.sharedKey && { sharedKey: true }),
   };
 }
 
@@ -66,6 +73,8 @@ export interface CheckTally {
   /** Each operation's status with its error code, as its answers showed them (with `observed`, what the check has seen). */
   answerKinds: Set<string>;
   broken: BrokenPromise[];
+  /** Requests of the check the target did not answer. */
+  unanswered: number;
 }
 
 /** A key's per-minute limit affords one generated case in a row that shows nothing new per 20 requests; at least {@link LEAST_PATIENCE}. */
@@ -91,7 +100,9 @@ export class TargetSession {
   #sent = 0;
   /** The fake's clock minus this machine's, in seconds, as its last move answered. */
   #clockOffset = 0;
-  #tally: CheckTally = { requests: 0, observed: new Set(), answerKinds: new Set(), broken: [] };
+  #tally: CheckTally = { requests: 0, observed: new Set(), answerKinds: new Set(), broken: [], unanswered: 0 };
+  /** Requests the target did not answer (refused, reset, timed out), by every check. */
+  readonly unanswered = new UnansweredLog();
   /** The key's per-minute limit as the target's answers state it (`X-RateLimit-Limit`). */
   #keyLimit: number | undefined;
   #startedAt: number | undefined;
@@ -104,6 +115,7 @@ export class TargetSession {
       baseUrl: descriptor.baseUrl,
       capabilities: descriptor.capabilities,
       ...(descriptor.plan && { plan: descriptor.plan }),
+      sharedKey: settings.sharedKey ?? false,
     });
     this.clock =
       descriptor.adminUrl && descriptor.capabilities.includes('clock')
@@ -136,7 +148,7 @@ export class TargetSession {
   /** Starts the tally of a check; its notes go to `note` from now on. */
   begin(note: (message: string) => void): CheckTally {
     this.#note = note;
-    this.#tally = { requests: 0, observed: new Set(), answerKinds: new Set(), broken: [] };
+    this.#tally = { requests: 0, observed: new Set(), answerKinds: new Set(), broken: [], unanswered: 0 };
     return this.#tally;
   }
 
@@ -240,6 +252,9 @@ export class TargetSession {
       exchange = await sendRequest(this.#descriptor.baseUrl, this.#descriptor.apiKey, request);
     } catch (error) {
       tally.broken.push(...this.model.abandoned(ticket));
+      // A request the target never answered is a finding of its own, whatever the check makes of it.
+      tally.unanswered += 1;
+      this.unanswered.add({ request: `${request.method} ${request.path.split('?')[0]}`, why: whyUnanswered(error) });
       throw error;
     }
     tally.broken.push(...this.model.answered(ticket, exchange, this.targetNow(exchange)));
