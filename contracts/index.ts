@@ -86,6 +86,7 @@ export {
 } from './watch/traffic-judge.js';
 export type { WatchReport } from './watch/watch-report.js';
 export type { UpstreamFailure } from './watch/proxy-connection.js';
+export type { WaitPastBudget, WaitRecord } from './runner/run-bounds.js';
 export { UnansweredLog, reachabilityOf, type Reachability, type UnansweredExchange } from './transport/unanswered.js';
 export {
   readHar,

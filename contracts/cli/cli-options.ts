@@ -1,6 +1,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import type { Capability } from '../checks/check.js';
 import { collect, parseAllow, wholeNumber } from './cli-common.js';
+import { packageVersion } from './version.js';
 
 /** The command line of docs/explanation/design.md section 4, parsed. */
 export interface ContractCliOptions {
@@ -35,6 +36,7 @@ export const CONTRACT_EXIT =
 export function contractProgram(command: string): Command {
   return new Command(command)
     .description('Runs the contract suite of spec/openapi.yaml against the fake, Prism, or a live base URL.')
+    .version(packageVersion(), '-V, --version', 'the version of the harness')
     .requiredOption(
       '--target <target>',
       'fake | prism | a base URL ending in /v1; repeat it to compare targets in one matrix',
@@ -60,12 +62,12 @@ export function contractProgram(command: string): Command {
     )
     .option(
       '--max-requests <n>',
-      'the most requests sent to each target; checks past it are skipped, and the run says how many it sent',
+      'the most requests sent to each target (default on a URL: 5000, which keeps an enterprise key from driving its windows); a check that drives a window is refused up front when it cannot fit, others past it are skipped',
       wholeNumber('--max-requests', 1, 10_000_000),
     )
     .option(
       '--max-minutes <n>',
-      'the most minutes spent on each target (waits for quota windows included); checks that would not fit are left out, and the run names them',
+      'the most minutes spent on each target (default on a URL: 30), waits included; checks that would not fit are left out, and a wait the target asks for past it is a finding (its check not completed)',
       wholeNumber('--max-minutes', 1, 24 * 60),
     )
     .option(

@@ -6,7 +6,9 @@ import { disagreementsOf, jsonReport, type ContractReport, type SuiteReport } fr
 import { checkLine, createdText, summaryText } from '../report/terminal-report.js';
 import { summarise } from '../runner/check-result.js';
 import { runChecks, sessionOf } from '../runner/run-check.js';
-import { LEFT_OUT, suiteSettings, type SuiteSettings } from '../runner/target-session.js';
+import { INTERRUPTED, LEFT_OUT, suiteSettings, type SuiteSettings } from '../runner/target-session.js';
+import { DEFAULT_MAX_MINUTES, DEFAULT_MAX_REQUESTS, waitsPastBudgetText } from '../runner/run-bounds.js';
+import { estimateRunCost, runCostText } from '../runner/run-cost.js';
 import { isExitTwoError } from '../targets/target-errors.js';
 import type { RunningTarget } from '../targets/target.js';
 import { contractOptions, contractProgram, type ContractCliOptions } from './cli-options.js';
@@ -27,10 +29,24 @@ async function runAgainst(target: RunningTarget, settings: SuiteSettings, io: Cl
   io.out(
     `Contract suite against ${where}: ${CHECKS.length} checks, ${settings.runs} generated cases per property, seed ${settings.seed}${settings.maxRequests ? `, at most ${settings.maxRequests} requests` : ''}${settings.maxMinutes ? `, at most ${settings.maxMinutes} min` : ''}`,
   );
+  const session = sessionOf(descriptor, settings);
+  let costStated = !descriptor.paced;
   const results = await runChecks(CHECKS, descriptor, {
     settings,
     onNote: (check, message) => io.out(`      ${check}: ${message}`),
-    onResult: (result) => io.out(checkLine(result)),
+    onResult: (result) => {
+      io.out(checkLine(result));
+      // From the target's first answers (the key's limit), before any check drives a window.
+      if (costStated || session.keyLimit === undefined) return;
+      costStated = true;
+      const cost = estimateRunCost({
+        runs: settings.runs,
+        keyLimit: session.keyLimit,
+        capabilities: descriptor.capabilities,
+        checks: CHECKS.map((check) => check.name),
+      });
+      io.out(runCostText(cost, settings));
+    },
   });
   const summary = summarise(results);
   const durationMs = Date.now() - startedAt.getTime();
@@ -43,7 +59,6 @@ async function runAgainst(target: RunningTarget, settings: SuiteSettings, io: Cl
     io.out(
       `Left out to fit --max-minutes ${settings.maxMinutes}: ${leftOut.map((result) => result.check).join(', ')} (run without it, or with more minutes, for these)`,
     );
-  const session = sessionOf(descriptor, settings);
   const unanswered = session.unanswered;
   const reachability = reachabilityOf(
     requests - unanswered.count,
@@ -54,6 +69,12 @@ async function runAgainst(target: RunningTarget, settings: SuiteSettings, io: Cl
   const created =
     session.marker === undefined ? undefined : { marker: session.marker, records: session.model.created() };
   if (created) io.out(createdText(created));
+  for (const line of waitsPastBudgetText(session.waitsPastBudget)) io.out(line);
+  const interrupted = results.filter((result) => result.reason?.startsWith(INTERRUPTED)).length;
+  if (interrupted > 0)
+    io.out(
+      `Interrupted: ${interrupted} checks not completed; the verdict is a failure, and every report asked for is written`,
+    );
   io.out(`Replay these cases with: --seed ${settings.seed}`);
   return {
     target: {
@@ -71,8 +92,23 @@ async function runAgainst(target: RunningTarget, settings: SuiteSettings, io: Cl
     ...(created && { created }),
     unanswered: { count: unanswered.count, requests: unanswered.list() },
     reachability,
-    exitCode: Math.max(reachability.exitCode, summary.failed > 0 ? 1 : 0) as 0 | 1 | 2,
+    waitsPastBudget: session.waitsPastBudget,
+    waits: session.waits,
+    exitCode: Math.max(
+      reachability.exitCode,
+      summary.failed > 0 || session.waitsPastBudget.length > 0 || interrupted > 0 ? 1 : 0,
+    ) as 0 | 1 | 2,
     results,
+  };
+}
+
+/** `--max-requests` and `--max-minutes` as given, else the defaults on a live target (none on the fake or Prism). */
+function bounds(options: ContractCliOptions, live: boolean): Pick<SuiteSettings, 'maxRequests' | 'maxMinutes'> {
+  const maxRequests = options.maxRequests ?? (live ? DEFAULT_MAX_REQUESTS : undefined);
+  const maxMinutes = options.maxMinutes ?? (live ? DEFAULT_MAX_MINUTES : undefined);
+  return {
+    ...(maxRequests !== undefined && { maxRequests }),
+    ...(maxMinutes !== undefined && { maxMinutes }),
   };
 }
 
@@ -121,6 +157,9 @@ export async function runContractCli(
   const targets = await startTargets(options, io);
   if (!targets) return 2;
   const seed = suiteSettings({ live: false, ...(options.seed !== undefined && { seed: options.seed }) }).seed;
+  // The first SIGINT/SIGTERM stops the run where it is; its reports are still written.
+  const stopping = new AbortController();
+  void stop.then(() => stopping.abort());
   const reports: SuiteReport[] = [];
   try {
     for (const [index, target] of targets.entries()) {
@@ -129,8 +168,9 @@ export async function runContractCli(
         live: target.descriptor.paced,
         seed,
         ...(options.runs !== undefined && { runs: options.runs }),
-        ...(options.maxRequests !== undefined && { maxRequests: options.maxRequests }),
-        ...(options.maxMinutes !== undefined && { maxMinutes: options.maxMinutes }),
+        // A live target is always bounded: the defaults keep a run to a CI slot and off an enterprise quota.
+        ...bounds(options, target.descriptor.paced),
+        signal: stopping.signal,
         ...(options.maxConcurrency !== undefined && { maxConcurrency: options.maxConcurrency }),
         ...(options.allowUpstreamErrors && { allowUpstreamErrors: true }),
         ...(options.sharedKey && { sharedKey: true }),

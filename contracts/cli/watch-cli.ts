@@ -13,6 +13,7 @@ import { collect, commandOf, parseAllow, parseWith, wholeNumber, writeReport, ty
 import { startTargetFor } from './start-target.js';
 import { reachabilityOf } from '../transport/unanswered.js';
 import { clearReadyFile, readyLineText, writeReadyFile } from './readiness.js';
+import { packageVersion } from './version.js';
 
 /** The options of `watch`, parsed. */
 export interface WatchCliOptions {
@@ -44,6 +45,7 @@ export function watchProgram(command: string): Command {
     .description(
       "A proxy in front of the service: forwards every request unchanged and judges every exchange with the suite's conformance and model of the spec's promises.",
     )
+    .version(packageVersion(), '-V, --version', 'the version of the harness')
     .requiredOption('--upstream <url>', "the service's base address, ending in /v1", (value) =>
       validatedBaseUrl(value, '--upstream'),
     )
@@ -93,6 +95,7 @@ export function replayProgram(command: string): Command {
     .description(
       'Sends the requests of a HAR file, in order, to each target and reports where the answers differ in ways the spec does not allow.',
     )
+    .version(packageVersion(), '-V, --version', 'the version of the harness')
     .argument('<file.har>', "a HAR 1.2 file: from watch --har, a browser's devtools, or Playwright's recordHar")
     .addOption(
       new Option('--target <target>', 'fake | prism | a base URL ending in /v1; repeat it for several')

@@ -18,6 +18,8 @@ const staging: SuiteReport = {
   coverage: coverageOf(['listCategories 200', 'listCategories 200 X-RateLimit-Limit']),
   unanswered: { count: 0, requests: [] },
   reachability: { exitCode: 0 },
+  waitsPastBudget: [],
+  waits: [],
   exitCode: 1,
   results: [
     {

@@ -1,5 +1,6 @@
 import type { ContractReport, SuiteReport } from './suite-report.js';
 import { unansweredTestcase } from './unanswered-report.js';
+import { waitsPastBudgetText } from '../runner/run-bounds.js';
 
 /** Text safe inside an XML attribute or element (control characters XML 1.0 cannot carry are dropped). */
 export function xmlText(value: string): string {
@@ -18,10 +19,22 @@ export function xmlText(value: string): string {
 const seconds = (milliseconds: number) => (milliseconds / 1000).toFixed(3);
 const property = (name: string, value: string) => `      <property name="${xmlText(name)}" value="${xmlText(value)}"/>`;
 
+/** `waits_within_budget`, failed with each wait the target asked for past the run's whole bound; only when there is one. */
+function waitsTestcase(report: SuiteReport): string[] {
+  if (report.waitsPastBudget.length === 0) return [];
+  const text = waitsPastBudgetText(report.waitsPastBudget).join('\n');
+  const message = `${report.waitsPastBudget.length} waits past the run's bound: their checks are not completed`;
+  return [
+    `    <testcase classname="contract.${xmlText(report.target.kind)}" name="waits_within_budget" time="0">`,
+    `      <failure message="${xmlText(message)}" type="WaitPastBudget">${xmlText(text)}</failure>`,
+    '    </testcase>',
+  ];
+}
+
 function testsuite(report: SuiteReport, run: ContractReport): string[] {
   const { summary, target, coverage } = report;
-  const unansweredFails = report.reachability.exitCode !== 0 ? 1 : 0;
-  const total = summary.passed + summary.failed + summary.skipped + 1;
+  const extraFailures = (report.reachability.exitCode !== 0 ? 1 : 0) + (report.waitsPastBudget.length > 0 ? 1 : 0);
+  const total = summary.passed + summary.failed + summary.skipped + 1 + (report.waitsPastBudget.length > 0 ? 1 : 0);
   const cases = report.results.map((result) => {
     const open = `    <testcase classname="contract.${xmlText(target.kind)}" name="${xmlText(result.check)}" time="${seconds(result.durationMs)}">`;
     if (result.outcome === 'skipped')
@@ -37,7 +50,7 @@ function testsuite(report: SuiteReport, run: ContractReport): string[] {
     return `${open}</testcase>`;
   });
   return [
-    `  <testsuite name="${xmlText(`petstore contract suite (${target.label})`)}" tests="${total}" failures="${summary.failed + unansweredFails}" errors="0" skipped="${summary.skipped}" timestamp="${report.startedAt}" time="${seconds(report.durationMs)}">`,
+    `  <testsuite name="${xmlText(`petstore contract suite (${target.label})`)}" tests="${total}" failures="${summary.failed + extraFailures}" errors="0" skipped="${summary.skipped}" timestamp="${report.startedAt}" time="${seconds(report.durationMs)}">`,
     '    <properties>',
     property('target', target.baseUrl),
     property('capabilities', target.capabilities.join(',')),
@@ -55,6 +68,7 @@ function testsuite(report: SuiteReport, run: ContractReport): string[] {
       report.reachability,
     ),
     ...cases,
+    ...waitsTestcase(report),
     '  </testsuite>',
   ];
 }
@@ -69,8 +83,18 @@ function testsuite(report: SuiteReport, run: ContractReport): string[] {
 export function junitReport(run: ContractReport): string {
   const totals = run.targets.reduce(
     (sum, report) => ({
-      tests: sum.tests + report.summary.passed + report.summary.failed + report.summary.skipped + 1,
-      failures: sum.failures + report.summary.failed + (report.reachability.exitCode !== 0 ? 1 : 0),
+      tests:
+        sum.tests +
+        report.summary.passed +
+        report.summary.failed +
+        report.summary.skipped +
+        1 +
+        (report.waitsPastBudget.length > 0 ? 1 : 0),
+      failures:
+        sum.failures +
+        report.summary.failed +
+        (report.reachability.exitCode !== 0 ? 1 : 0) +
+        (report.waitsPastBudget.length > 0 ? 1 : 0),
       skipped: sum.skipped + report.summary.skipped,
       durationMs: sum.durationMs + report.durationMs,
     }),

@@ -3,6 +3,7 @@ import type { CreatedRecord } from '../model/record-ledger.js';
 import type { CheckResult, SuiteSummary } from '../runner/check-result.js';
 import type { TargetDescriptor } from '../targets/target.js';
 import type { Reachability, UnansweredExchange } from '../transport/unanswered.js';
+import type { WaitPastBudget, WaitRecord } from '../runner/run-bounds.js';
 
 /** One run of the suite against one target. Holds no key. */
 export interface SuiteReport {
@@ -26,6 +27,10 @@ export interface SuiteReport {
   unanswered: { count: number; requests: UnansweredExchange[] };
   /** What they decide: exit 2 when the target answered nothing, 1 when it left some unanswered. */
   reachability: Reachability;
+  /** Waits the target asked for that the run's whole bound could never hold (each check not completed). */
+  waitsPastBudget: WaitPastBudget[];
+  /** Every real wait, waited or refused, with when it started. */
+  waits: WaitRecord[];
   exitCode: 0 | 1 | 2;
   results: CheckResult[];
 }
