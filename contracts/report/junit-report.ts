@@ -1,20 +1,7 @@
 import type { ContractReport, SuiteReport } from './suite-report.js';
 import { unansweredTestcase } from './unanswered-report.js';
+import { xmlText } from './xml-text.js';
 import { waitsPastBudgetText } from '../runner/run-bounds.js';
-
-/** Text safe inside an XML attribute or element (control characters XML 1.0 cannot carry are dropped). */
-export function xmlText(value: string): string {
-  // XML 1.0 cannot carry most control characters, even escaped.
-  return (
-    value
-      // eslint-disable-next-line no-control-regex -- exactly the characters XML 1.0 cannot carry
-      .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, '')
-      .replace(/&/g, '&amp;')
-      .replace(/</g, '&lt;')
-      .replace(/>/g, '&gt;')
-      .replace(/"/g, '&quot;')
-  );
-}
 
 const seconds = (milliseconds: number) => (milliseconds / 1000).toFixed(3);
 const property = (name: string, value: string) => `      <property name="${xmlText(name)}" value="${xmlText(value)}"/>`;

@@ -1,5 +1,5 @@
 import type { Reachability, UnansweredExchange } from '../transport/unanswered.js';
-import { xmlText } from './junit-report.js';
+import { xmlText } from './xml-text.js';
 
 /** The JUnit testcase, and the name every report gives the finding, of requests the target answered. */
 export const TARGET_ANSWERED = 'target_answered';

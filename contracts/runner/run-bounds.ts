@@ -1,6 +1,6 @@
 import { TimeBudgetExhausted } from '../checks/check.js';
 import { curlCommand } from '../transport/curl-command.js';
-import { headerOf, type Exchange } from '../transport/exchange.js';
+import { headerOf, type Exchange } from '../core/exchange.js';
 
 /**
  * The most minutes the suite spends on one live target when `--max-minutes` is not given: a CI job's

@@ -1,4 +1,4 @@
-import type { Capability } from '../checks/check.js';
+import type { Capability } from '../core/capabilities.js';
 
 /**
  * The checks that drive the key's window to a 429 on a live target, one window each: each costs the

@@ -9,7 +9,7 @@ import {
   type UpstreamFailure,
 } from './proxy-connection.js';
 import { UnansweredLog } from '../transport/unanswered.js';
-import { parsedJson, type Exchange } from '../transport/exchange.js';
+import { parsedJson, type Exchange } from '../core/exchange.js';
 import { HarRecorder } from './har.js';
 import { TrafficJudge, type TrafficSummary, type TrafficViolation } from './traffic-judge.js';
 

@@ -1,6 +1,6 @@
 import { PROMISE_NAMES } from '../model/promise-rules.js';
 import { coverageText } from '../report/matrix-report.js';
-import { xmlText } from '../report/junit-report.js';
+import { xmlText } from '../report/xml-text.js';
 import { unansweredTestcase, unansweredText } from '../report/unanswered-report.js';
 import type { Reachability, UnansweredExchange } from '../transport/unanswered.js';
 import type { TrafficSummary, TrafficViolation } from './traffic-judge.js';
