@@ -19,6 +19,10 @@ export interface ContractCliOptions {
   minCoverage?: number;
   allowUpstreamErrors?: boolean;
   sharedKey?: boolean;
+  /** Names or globs of the checks to run (`--checks`); default every one. */
+  checks?: string[];
+  /** Names or globs of checks to leave out (`--skip-checks`). */
+  skipChecks?: string[];
 }
 
 function percent(value: string): number {
@@ -26,6 +30,17 @@ function percent(value: string): number {
   if (value.trim() === '' || !Number.isFinite(number) || number < 0 || number > 100)
     throw new InvalidArgumentError(`--min-coverage must be a percentage from 0 to 100; got "${value}"`);
   return number;
+}
+
+/** A comma-separated list of names, added to those of an earlier use of the flag. */
+function names(value: string, previous: string[] = []): string[] {
+  return [
+    ...previous,
+    ...value
+      .split(',')
+      .map((name) => name.trim())
+      .filter((name) => name !== ''),
+  ];
 }
 
 /** What the suite's exit status means (its help and the CLI reference say it). */
@@ -85,12 +100,18 @@ export function contractProgram(command: string): Command {
       'requests a target did not answer (refused, reset, timed out) are reported, and the checks they stopped reported not completed, without failing the run; a target that answered none still exits 2',
     )
     .option(
+      '--checks <list>',
+      'run only these checks: names or globs (* any run of characters, ? one), comma-separated or repeated; `checks` lists them',
+      names,
+    )
+    .option('--skip-checks <list>', 'leave these checks out: names or globs, comma-separated or repeated', names)
+    .option(
       '--shared-key',
       "others use the key while the suite runs: skip the checks that count its every request, and judge the quota only where their traffic cannot explain an answer (default: the key is the suite's alone, judged exactly)",
     )
     .addHelpText(
       'after',
-      `\nCommands (each has its own --help):\n  ${command} watch --upstream URL    a proxy that judges real traffic\n  ${command} replay FILE.har --target T   replays recorded traffic against targets\n\n${CONTRACT_EXIT}`,
+      `\nCommands (each has its own --help):\n  ${command} watch --upstream URL    a proxy that judges real traffic\n  ${command} replay FILE.har --target T   replays recorded traffic against targets\n  ${command} checks                  lists every check without running it\n\n${CONTRACT_EXIT}`,
     );
 }
 

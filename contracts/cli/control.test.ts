@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { CHECKS } from '../checks/registry.js';
 import { capturedIo } from './captured-io.js';
 import { runContractCli } from './run-contract-cli.js';
 
@@ -21,4 +22,56 @@ describe('control over a run', () => {
     });
     expect(fake).toBe(`${version}\n`);
   }, 30_000);
+
+  it('lists every check without running it: what it verifies, what it needs, what it sends', async () => {
+    const { io, out } = capturedIo();
+    expect(await runContractCli(['checks', '--json'], io)).toBe(0);
+    const listed = JSON.parse(out.join('\n')) as Array<{
+      name: string;
+      verifies: string;
+      needs: string[];
+      writes: boolean;
+      sends: string;
+    }>;
+    expect(listed.map(({ name }) => name)).toEqual(CHECKS.map(({ name }) => name));
+    expect(listed.find(({ name }) => name === 'valid_bodies_stored_as_sent')).toMatchObject({
+      writes: true,
+      sends: 'creates categories (--allow writes)',
+    });
+    expect(listed.find(({ name }) => name === 'rate_limit_promises_kept')?.sends).toBe(
+      "drives the key's window to a 429 (--allow quota)",
+    );
+    expect(listed.find(({ name }) => name === 'list_categories_conforms')).toMatchObject({ writes: false, needs: [] });
+    const text = capturedIo();
+    expect(await runContractCli(['checks'], text.io)).toBe(0);
+    expect(text.out).toContain(
+      `${CHECKS.length} checks; run some with --checks NAME,GLOB* and leave some out with --skip-checks`,
+    );
+  });
+
+  it('runs only the checks --checks names (globs too), less those --skip-checks names; a name that matches none is bad usage', async () => {
+    const { io, out } = capturedIo();
+    const code = await runContractCli(
+      [
+        '--target',
+        'fake',
+        '--runs',
+        '1',
+        '--checks',
+        'list_*_conforms,get_pet_conforms',
+        '--skip-checks',
+        'list_orders_*',
+      ],
+      io,
+    );
+    expect(code).toBe(0);
+    expect(out.filter((line) => /^(PASS|FAIL|SKIP) /.test(line)).map((line) => line.split(/ +/)[1])).toEqual([
+      'list_categories_conforms',
+      'get_pet_conforms',
+    ]);
+    expect(out[0]).toMatch(/: 2 checks,/);
+    const typo = capturedIo();
+    expect(await runContractCli(['--target', 'fake', '--checks', 'list_categorie_conforms'], typo.io)).toBe(2);
+    expect(typo.err.join('\n')).toContain('no check is named "list_categorie_conforms"');
+  }, 60_000);
 });

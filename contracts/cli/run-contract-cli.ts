@@ -14,6 +14,9 @@ import type { RunningTarget } from '../targets/target.js';
 import { contractOptions, contractProgram, type ContractCliOptions } from './cli-options.js';
 import { commandOf, parseWith, writeReport, type CliIo } from './cli-common.js';
 import { startTargetFor } from './start-target.js';
+import { runChecksCli } from './checks-cli.js';
+import { selectChecks } from '../runner/check-selection.js';
+import type { Check } from '../checks/check.js';
 import { reachabilityOf } from '../transport/unanswered.js';
 import { unansweredText } from '../report/unanswered-report.js';
 import { runReplayCli, runWatchCli } from './watch-cli.js';
@@ -21,17 +24,22 @@ import { runReplayCli, runWatchCli } from './watch-cli.js';
 export type { CliIo } from './cli-common.js';
 
 /** Runs every check against one target, in this process, printing each result as it comes. */
-async function runAgainst(target: RunningTarget, settings: SuiteSettings, io: CliIo): Promise<SuiteReport> {
+async function runAgainst(
+  target: RunningTarget,
+  settings: SuiteSettings,
+  io: CliIo,
+  checks: readonly Check[],
+): Promise<SuiteReport> {
   const { descriptor } = target;
   const startedAt = new Date();
   const where =
     descriptor.label === descriptor.baseUrl ? descriptor.label : `${descriptor.label} (${descriptor.baseUrl})`;
   io.out(
-    `Contract suite against ${where}: ${CHECKS.length} checks, ${settings.runs} generated cases per property, seed ${settings.seed}${settings.maxRequests ? `, at most ${settings.maxRequests} requests` : ''}${settings.maxMinutes ? `, at most ${settings.maxMinutes} min` : ''}`,
+    `Contract suite against ${where}: ${checks.length} checks, ${settings.runs} generated cases per property, seed ${settings.seed}${settings.maxRequests ? `, at most ${settings.maxRequests} requests` : ''}${settings.maxMinutes ? `, at most ${settings.maxMinutes} min` : ''}`,
   );
   const session = sessionOf(descriptor, settings);
   let costStated = !descriptor.paced;
-  const results = await runChecks(CHECKS, descriptor, {
+  const results = await runChecks(checks, descriptor, {
     settings,
     onNote: (check, message) => io.out(`      ${check}: ${message}`),
     onResult: (result) => {
@@ -43,7 +51,7 @@ async function runAgainst(target: RunningTarget, settings: SuiteSettings, io: Cl
         runs: settings.runs,
         keyLimit: session.keyLimit,
         capabilities: descriptor.capabilities,
-        checks: CHECKS.map((check) => check.name),
+        checks: checks.map((check) => check.name),
       });
       io.out(runCostText(cost, settings));
     },
@@ -151,9 +159,20 @@ export async function runContractCli(
 ): Promise<number> {
   if (argv[0] === 'watch') return runWatchCli(argv.slice(1), io, stop);
   if (argv[0] === 'replay') return runReplayCli(argv.slice(1), io);
+  if (argv[0] === 'checks') return runChecksCli(argv.slice(1), io);
   const parsed = parseWith(contractProgram(commandOf(io)), argv, io, 'contract');
   if (typeof parsed === 'number') return parsed;
   const options = contractOptions(parsed);
+  const selection = selectChecks(CHECKS, {
+    ...(options.checks && { only: options.checks }),
+    ...(options.skipChecks && { skip: options.skipChecks }),
+  });
+  if ('unmatched' in selection) {
+    io.err(
+      `contract: no check is named "${selection.unmatched.join('", "')}" (${commandOf(io)} checks lists them; * and ? match any run of characters and one)`,
+    );
+    return 2;
+  }
   const targets = await startTargets(options, io);
   if (!targets) return 2;
   const seed = suiteSettings({ live: false, ...(options.seed !== undefined && { seed: options.seed }) }).seed;
@@ -175,7 +194,7 @@ export async function runContractCli(
         ...(options.allowUpstreamErrors && { allowUpstreamErrors: true }),
         ...(options.sharedKey && { sharedKey: true }),
       });
-      reports.push(await runAgainst(target, settings, io));
+      reports.push(await runAgainst(target, settings, io, selection.checks));
     }
   } finally {
     await Promise.all(targets.map((target) => target.close()));
