@@ -2,6 +2,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import type { Capability } from '../core/capabilities.js';
 import { collect, parseAllow, wholeNumber } from './cli-common.js';
 import { packageVersion } from './version.js';
+import { extraHeader } from './extra-headers.js';
 
 /** The command line of docs/explanation/design.md section 4, parsed. */
 export interface ContractCliOptions {
@@ -23,6 +24,12 @@ export interface ContractCliOptions {
   checks?: string[];
   /** Names or globs of checks to leave out (`--skip-checks`). */
   skipChecks?: string[];
+  /** `--header 'Name: value'`, repeated: on every request, never judged. */
+  header?: Array<[string, string]>;
+  /** Show the `--header` headers in the reports' curl. */
+  curlWithHeaders?: boolean;
+  baseline?: string;
+  updateBaseline?: boolean;
 }
 
 function percent(value: string): number {
@@ -105,6 +112,20 @@ export function contractProgram(command: string): Command {
       names,
     )
     .option('--skip-checks <list>', 'leave these checks out: names or globs, comma-separated or repeated', names)
+    .option(
+      '--header <Name: value>',
+      "add a header to every request (a gateway's, tracing's); repeatable; never judged, and left out of the reports' curl unless --curl-with-headers",
+      extraHeader,
+    )
+    .option('--curl-with-headers', 'show the --header headers in the curl of every failure (they may be secrets)')
+    .option(
+      '--baseline <file>',
+      'JSON { accepted: [{ check, operation?, promise?, why, until }] } of known failures: the run fails only on others, lists what it excused, what no longer fails and what expired (expired entries fail again)',
+    )
+    .option(
+      '--update-baseline',
+      "write every failure of this run to --baseline's file (default contract-baseline.json), accepted for 30 days; keeps the entries still live",
+    )
     .option(
       '--shared-key',
       "others use the key while the suite runs: skip the checks that count its every request, and judge the quota only where their traffic cannot explain an answer (default: the key is the suite's alone, judged exactly)",

@@ -3,7 +3,9 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { CHECKS } from '../checks/registry.js';
+import { startFakeServer } from '../../mocks/server/index.js';
 import { capturedIo } from './captured-io.js';
+import { watchRun } from './watch-in-process.js';
 import { runContractCli } from './run-contract-cli.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -73,5 +75,48 @@ describe('control over a run', () => {
     const typo = capturedIo();
     expect(await runContractCli(['--target', 'fake', '--checks', 'list_categorie_conforms'], typo.io)).toBe(2);
     expect(typo.err.join('\n')).toContain('no check is named "list_categorie_conforms"');
+  }, 60_000);
+
+  it('adds --header to every request of the suite and of watch, never in a report unless --curl-with-headers', async () => {
+    const seen: Array<string | null> = [];
+    // A service that answers the list with an undocumented status, so the report has a failure with its curl.
+    const service = await startFakeServer({
+      port: 0,
+      intercept: async (request, next) => {
+        seen.push(request.headers.get('x-gateway-token'));
+        return new URL(request.url).pathname.endsWith('/categories') && request.method === 'GET'
+          ? new Response('no', { status: 418 })
+          : next(request);
+      },
+    });
+    try {
+      const args = ['--target', service.baseUrl, '--api-key', 'free-test-key', '--checks', 'list_categories_conforms'];
+      const hidden = capturedIo();
+      expect(await runContractCli([...args, '--header', 'X-Gateway-Token: gw-secret'], hidden.io)).toBe(1);
+      expect(seen.length).toBeGreaterThan(1);
+      // Every request of the run carries it (the first is the reachability probe, any answer will do).
+      expect(seen.slice(1).every((value) => value === 'gw-secret')).toBe(true);
+      expect(hidden.out.join('\n')).toContain('Reproduce with: curl');
+      expect(hidden.out.join('\n')).not.toContain('gw-secret');
+      const shown = capturedIo();
+      await runContractCli([...args, '--header', 'X-Gateway-Token: gw-secret', '--curl-with-headers'], shown.io);
+      expect(shown.out.join('\n')).toMatch(/Reproduce with: curl .*-H 'X-Gateway-Token: gw-secret'/);
+
+      seen.length = 0;
+      const watched = await watchRun(
+        ['--upstream', service.baseUrl, '--header', 'X-Gateway-Token: gw-watch'],
+        async (base) => {
+          await fetch(`${base}/categories`, { headers: { Authorization: 'Bearer free-test-key' } });
+        },
+      );
+      expect(seen).toEqual(['gw-watch']);
+      expect(watched.out).toContain('VIOLATION  listCategories 418');
+      expect(watched.out).not.toContain('gw-watch');
+      const bad = capturedIo();
+      expect(await runContractCli([...args, '--header', 'X-Broken'], bad.io)).toBe(2);
+      expect(bad.err.join('\n')).toContain("--header must be 'Name: value'");
+    } finally {
+      await service.close();
+    }
   }, 60_000);
 });

@@ -15,6 +15,9 @@ import { contractOptions, contractProgram, type ContractCliOptions } from './cli
 import { commandOf, parseWith, writeReport, type CliIo } from './cli-common.js';
 import { startTargetFor } from './start-target.js';
 import { runChecksCli } from './checks-cli.js';
+import { existsSync } from 'node:fs';
+import { readBaseline, type BaselineEntry } from '../report/baseline.js';
+import { applyBaseline, findingOfResult } from './baseline-run.js';
 import { selectChecks } from '../runner/check-selection.js';
 import type { Check } from '../checks/check.js';
 import { reachabilityOf } from '../transport/unanswered.js';
@@ -173,6 +176,15 @@ export async function runContractCli(
     );
     return 2;
   }
+  let baseline: BaselineEntry[] | undefined;
+  try {
+    // --update-baseline keeps the entries of a file that exists (their why and date); it need not exist yet.
+    if (options.baseline && !(options.updateBaseline && !existsSync(options.baseline)))
+      baseline = await readBaseline(options.baseline);
+  } catch (error) {
+    io.err(`contract: ${(error as Error).message}`);
+    return 2;
+  }
   const targets = await startTargets(options, io);
   if (!targets) return 2;
   const seed = suiteSettings({ live: false, ...(options.seed !== undefined && { seed: options.seed }) }).seed;
@@ -190,6 +202,9 @@ export async function runContractCli(
         // A live target is always bounded: the defaults keep a run to a CI slot and off an enterprise quota.
         ...bounds(options, target.descriptor.paced),
         signal: stopping.signal,
+        ...(options.header && {
+          extraHeaders: { headers: options.header, shown: options.curlWithHeaders ?? false },
+        }),
         ...(options.maxConcurrency !== undefined && { maxConcurrency: options.maxConcurrency }),
         ...(options.allowUpstreamErrors && { allowUpstreamErrors: true }),
         ...(options.sharedKey && { sharedKey: true }),
@@ -205,8 +220,28 @@ export async function runContractCli(
     io.out(
       `Coverage of ${target.label} is ${coverage.percent.toFixed(1)}%, below --min-coverage ${options.minCoverage}`,
     );
-  const exitCode = Math.max(0, belowCoverage.length > 0 ? 1 : 0, ...reports.map((report) => report.exitCode)) as
-    0 | 1 | 2;
+  // A failure the baseline accepts does not count; everything else a target's report found does.
+  const findings = reports.flatMap(({ results, target }) =>
+    results.filter((result) => result.outcome === 'failed').map((result) => findingOfResult(result, target.baseUrl)),
+  );
+  const { failing, verdict } = await applyBaseline(
+    findings,
+    {
+      ...(options.baseline && { baseline: options.baseline }),
+      ...(baseline && { entries: baseline }),
+      ...(options.updateBaseline && { update: true }),
+    },
+    io,
+  );
+  const beyondChecks = reports.map((report) =>
+    Math.max(
+      report.reachability.exitCode,
+      report.waitsPastBudget.length > 0 || report.results.some((result) => result.reason?.startsWith(INTERRUPTED))
+        ? 1
+        : 0,
+    ),
+  );
+  const exitCode = Math.max(0, belowCoverage.length > 0 || failing > 0 ? 1 : 0, ...beyondChecks) as 0 | 1 | 2;
   const report: ContractReport = {
     seed,
     ...(options.maxRequests !== undefined && { maxRequests: options.maxRequests }),
@@ -215,6 +250,7 @@ export async function runContractCli(
     exitCode,
     targets: reports,
     disagreements: disagreementsOf(reports),
+    ...(verdict && { baseline: verdict }),
   };
   if (reports.length > 1) io.out(matrixText(report));
   if (options.junit) await writeReport(options.junit, junitReport(report));

@@ -14,6 +14,8 @@ import { startTargetFor } from './start-target.js';
 import { reachabilityOf } from '../transport/unanswered.js';
 import { clearReadyFile, readyLineText, writeReadyFile } from './readiness.js';
 import { packageVersion } from './version.js';
+import { extraHeader } from './extra-headers.js';
+import { baselineJudged } from './baseline-run.js';
 
 /** The options of `watch`, parsed. */
 export interface WatchCliOptions {
@@ -30,6 +32,9 @@ export interface WatchCliOptions {
   upstreamTimeout: number;
   exclusiveKey: boolean;
   readyFile?: string;
+  header?: Array<[string, string]>;
+  baseline?: string;
+  updateBaseline?: boolean;
 }
 
 /** What `watch`'s exit status means. */
@@ -66,6 +71,11 @@ export function watchProgram(command: string): Command {
       '--ready-file <file>',
       'once listening, write the readiness line there too (whole, never half; removed at start and on exit): wait for it before sending traffic',
     )
+    .option(
+      '--baseline <file>',
+      'JSON { accepted: [{ check (a rule), operation?, why, until }] } of known violations: only others fail the run; excused, no longer seen and expired entries are listed',
+    )
+    .option('--update-baseline', "write every violation of this run to --baseline's file, accepted for 30 days")
     .option('--json <file>', 'write a JSON report on exit')
     .option('--junit <file>', 'write a JUnit XML report on exit (one testcase per rule)')
     .option('--har <file>', 'write the traffic as HAR 1.2 on exit (keys redacted)')
@@ -80,6 +90,11 @@ export function watchProgram(command: string): Command {
       '--allow-upstream-errors',
       'requests the upstream did not answer (502/504 from watch) are reported but do not fail the run; a run in which none was answered still exits 2',
       false,
+    )
+    .option(
+      '--header <Name: value>',
+      "add a header to every forwarded request (a gateway's, tracing's); repeatable; never judged, recorded or shown in a curl",
+      extraHeader,
     )
     .option(
       '--exclusive-key',
@@ -104,11 +119,21 @@ export function replayProgram(command: string): Command {
     )
     .option('--api-key <key>', 'the key for a URL target (default: env PETSTORE_API_KEY)')
     .option('--allow <list>', 'what a URL target permits: writes (replays the recorded writes)', parseAllow)
+    .option(
+      '--baseline <file>',
+      'JSON { accepted: [{ check (a rule), operation?, why, until }] } of known violations: only others fail the run; excused, no longer seen and expired entries are listed',
+    )
+    .option('--update-baseline', "write every violation of this replay to --baseline's file, accepted for 30 days")
     .option('--json <file>', 'write a JSON report')
     .option(
       '--allow-upstream-errors',
       'requests a target did not answer are reported but do not fail the run; a target that answered none still exits 2',
       false,
+    )
+    .option(
+      '--header <Name: value>',
+      'add a header to every replayed request; repeatable; never judged nor shown in a curl',
+      extraHeader,
     )
     .option(
       '--exclusive-key',
@@ -135,6 +160,7 @@ export async function runWatchCli(argv: readonly string[], io: CliIo, stop: Prom
       har: options.har !== undefined,
       answerTimeoutMs: options.upstreamTimeout * 1000,
       exclusiveKey: options.exclusiveKey,
+      ...(options.header && { extraHeaders: options.header }),
       onViolation: (violation) => io.out(violationLine(violation)),
       onUpstreamError: ({ message, status }) => io.err(`watch: ${message}; answered ${status}`),
     });
@@ -163,6 +189,8 @@ export async function runWatchCli(argv: readonly string[], io: CliIo, stop: Prom
   if (options.readyFile) await clearReadyFile(options.readyFile);
   const summary = proxy.summary();
   const reachability = reachabilityOf(summary.exchanges, proxy.unanswered.count, options.allowUpstreamErrors);
+  const judged = await baselineJudged(summary.violations, summary.violationsNotKept, options, io);
+  if (judged === undefined) return 2;
   const report: WatchReport = {
     upstream: options.upstream,
     startedAt: startedAt.toISOString(),
@@ -171,9 +199,10 @@ export async function runWatchCli(argv: readonly string[], io: CliIo, stop: Prom
     upstreamErrors: proxy.unanswered.count,
     unanswered: proxy.unanswered.list(),
     reachability,
-    exitCode: Math.max(reachability.exitCode, Object.keys(summary.byRule).length > 0 ? 1 : 0) as 0 | 1 | 2,
+    exitCode: Math.max(reachability.exitCode, judged.failing > 0 ? 1 : 0) as 0 | 1 | 2,
   };
   io.out(watchSummaryText(report));
+  for (const line of judged.lines) io.out(line);
   if (options.json) await writeReport(options.json, watchJson(report));
   if (options.junit) await writeReport(options.junit, watchJunit(report));
   if (options.har && proxy.har)
@@ -212,6 +241,9 @@ export async function runReplayCli(argv: readonly string[], io: CliIo): Promise<
     json?: string;
     allowUpstreamErrors: boolean;
     exclusiveKey: boolean;
+    header?: Array<[string, string]>;
+    baseline?: string;
+    updateBaseline?: boolean;
   }>();
   const file = parsed.args[0]!;
   let recorded;
@@ -248,6 +280,7 @@ export async function runReplayCli(argv: readonly string[], io: CliIo): Promise<
         allowUpstreamErrors: options.allowUpstreamErrors,
         // The fake and Prism were started for this replay: nobody else has their key.
         sharedKey: target.descriptor.kind === 'url' && !options.exclusiveKey,
+        ...(options.header && { extraHeaders: options.header }),
         onNote: (message) => io.out(`      ${message}`),
       });
       io.out(replayText(report));
@@ -261,5 +294,17 @@ export async function runReplayCli(argv: readonly string[], io: CliIo): Promise<
       options.json,
       `${JSON.stringify({ file, entries: recorded.length, targets: reports }, null, 2)}\n`,
     );
-  return Math.max(0, ...reports.map((report) => report.exitCode));
+  const judged = await baselineJudged(
+    reports.flatMap(({ traffic }) => traffic.summary.violations),
+    reports.reduce((sum, { traffic }) => sum + traffic.summary.violationsNotKept, 0),
+    options,
+    io,
+  );
+  if (judged === undefined) return 2;
+  for (const line of judged.lines) io.out(line);
+  // Differences from the recording always count; the baseline speaks for the rules the traffic broke.
+  return Math.max(
+    judged.failing > 0 ? 1 : 0,
+    ...reports.map((report) => Math.max(report.traffic.reachability.exitCode, report.differences.length > 0 ? 1 : 0)),
+  );
 }

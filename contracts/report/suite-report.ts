@@ -4,6 +4,7 @@ import type { CheckResult, SuiteSummary } from '../runner/check-result.js';
 import type { TargetDescriptor } from '../targets/target.js';
 import type { Reachability, UnansweredExchange } from '../transport/unanswered.js';
 import type { WaitPastBudget, WaitRecord } from '../runner/run-bounds.js';
+import type { BaselineVerdict } from './baseline.js';
 
 /** One run of the suite against one target. Holds no key. */
 export interface SuiteReport {
@@ -52,6 +53,8 @@ export interface ContractReport {
   exitCode: 0 | 1 | 2;
   targets: SuiteReport[];
   disagreements: Disagreement[];
+  /** With `--baseline`: the failures it excused, those it did not, its entries that no longer fail or expired. */
+  baseline?: BaselineVerdict;
 }
 
 /**

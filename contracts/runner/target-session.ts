@@ -10,7 +10,7 @@ import { fakeClock, resetFake } from '../targets/fake-admin.js';
 import type { TargetDescriptor } from '../targets/target.js';
 import { errorCodeOf, headerOf, type ContractRequest, type Exchange } from '../core/exchange.js';
 import { pacedSender, realTimeWaiter, type Waiter } from '../transport/paced-sender.js';
-import { sendRequest } from '../transport/send-request.js';
+import { sendRequest, type ExtraHeaders } from '../transport/send-request.js';
 import { UnansweredLog, whyUnanswered } from '../transport/unanswered.js';
 import { waitPastBudget, type WaitPastBudget, type WaitRecord } from './run-bounds.js';
 
@@ -34,6 +34,8 @@ export interface SuiteSettings {
   sharedKey?: boolean;
   /** Aborted by SIGINT/SIGTERM: a wait in progress ends at once and the check is reported not completed. */
   signal?: AbortSignal;
+  /** Headers added to every request (`--header`), never judged; in the reports' curl only when `shown`. */
+  extraHeaders?: ExtraHeaders;
 }
 
 /** How the reason of a check the time budget left out begins. */
@@ -59,6 +61,7 @@ export function suiteSettings(options: Partial<SuiteSettings> & { live: boolean 
     ...(options.allowUpstreamErrors && { allowUpstreamErrors: true }),
     ...(options.sharedKey && { sharedKey: true }),
     ...(options.signal && { signal: options.signal }),
+    ...(options.extraHeaders && { extraHeaders: options.extraHeaders }),
   };
 }
 
@@ -317,7 +320,12 @@ export class TargetSession {
     const ticket = this.model.sending();
     let exchange: Exchange;
     try {
-      exchange = await sendRequest(this.#descriptor.baseUrl, this.#descriptor.apiKey, request);
+      exchange = await sendRequest(
+        this.#descriptor.baseUrl,
+        this.#descriptor.apiKey,
+        request,
+        this.#settings.extraHeaders,
+      );
     } catch (error) {
       tally.broken.push(...this.model.abandoned(ticket));
       // A request the target never answered is a finding of its own, whatever the check makes of it.

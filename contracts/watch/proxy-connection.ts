@@ -20,6 +20,8 @@ export interface UpstreamAddress {
   host: string;
   /** Opens a new connection to it (TLS for `https:`). */
   connect(): Socket;
+  /** Name, value, ... added to every forwarded request (`watch --header`); not in what is judged or recorded. */
+  extraFields?: readonly string[];
 }
 
 /** One request and its answer as they went through, for the judge and the HAR. */
@@ -230,7 +232,8 @@ export class ProxiedConnection {
     const target = originForm(head.target);
     const fields = forwardedFields(head.fields, this.#address.host, head.connection);
     const framing = requestFraming(head);
-    const upstreamFields = framing.kind === 'chunked' ? [...fields, 'Transfer-Encoding', 'chunked'] : fields;
+    const withExtra = this.#address.extraFields?.length ? [...fields, ...this.#address.extraFields] : fields;
+    const upstreamFields = framing.kind === 'chunked' ? [...withExtra, 'Transfer-Encoding', 'chunked'] : withExtra;
     const exchange: InFlight = {
       method: head.method,
       target,

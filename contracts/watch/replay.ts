@@ -152,6 +152,8 @@ export interface ReplayOptions {
   allowUpstreamErrors?: boolean;
   /** Others use the target's key too: quota promises are judged only where unseen traffic cannot explain an answer. */
   sharedKey?: boolean;
+  /** Headers added to every replayed request (`--header`), never judged nor shown. */
+  extraHeaders?: ReadonlyArray<readonly [string, string]>;
 }
 
 /**
@@ -168,7 +170,11 @@ export async function replayAgainst(
   const { descriptor } = target;
   const session = new TargetSession(
     descriptor,
-    suiteSettings({ live: descriptor.paced, sharedKey: options.sharedKey ?? false }),
+    suiteSettings({
+      live: descriptor.paced,
+      sharedKey: options.sharedKey ?? false,
+      ...(options.extraHeaders && { extraHeaders: { headers: options.extraHeaders, shown: false } }),
+    }),
   );
   const tally = session.begin((message) => options.onNote?.(message));
   const judge = new TrafficJudge(descriptor.baseUrl);

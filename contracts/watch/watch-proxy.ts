@@ -36,6 +36,8 @@ export interface WatchProxyOptions {
    * then judged exactly. Default false: others may use the keys beside the proxy.
    */
   exclusiveKey?: boolean;
+  /** Headers added to every forwarded request (`--header`): on the wire only, never judged nor recorded. */
+  extraHeaders?: ReadonlyArray<readonly [string, string]>;
 }
 
 /** A watching proxy that is listening. */
@@ -117,7 +119,10 @@ export async function startWatchProxy(options: WatchProxyOptions): Promise<Runni
     },
   };
 
-  const address = upstreamAddress(upstream, options.upstream);
+  const address = {
+    ...upstreamAddress(upstream, options.upstream),
+    extraFields: (options.extraHeaders ?? []).flatMap(([name, value]) => [name, value]),
+  };
   const connections = new Set<ProxiedConnection>();
   const server = createServer((client) => {
     const connection = new ProxiedConnection(client, address, events, limit, options.answerTimeoutMs);
