@@ -30,6 +30,8 @@ export interface ContractCliOptions {
   curlWithHeaders?: boolean;
   baseline?: string;
   updateBaseline?: boolean;
+  /** operationIds or tags (`--operations`): the only operations the run sends to. */
+  operations?: string[];
 }
 
 function percent(value: string): number {
@@ -112,6 +114,11 @@ export function contractProgram(command: string): Command {
       names,
     )
     .option('--skip-checks <list>', 'leave these checks out: names or globs, comma-separated or repeated', names)
+    .option(
+      '--operations <list>',
+      'send only to these operations: operationIds or tags, comma-separated or repeated; a check that needs another is skipped, naming it',
+      names,
+    )
     .option(
       '--header <Name: value>',
       "add a header to every request (a gateway's, tracing's); repeatable; never judged, and left out of the reports' curl unless --curl-with-headers",

@@ -119,4 +119,30 @@ describe('control over a run', () => {
       await service.close();
     }
   }, 60_000);
+
+  it('sends only to the operations --operations names (operationIds or tags); a check that needs another is skipped, naming it', async () => {
+    const { io, out } = capturedIo();
+    const code = await runContractCli(
+      [
+        '--target',
+        'fake',
+        '--runs',
+        '1',
+        '--operations',
+        'categories',
+        '--checks',
+        'list_*_conforms,create_category_conforms',
+      ],
+      io,
+    );
+    expect(code).toBe(0);
+    expect(out).toContain(
+      'SKIP  list_orders_conforms  skipped: it sends listOrders, outside --operations listCategories,createCategory',
+    );
+    expect(out).toContainEqual(expect.stringMatching(/^PASS {2}list_categories_conforms /));
+    expect(out).toContainEqual(expect.stringMatching(/^PASS {2}create_category_conforms /));
+    const typo = capturedIo();
+    expect(await runContractCli(['--target', 'fake', '--operations', 'listCategory'], typo.io)).toBe(2);
+    expect(typo.err.join('\n')).toContain('"listCategory" is neither an operationId nor a tag of the spec');
+  }, 60_000);
 });

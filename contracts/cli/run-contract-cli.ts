@@ -19,6 +19,7 @@ import { existsSync } from 'node:fs';
 import { readBaseline, type BaselineEntry } from '../report/baseline.js';
 import { applyBaseline, findingOfResult } from './baseline-run.js';
 import { selectChecks } from '../runner/check-selection.js';
+import { operationsNamed } from '../runner/operation-selection.js';
 import type { Check } from '../checks/check.js';
 import { reachabilityOf } from '../transport/unanswered.js';
 import { unansweredText } from '../report/unanswered-report.js';
@@ -170,6 +171,11 @@ export async function runContractCli(
     ...(options.checks && { only: options.checks }),
     ...(options.skipChecks && { skip: options.skipChecks }),
   });
+  const named = options.operations && operationsNamed(options.operations);
+  if (named && named.unknown.length > 0) {
+    io.err(`contract: --operations: "${named.unknown.join('", "')}" is neither an operationId nor a tag of the spec`);
+    return 2;
+  }
   if ('unmatched' in selection) {
     io.err(
       `contract: no check is named "${selection.unmatched.join('", "')}" (${commandOf(io)} checks lists them; * and ? match any run of characters and one)`,
@@ -202,6 +208,7 @@ export async function runContractCli(
         // A live target is always bounded: the defaults keep a run to a CI slot and off an enterprise quota.
         ...bounds(options, target.descriptor.paced),
         signal: stopping.signal,
+        ...(named && { operations: named.operations }),
         ...(options.header && {
           extraHeaders: { headers: options.header, shown: options.curlWithHeaders ?? false },
         }),

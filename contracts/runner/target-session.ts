@@ -1,5 +1,5 @@
 import type { TargetClock } from '../core/target-clock.js';
-import { RequestBudgetExhausted, TimeBudgetExhausted, type CheckContext } from '../checks/check.js';
+import { CheckNotApplicable, RequestBudgetExhausted, TimeBudgetExhausted, type CheckContext } from '../checks/check.js';
 import { serverEpochSeconds } from '../core/quota-windows.js';
 import { observedItems } from '../coverage/coverage.js';
 import { operationOfRequest } from '../core/spec-operations.js';
@@ -36,6 +36,11 @@ export interface SuiteSettings {
   signal?: AbortSignal;
   /** Headers added to every request (`--header`), never judged; in the reports' curl only when `shown`. */
   extraHeaders?: ExtraHeaders;
+  /**
+   * The only operations the run may send to (`--operations`): a request to another (or to a path no
+   * operation has) is never sent, and the check that wanted it is skipped, naming it.
+   */
+  operations?: ReadonlySet<string>;
 }
 
 /** How the reason of a check the time budget left out begins. */
@@ -62,6 +67,7 @@ export function suiteSettings(options: Partial<SuiteSettings> & { live: boolean 
     ...(options.sharedKey && { sharedKey: true }),
     ...(options.signal && { signal: options.signal }),
     ...(options.extraHeaders && { extraHeaders: options.extraHeaders }),
+    ...(options.operations && { operations: options.operations }),
   };
 }
 
@@ -314,6 +320,15 @@ export class TargetSession {
       throw new TimeBudgetExhausted(`${LEFT_OUT} ${this.#settings.maxMinutes}: the time was used up`);
     if (this.#settings.signal?.aborted)
       throw new TimeBudgetExhausted(`${INTERRUPTED}: the run was stopped before this request`);
+    const { operations } = this.#settings;
+    if (operations) {
+      const { baseUrl } = this.#descriptor;
+      const operationId = operationOfRequest(request.method, `${baseUrl}${request.path}`, baseUrl)?.operationId;
+      if (operationId === undefined || !operations.has(operationId))
+        throw new CheckNotApplicable(
+          `it sends ${operationId ?? `${request.method} ${request.path.split('?')[0]} (no operation)`}, outside --operations ${[...operations].join(',')}`,
+        );
+    }
     this.#sent += 1;
     this.#tally.requests += 1;
     const tally = this.#tally;
