@@ -32,6 +32,7 @@ export interface ContractCliOptions {
   updateBaseline?: boolean;
   /** operationIds or tags (`--operations`): the only operations the run sends to. */
   operations?: string[];
+  html?: string;
 }
 
 function percent(value: string): number {
@@ -74,6 +75,10 @@ export function contractProgram(command: string): Command {
     )
     .option('--junit <file>', 'write a JUnit XML report')
     .option('--json <file>', 'write a machine-readable JSON report')
+    .option(
+      '--html <file>',
+      'write one self-contained HTML report: the check x target matrix, coverage heat map, failures with curl, waits',
+    )
     .option(
       '--seed <n>',
       'seed of the generated cases (printed on every run); the same seed replays the same cases',

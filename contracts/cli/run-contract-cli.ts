@@ -20,6 +20,8 @@ import { readBaseline, type BaselineEntry } from '../report/baseline.js';
 import { applyBaseline, findingOfResult } from './baseline-run.js';
 import { selectChecks } from '../runner/check-selection.js';
 import { operationsNamed } from '../runner/operation-selection.js';
+import { htmlReport } from '../report/html-report.js';
+import { htmlInputOfContract } from '../report/html-contract.js';
 import type { Check } from '../checks/check.js';
 import { reachabilityOf } from '../transport/unanswered.js';
 import { unansweredText } from '../report/unanswered-report.js';
@@ -262,5 +264,6 @@ export async function runContractCli(
   if (reports.length > 1) io.out(matrixText(report));
   if (options.junit) await writeReport(options.junit, junitReport(report));
   if (options.json) await writeReport(options.json, jsonReport(report));
+  if (options.html) await writeReport(options.html, htmlReport(htmlInputOfContract(report)));
   return exitCode;
 }

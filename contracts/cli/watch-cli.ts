@@ -16,6 +16,13 @@ import { clearReadyFile, readyLineText, writeReadyFile } from './readiness.js';
 import { packageVersion } from './version.js';
 import { extraHeader } from './extra-headers.js';
 import { baselineJudged } from './baseline-run.js';
+import { htmlReport } from '../report/html-report.js';
+import { htmlInputOfTraffic } from '../watch/watch-html.js';
+import { RESPONSE_RULES } from '../watch/watch-report.js';
+import { PROMISE_NAMES } from '../model/promise-rules.js';
+
+// The rules real traffic is judged by: the rows of the HTML report's matrix.
+const TRAFFIC_RULES = [...RESPONSE_RULES, ...PROMISE_NAMES];
 
 /** The options of `watch`, parsed. */
 export interface WatchCliOptions {
@@ -35,6 +42,7 @@ export interface WatchCliOptions {
   header?: Array<[string, string]>;
   baseline?: string;
   updateBaseline?: boolean;
+  html?: string;
 }
 
 /** What `watch`'s exit status means. */
@@ -77,6 +85,10 @@ export function watchProgram(command: string): Command {
     )
     .option('--update-baseline', "write every violation of this run to --baseline's file, accepted for 30 days")
     .option('--json <file>', 'write a JSON report on exit')
+    .option(
+      '--html <file>',
+      'write one self-contained HTML report on exit: rules x upstream, coverage heat map, violations with curl, deprecated calls',
+    )
     .option('--junit <file>', 'write a JUnit XML report on exit (one testcase per rule)')
     .option('--har <file>', 'write the traffic as HAR 1.2 on exit (keys redacted)')
     .option('--har-keys', 'keep API keys in the HAR file (it then holds secrets)', false)
@@ -125,6 +137,10 @@ export function replayProgram(command: string): Command {
     )
     .option('--update-baseline', "write every violation of this replay to --baseline's file, accepted for 30 days")
     .option('--json <file>', 'write a JSON report')
+    .option(
+      '--html <file>',
+      'write one self-contained HTML report: rules x targets, coverage heat map, violations with curl, what was created',
+    )
     .option(
       '--allow-upstream-errors',
       'requests a target did not answer are reported but do not fail the run; a target that answered none still exits 2',
@@ -205,6 +221,8 @@ export async function runWatchCli(argv: readonly string[], io: CliIo, stop: Prom
   for (const line of judged.lines) io.out(line);
   if (options.json) await writeReport(options.json, watchJson(report));
   if (options.junit) await writeReport(options.junit, watchJunit(report));
+  if (options.html)
+    await writeReport(options.html, htmlReport(htmlInputOfTraffic('watch', [report], TRAFFIC_RULES, report.exitCode)));
   if (options.har && proxy.har)
     await writeReport(options.har, `${JSON.stringify(proxy.har.toHar({ keepKeys: options.harKeys }), null, 2)}\n`);
   return report.exitCode;
@@ -244,6 +262,7 @@ export async function runReplayCli(argv: readonly string[], io: CliIo): Promise<
     header?: Array<[string, string]>;
     baseline?: string;
     updateBaseline?: boolean;
+    html?: string;
   }>();
   const file = parsed.args[0]!;
   let recorded;
@@ -303,8 +322,17 @@ export async function runReplayCli(argv: readonly string[], io: CliIo): Promise<
   if (judged === undefined) return 2;
   for (const line of judged.lines) io.out(line);
   // Differences from the recording always count; the baseline speaks for the rules the traffic broke.
-  return Math.max(
+  const exitCode = Math.max(
     judged.failing > 0 ? 1 : 0,
     ...reports.map((report) => Math.max(report.traffic.reachability.exitCode, report.differences.length > 0 ? 1 : 0)),
   );
+  if (options.html) {
+    const traffic = reports.map(({ traffic: each, target, created }) => ({
+      ...each,
+      label: target,
+      ...(created && { created }),
+    }));
+    await writeReport(options.html, htmlReport(htmlInputOfTraffic('replay', traffic, TRAFFIC_RULES, exitCode)));
+  }
+  return exitCode;
 }

@@ -21,7 +21,7 @@ export interface WatchReport {
 }
 
 // Every response rule of the suite's conformance, so JUnit lists the rules that held, not only those broken.
-const RESPONSE_RULES = [
+export const RESPONSE_RULES = [
   'undocumented_status',
   'undocumented_content_type',
   'body_not_json',
