@@ -25,7 +25,8 @@ import { htmlInputOfContract } from '../report/html-contract.js';
 import type { Check } from '../checks/check.js';
 import { reachabilityOf } from '../transport/unanswered.js';
 import { unansweredText } from '../report/unanswered-report.js';
-import { runReplayCli, runWatchCli } from './watch-cli.js';
+import { runWatchCli } from './watch-cli.js';
+import { runReplayCli } from './replay-cli.js';
 
 export type { CliIo } from './cli-common.js';
 

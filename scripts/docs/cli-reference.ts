@@ -1,6 +1,7 @@
 import type { Command, Option } from 'commander';
 import { CONTRACT_EXIT, contractProgram } from '../../contracts/cli/cli-options.js';
-import { REPLAY_EXIT, replayProgram, WATCH_EXIT, watchProgram } from '../../contracts/cli/watch-cli.js';
+import { WATCH_EXIT, watchProgram } from '../../contracts/cli/watch-cli.js';
+import { REPLAY_EXIT, replayProgram } from '../../contracts/cli/replay-cli.js';
 import { checksProgram } from '../../contracts/cli/checks-cli.js';
 import { FAKE_EXIT, fakeServerCommand } from '../../mocks/server/cli-options.js';
 
