@@ -1,11 +1,18 @@
 import { persist as persistExtension } from '@msw/data/extensions/persist';
-import { AccessControl } from './access.js';
-import type { AdjustableClock } from './clock.js';
-import type { AccessStore, AdmissionRequest, Admitted, FakeStore, RecordStore, StoreParts } from './fake-store.js';
-import { FaultRules, type FaultStore } from './faults.js';
-import { takeStep } from './record-step.js';
-import type { SeedData } from './seed.js';
-import { PetStoreData } from './store.js';
+import { AccessControl } from '../domain/access.js';
+import type { AdjustableClock } from '../domain/clock.js';
+import type {
+  AccessStore,
+  AdmissionRequest,
+  Admitted,
+  FakeStore,
+  RecordStore,
+  StoreParts,
+} from '../domain/fake-store.js';
+import { FaultRules, type FaultStore } from '../domain/faults.js';
+import { takeStep } from '../domain/record-step.js';
+import type { SeedData } from '../domain/seed.js';
+import { RecordCollections } from './record-collections.js';
 
 /** Options of {@link MemoryStore}. */
 export interface MemoryStoreOptions extends StoreParts {
@@ -22,12 +29,12 @@ export class MemoryStore implements FakeStore {
   readonly access: AccessStore & { readonly control: AccessControl };
   readonly faults: FaultStore;
   readonly #rules: FaultRules;
-  readonly #data: PetStoreData;
+  readonly #data: RecordCollections;
   readonly #clock: AdjustableClock;
   #loading: Promise<void>;
 
   constructor(options: MemoryStoreOptions) {
-    this.#data = new PetStoreData(options.schemas, options.persist ? [persistExtension()] : []);
+    this.#data = new RecordCollections(options.schemas, options.persist ? [persistExtension()] : []);
     this.#clock = options.access.clock;
     const data = this.#data;
     this.records = {

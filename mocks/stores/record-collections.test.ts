@@ -1,15 +1,15 @@
 import { describe, expect, it, jest } from '@jest/globals';
 import { specDocument } from '../../spec/spec-artifacts.js';
 import { SchemaRegistry } from '../../spec/schema-registry.js';
-import { ConfigError } from './config-error.js';
-import { DEFAULT_SEED, EMPTY_SEED, seedFromConfig } from './seed.js';
-import { PetStoreData } from './store.js';
+import { ConfigError } from '../domain/config-error.js';
+import { DEFAULT_SEED, EMPTY_SEED, seedFromConfig } from '../domain/seed.js';
+import { RecordCollections } from './record-collections.js';
 
 const schemas = new SchemaRegistry(specDocument());
 
-describe('PetStoreData', () => {
+describe('RecordCollections', () => {
   it('assigns increasing ids after the seed, unique under parallel creates, never reused after reset', async () => {
-    const store = new PetStoreData(schemas);
+    const store = new RecordCollections(schemas);
     await store.load(DEFAULT_SEED);
     const created = await Promise.all(Array.from({ length: 50 }, (_, i) => store.createCategory({ name: `c${i}` })));
     expect(created.map((c) => c.id)).toEqual(Array.from({ length: 50 }, (_, i) => i + 4));
@@ -19,7 +19,7 @@ describe('PetStoreData', () => {
   });
 
   it('lets a reset remove a create that was still in flight, so no stale record or id survives it', async () => {
-    const store = new PetStoreData(schemas);
+    const store = new RecordCollections(schemas);
     await store.load(DEFAULT_SEED);
     const inFlight = store.createCategory({ name: 'racing' });
     await store.load(DEFAULT_SEED);
@@ -30,7 +30,7 @@ describe('PetStoreData', () => {
   });
 
   it('keeps an omitted description omitted and returns plain records', async () => {
-    const store = new PetStoreData(schemas);
+    const store = new RecordCollections(schemas);
     await store.load(EMPTY_SEED);
     const created = await store.createCategory({ name: 'parrot' });
     expect(created).toEqual({ id: 1, name: 'parrot' });
@@ -38,7 +38,7 @@ describe('PetStoreData', () => {
   });
 
   it('refuses records the spec forbids, through the collection schema', async () => {
-    const store = new PetStoreData(schemas);
+    const store = new RecordCollections(schemas);
     await store.load(EMPTY_SEED);
     // @msw/data logs the schema issues before rejecting; keep the output clean but prove it logged them.
     const logged = jest.spyOn(console, 'error').mockImplementation(() => undefined);

@@ -4,7 +4,7 @@ import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { ValidateFunction } from 'ajv';
 import { describeSchemaErrors } from '../../spec/schema-errors.js';
 import type { SchemaValidators } from '../../spec/schema-registry.js';
-import type { Category, NewCategory, Order, Pet, SeedData } from './seed.js';
+import type { Category, NewCategory, Order, Pet, SeedData } from '../domain/seed.js';
 
 /** Wraps an ajv validator of the spec as a Standard Schema, so `@msw/data` refuses records the spec forbids. */
 function standardSchemaOf<T>(validate: ValidateFunction, name: string): StandardSchemaV1<T, T> {
@@ -29,7 +29,7 @@ function plainCategory({ id, name, description }: Category): Category {
  * The fake's records: categories, pets and orders, in `@msw/data` collections validated by the spec.
  * @example const created = await store.createCategory({ name: 'hamster' });
  */
-export class PetStoreData {
+export class RecordCollections {
   readonly #categories: Collection<StandardSchemaV1<Category, Category>>;
   readonly #pets: Collection<StandardSchemaV1<Pet, Pet>>;
   readonly #orders: Collection<StandardSchemaV1<Order, Order>>;
