@@ -6,18 +6,42 @@ import { describeSchemaErrors } from '../../spec/schema-errors.js';
 import type { SchemaValidators } from '../../spec/schema-registry.js';
 import type { Category, NewCategory, Order, Pet, SeedData } from '../domain/seed.js';
 
-/** Wraps an ajv validator of the spec as a Standard Schema, so `@msw/data` refuses records the spec forbids. */
-function standardSchemaOf<T>(validate: ValidateFunction, name: string): StandardSchemaV1<T, T> {
-  return {
-    '~standard': {
+/**
+ * An ajv validator of the spec as the Standard Schema `@msw/data` checks every record with, so the
+ * collections refuse what the spec forbids: seeded and restored records. One exemption: a record
+ * {@link RecordCollections} builds itself from a body the operation has already validated is not
+ * checked a second time (`trustingOne`), as each POST would otherwise pay for the same schema twice.
+ */
+class SpecSchema<T> implements StandardSchemaV1<T, T> {
+  #trusted = false;
+  readonly '~standard': StandardSchemaV1.Props<T, T>;
+
+  constructor(validate: ValidateFunction, name: string) {
+    this['~standard'] = {
       version: 1,
       vendor: 'petstore-openapi',
-      validate: (value) =>
-        validate(value)
+      validate: (value) => {
+        if (this.#trusted) return { value: value as T };
+        return validate(value)
           ? { value: value as T }
-          : { issues: [{ message: describeSchemaErrors(validate.errors, name) }] },
-    },
-  };
+          : { issues: [{ message: describeSchemaErrors(validate.errors, name) }] };
+      },
+    };
+  }
+
+  /**
+   * Starts `create` with validation off for that one record. `@msw/data` 1.1.7 calls `validate` before
+   * its first await, so the flag is back off when `create` returns; were it ever called later, it would
+   * find the flag off and validate in full: slower, never wrong.
+   */
+  trustingOne<R>(create: () => R): R {
+    this.#trusted = true;
+    try {
+      return create();
+    } finally {
+      this.#trusted = false;
+    }
+  }
 }
 
 // @msw/data records carry symbol-keyed internals; answers are built from plain copies.
@@ -26,13 +50,26 @@ function plainCategory({ id, name, description }: Category): Category {
 }
 
 /**
+ * The symbol `@msw/data` keys its records by. It is not exported, but `create` takes the key from the
+ * initial values when they carry it (its `persist()` extension restores records that way); without one
+ * it draws `crypto.randomUUID()`, which Node assembles from about twenty string pieces: some 490 bytes
+ * kept per record, two thirds of a category's weight in the heap, copied by every scavenge. Undefined
+ * until a record shows it (or if a later version drops it): records then get the library's UUIDs.
+ */
+function primaryKeySymbolOf(record: object): symbol | undefined {
+  return Object.getOwnPropertySymbols(record).find((symbol) => symbol.description === 'kPrimaryKey');
+}
+
+/**
  * The fake's records: categories, pets and orders, in `@msw/data` collections validated by the spec.
  * @example const created = await store.createCategory({ name: 'hamster' });
  */
 export class RecordCollections {
-  readonly #categories: Collection<StandardSchemaV1<Category, Category>>;
-  readonly #pets: Collection<StandardSchemaV1<Pet, Pet>>;
-  readonly #orders: Collection<StandardSchemaV1<Order, Order>>;
+  readonly #categorySchema: SpecSchema<Category>;
+  readonly #categories: Collection<SpecSchema<Category>>;
+  readonly #pets: Collection<SpecSchema<Pet>>;
+  readonly #orders: Collection<SpecSchema<Order>>;
+  #primaryKey: symbol | undefined;
   #nextCategoryId = 1;
   /** Bumped by every load, so a create that was in flight across a reset can tell. */
   #generation = 0;
@@ -41,12 +78,10 @@ export class RecordCollections {
 
   /** `extensions` are applied to every collection, e.g. `[persist()]` in a browser. */
   constructor(schemas: SchemaValidators, extensions: Extension[] = []) {
-    this.#categories = new Collection({
-      schema: standardSchemaOf<Category>(schemas.validator('Category'), 'Category'),
-      extensions,
-    });
-    this.#pets = new Collection({ schema: standardSchemaOf<Pet>(schemas.validator('Pet'), 'Pet'), extensions });
-    this.#orders = new Collection({ schema: standardSchemaOf<Order>(schemas.validator('Order'), 'Order'), extensions });
+    this.#categorySchema = new SpecSchema<Category>(schemas.validator('Category'), 'Category');
+    this.#categories = new Collection({ schema: this.#categorySchema, extensions });
+    this.#pets = new Collection({ schema: new SpecSchema<Pet>(schemas.validator('Pet'), 'Pet'), extensions });
+    this.#orders = new Collection({ schema: new SpecSchema<Order>(schemas.validator('Order'), 'Order'), extensions });
   }
 
   /** Replaces every record with the seed's; new category ids continue after the seed's highest. */
@@ -85,17 +120,26 @@ export class RecordCollections {
     this.#nextCategoryId = Math.max(0, ...ids) + 1;
   }
 
-  /** Stores a validated `NewCategory` under the next id; an omitted description stays omitted. */
+  /**
+   * Stores a `NewCategory` the operation has validated (the collection does not check it again) under
+   * the next id; an omitted description stays omitted. Answers a copy: the collection keeps its own.
+   */
   async createCategory(newCategory: NewCategory): Promise<Category> {
     // The id is taken before the first await, so parallel creates can never share one.
     const id = this.#nextCategoryId++;
     const generation = this.#generation;
-    const record = await this.#categories.create(plainCategory({ id, ...newCategory }));
+    const { name, description } = newCategory;
+    const category: Category = description === undefined ? { id, name } : { id, name, description };
+    // The collection stores a copy it makes of these values, so `category` stays the caller's own.
+    const key = this.#primaryKey;
+    const initialValues = key === undefined ? category : { ...category, [key]: String(id) };
+    const record = await this.#categorySchema.trustingOne(() => this.#categories.create(initialValues));
+    this.#primaryKey ??= primaryKeySymbolOf(record);
     // A reset ran while this record was being stored: the create happened before it, so the reset
     // removes it (it would otherwise survive the reset with an id the new numbering hands out again).
     if (generation !== this.#generation) this.#categories.delete(record);
     this.#categoryList = undefined;
-    return plainCategory(record);
+    return category;
   }
 
   /** Every category, ascending id. Frozen: it is shared by every call until the categories change. */
