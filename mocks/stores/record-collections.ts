@@ -124,8 +124,8 @@ export class RecordCollections {
    * Stores a `NewCategory` the operation has validated (the collection does not check it again) under
    * the next id; an omitted description stays omitted. Answers a copy: the collection keeps its own.
    */
-  async createCategory(newCategory: NewCategory): Promise<Category> {
-    // The id is taken before the first await, so parallel creates can never share one.
+  createCategory(newCategory: NewCategory): Promise<Category> {
+    // The id is taken before the collection is asked, so parallel creates can never share one.
     const id = this.#nextCategoryId++;
     const generation = this.#generation;
     const { name, description } = newCategory;
@@ -133,13 +133,16 @@ export class RecordCollections {
     // The collection stores a copy it makes of these values, so `category` stays the caller's own.
     const key = this.#primaryKey;
     const initialValues = key === undefined ? category : { ...category, [key]: String(id) };
-    const record = await this.#categorySchema.trustingOne(() => this.#categories.create(initialValues));
-    this.#primaryKey ??= primaryKeySymbolOf(record);
-    // A reset ran while this record was being stored: the create happened before it, so the reset
-    // removes it (it would otherwise survive the reset with an id the new numbering hands out again).
-    if (generation !== this.#generation) this.#categories.delete(record);
-    this.#categoryList = undefined;
-    return category;
+    return this.#categorySchema
+      .trustingOne(() => this.#categories.create(initialValues))
+      .then((record) => {
+        this.#primaryKey ??= primaryKeySymbolOf(record);
+        // A reset ran while this record was being stored: the create happened before it, so the reset
+        // removes it (it would otherwise survive the reset with an id the new numbering hands out again).
+        if (generation !== this.#generation) this.#categories.delete(record);
+        this.#categoryList = undefined;
+        return category;
+      });
   }
 
   /** Every category, ascending id. Frozen: it is shared by every call until the categories change. */
