@@ -53,7 +53,7 @@ function plainCategory({ id, name, description }: Category): Category {
  * The symbol `@msw/data` keys its records by. It is not exported, but `create` takes the key from the
  * initial values when they carry it (its `persist()` extension restores records that way); without one
  * it draws `crypto.randomUUID()`, which Node assembles from about twenty string pieces: some 490 bytes
- * kept per record, two thirds of a category's weight in the heap, copied by every scavenge. Undefined
+ * kept per record, more than half of a category's weight in the heap, copied by every scavenge. Undefined
  * until a record shows it (or if a later version drops it): records then get the library's UUIDs.
  */
 function primaryKeySymbolOf(record: object): symbol | undefined {
