@@ -7,7 +7,10 @@ import { PROTOCOL_VARIANTS } from './protocol-variants.js';
 import { RATE_LIMIT_PROMISE_VARIANTS } from './rate-limit-promise-variants.js';
 import type { BrokenVariant } from './variant.js';
 
-/** Deliberately broken fakes, each breaking one rule; the suite must fail each with the named checks. */
+/**
+ * Deliberately broken fakes, each breaking one rule through the fake's own options; the suite must fail
+ * each with the named checks. Test material of this repository, not part of the public `contracts` entry.
+ */
 export const BROKEN_VARIANTS: readonly BrokenVariant[] = [
   ...AUTH_AND_ERROR_VARIANTS,
   ...BODY_AND_STATE_VARIANTS,
@@ -18,4 +21,4 @@ export const BROKEN_VARIANTS: readonly BrokenVariant[] = [
   ...PROMISE_MODEL_VARIANTS,
 ];
 
-export type { BrokenVariant, Intercept } from './variant.js';
+export type { BrokenConfiguration, BrokenVariant } from './variant.js';

@@ -395,7 +395,7 @@ describe('petstore-contract watch', () => {
   it('finds nothing in ordinary traffic to the correct fake, and every break of a broken variant that the traffic shows', async () => {
     const shown: string[] = [];
     for (const variant of [undefined, ...BROKEN_VARIANTS]) {
-      const server = variant ? await startFakeServer({ port: 0, intercept: variant.intercept }) : fake;
+      const server = variant ? await startFakeServer({ port: 0, ...variant.fake }) : fake;
       const proxy = await startWatchProxy({ upstream: server.baseUrl });
       await sendOrdinaryTraffic(proxy.baseUrl, KEY);
       await proxy.close();
@@ -413,7 +413,7 @@ describe('petstore-contract watch', () => {
 
   it('prints each violation as it comes, and on stop the exchanges, coverage, rules and deprecated calls; writes JSON, JUnit and a HAR without keys', async () => {
     const variant = BROKEN_VARIANTS.find(({ name }) => name === 'category-id-as-string')!;
-    const broken = await startFakeServer({ port: 0, intercept: variant.intercept });
+    const broken = await startFakeServer({ port: 0, ...variant.fake });
     const files = {
       json: join(reports, 'watch.json'),
       junit: join(reports, 'watch.xml'),
@@ -475,7 +475,7 @@ describe('petstore-contract watch', () => {
     expect(same.out.join('\n')).toMatch(/^Replay against fake: \d+ requests sent, 0 entries left out/m);
     expect(same.out.join('\n')).toContain('Differences the spec does not allow: none');
     const variant = BROKEN_VARIANTS.find(({ name }) => name === 'media-type-ignored')!;
-    const broken = await startFakeServer({ port: 0, intercept: variant.intercept });
+    const broken = await startFakeServer({ port: 0, ...variant.fake });
     try {
       const other = capturedIo();
       expect(
