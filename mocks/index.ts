@@ -2,8 +2,25 @@
 export { createFake, DEFAULT_BASE_URL, type Fake, type FakeOptions, type FaultControls } from './fake.js';
 /** The temporary ban's configuration. */
 export type { BanPolicy } from './domain/ban.js';
-/** One request and its answer as the operations see them (`Fake.answer`). */
+/** One request and its answer as the pipeline sees them (`Fake.answer`). */
 export type { Answer, ApiCall } from './handlers/api-call.js';
+/** Typed per-test overrides (`fake.overrides.use(override.get(...))`) and the journal (`fake.requests`). */
+export {
+  override,
+  type AnswerInit,
+  type OverrideOptions,
+  type TypedOverrideContext,
+  type TypedResponse,
+} from './handlers/typed-override.js';
+export type {
+  Override,
+  OverrideContext,
+  OverrideControls,
+  OverrideHandle,
+  OverrideRequest,
+  RequestChanges,
+} from './handlers/overrides.js';
+export { DEFAULT_JOURNAL_SIZE, type JournalEntry, type RequestJournal } from './handlers/journal.js';
 /** Plans, their limits, the default keys, and the `--keys` parser. */
 export {
   DEFAULT_KEYS,

@@ -281,3 +281,7 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
 export { DEFAULT_SERVER_LIMITS, type ServerLimits } from './limits.js';
 /** Where a Redis store lives (`--store`). */
 export type { RedisStoreOptions } from '../domain/redis-store.js';
+/** Typed per-test overrides and the journal of what was sent. */
+export { override } from '../handlers/typed-override.js';
+export type { Override, OverrideControls, RequestChanges } from '../handlers/overrides.js';
+export type { JournalEntry, RequestJournal } from '../handlers/journal.js';
