@@ -69,6 +69,7 @@ export interface Override {
 
 /** An override added in code, and how to take it out again. */
 export interface OverrideHandle {
+  /** Takes the overrides out; false when they were gone already (expired, cleared or reset). */
   remove(): boolean;
 }
 

@@ -58,7 +58,7 @@ export function createPipeline(
     try {
       return await answerGuarded(context, route, target, call, trace);
     } catch (error) {
-      // Never a wrong answer: a request the shared store could not serve changed nothing (design.md section 6).
+      // Never a wrong answer: a request the shared store could not serve changed nothing (docs/explanation/design.md section 6).
       if (error instanceof StoreUnavailableError) return errorAnswer(storeUnavailable(), { 'Retry-After': '1' });
       onDefect(call, error);
       return errorAnswer(apiError('internal_error', 'The fake failed to answer; see its log.'), {

@@ -7,12 +7,14 @@ import type { Override, OverrideContext, OverrideRequest, RequestChanges } from 
 // sit in front of the fake in msw hosts (no auth, no rate-limit headers) and the standalone host runs
 // no msw at all; this layer is one stage of the fake's own pipeline in all three hosts.
 
-type Method = 'get' | 'post';
+/** The methods the spec has operations for. */
+export type Method = 'get' | 'post';
 /** The spec's paths that have an operation for `M`. */
 export type PathsWith<M extends Method> = {
   [P in keyof paths]: paths[P] extends { [K in M]: object } ? P : never;
 }[keyof paths];
-type OperationOf<P extends keyof paths, M extends Method> = paths[P] extends { [K in M]: infer O } ? O : never;
+/** The spec's operation at a path and method, as openapi-typescript generated it. */
+export type OperationOf<P extends keyof paths, M extends Method> = paths[P] extends { [K in M]: infer O } ? O : never;
 
 /** Path parameters as sent: strings (the fake's own answer decides whether they are valid). */
 export type PathParams<O> = O extends { parameters: { path: infer Params } }
@@ -20,10 +22,12 @@ export type PathParams<O> = O extends { parameters: { path: infer Params } }
   : Record<string, never>;
 /** The JSON body the operation takes; undefined when none was sent or it is not JSON. */
 export type RequestBody<O> = O extends { requestBody: { content: { 'application/json': infer B } } } ? B : never;
-type Responses<O> = O extends { responses: infer R } ? R : never;
-type JsonOf<R> = R extends { content: { 'application/json': infer C } } ? C : never;
+/** The responses the spec documents for an operation, by status. */
+export type ResponsesOf<O> = O extends { responses: infer R } ? R : never;
+/** The `application/json` body of one documented response. */
+export type JsonContentOf<R> = R extends { content: { 'application/json': infer C } } ? C : never;
 /** The statuses the spec documents for the operation. */
-export type DocumentedStatus<O> = keyof Responses<O> & number;
+export type DocumentedStatus<O> = keyof ResponsesOf<O> & number;
 
 /** How an override's answer is written. */
 export interface AnswerInit {
@@ -35,7 +39,8 @@ export interface AnswerInit {
 
 /** `response(status)`: the answer for one documented status, its body typed by the spec. */
 export interface TypedResponse<O, S extends DocumentedStatus<O>> {
-  json(body: JsonOf<Responses<O>[S]>, init?: AnswerInit): Answer;
+  /** The answer with this body, under the headers the fake puts on it (see {@link AnswerInit}). */
+  json(body: JsonContentOf<ResponsesOf<O>[S]>, init?: AnswerInit): Answer;
 }
 
 /** What a typed override's resolver is given. */
@@ -108,11 +113,13 @@ function typed<P extends keyof paths, M extends Method>(
  * response(200).json({ id: Number(params.petId), name: 'Rex', status: 'sold' })))`.
  */
 export const override = {
+  /** Answers the spec's `GET` operation at `path` (`'/pets/{petId}'`). */
   get: <P extends PathsWith<'get'>>(
     path: P,
     resolve: (context: TypedOverrideContext<OperationOf<P, 'get'>>) => Answer | Promise<Answer>,
     options: OverrideOptions = {},
   ): Override => typed('get', path, resolve, options),
+  /** Answers the spec's `POST` operation at `path` (`'/categories'`). */
   post: <P extends PathsWith<'post'>>(
     path: P,
     resolve: (context: TypedOverrideContext<OperationOf<P, 'post'>>) => Answer | Promise<Answer>,

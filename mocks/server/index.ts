@@ -237,7 +237,8 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       log?.(`${incoming.method} ${incoming.url?.split('?')[0]} failed: ${(error as Error).message}`);
       if (!res.headersSent) {
         res.setHeader('Connection', 'close');
-        sendJson(res, 500, {}, apiError('internal_error', 'The fake failed to answer; see its log.'));
+        const failure = apiError('internal_error', 'The fake failed to answer; see its log.');
+        sendJson(res, failure.status, {}, failure);
       } else {
         res.destroy();
       }
