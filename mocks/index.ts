@@ -31,7 +31,7 @@ export type {
 } from './handlers/overrides.js';
 /** Told about a failure of the fake itself (`onDefect`). */
 export type { DefectListener } from './handlers/pipeline.js';
-export { DEFAULT_JOURNAL_SIZE, type JournalEntry, type RequestJournal } from './handlers/journal.js';
+export { DEFAULT_JOURNAL_SIZE, type JournalEntry, type OperationId, type RequestJournal } from './handlers/journal.js';
 /** Plans, their limits, the default keys, and the `--keys` parser. */
 export {
   DEFAULT_KEYS,

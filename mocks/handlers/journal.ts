@@ -1,4 +1,8 @@
+import type { operations } from '../../spec/openapi.js';
 import type { Plan } from '../domain/plans.js';
+
+/** An operation of the spec, by its `operationId`. */
+export type OperationId = keyof operations & string;
 
 // What the UI sent (docs/guides/overrides-and-journal.md): the pipeline's last stage records every request
 // under the base URL with its answer. On the hot path it keeps raw pieces only (strings, the body's bytes);
@@ -7,7 +11,7 @@ import type { Plan } from '../domain/plans.js';
 /** One request and its answer, as a test reads it. The key is never kept: only its plan. */
 export interface JournalEntry {
   /** The operation the request was routed to; absent for an unknown path or method. */
-  operationId?: string;
+  operationId?: OperationId;
   method: string;
   /** Below the base URL, as sent: `/pets/1`. */
   path: string;
@@ -27,7 +31,7 @@ export interface JournalEntry {
 
 /** What the pipeline records: raw pieces. */
 export interface JournalRecord {
-  operationId: string | undefined;
+  operationId: OperationId | undefined;
   method: string;
   path: string;
   query: string;
@@ -43,11 +47,11 @@ export interface RequestJournal {
   /** Every entry kept, oldest first (at most the journal's size; older ones are dropped). */
   all(): JournalEntry[];
   /** The latest entry, or the latest routed to this operation. */
-  last(operationId?: string): JournalEntry | undefined;
+  last(operationId?: OperationId): JournalEntry | undefined;
   /** How many entries are kept, or how many were routed to this operation. */
-  count(operationId?: string): number;
+  count(operationId?: OperationId): number;
   /** The entries routed to one operation, oldest first. */
-  of(operationId: string): JournalEntry[];
+  of(operationId: OperationId): JournalEntry[];
   /** Empties the journal (`reset()` does too). */
   clear(): void;
 }
@@ -118,13 +122,13 @@ export class Journal implements RequestJournal {
     return this.#ordered().map(entryOf);
   }
 
-  of(operationId: string): JournalEntry[] {
+  of(operationId: OperationId): JournalEntry[] {
     return this.#ordered()
       .filter((record) => record.operationId === operationId)
       .map(entryOf);
   }
 
-  last(operationId?: string): JournalEntry | undefined {
+  last(operationId?: OperationId): JournalEntry | undefined {
     const records = this.#ordered();
     for (let i = records.length - 1; i >= 0; i -= 1) {
       if (operationId === undefined || records[i]!.operationId === operationId) return entryOf(records[i]!);
@@ -132,7 +136,7 @@ export class Journal implements RequestJournal {
     return undefined;
   }
 
-  count(operationId?: string): number {
+  count(operationId?: OperationId): number {
     if (operationId === undefined) return this.#records.length;
     return this.#records.filter((record) => record.operationId === operationId).length;
   }

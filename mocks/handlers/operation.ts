@@ -1,12 +1,13 @@
 import { apiError, type ApiError } from '../domain/errors.js';
 import { errorAnswer, type ApiCall } from './api-call.js';
 import type { FakeContext } from './context.js';
+import type { OperationId } from './journal.js';
 import { answerWith, type Planner } from './guarded.js';
 import { normalizedPath } from './route-pattern.js';
 
 /** One operation of the interface: where it answers and how it plans its answer. */
 export interface Operation {
-  operationId: string;
+  operationId: OperationId;
   method: 'GET' | 'POST';
   /**
    * RegExp source of the path below the base URL, without capturing groups (see route-pattern.ts).

@@ -4,7 +4,7 @@ import { errorAnswer, type Answer, type ApiCall } from './api-call.js';
 import type { FakeContext } from './context.js';
 import { CORS_HEADERS, PREFLIGHT_HEADERS } from './cors.js';
 import { answerGuarded, type Trace } from './guarded.js';
-import type { Journal } from './journal.js';
+import type { Journal, OperationId } from './journal.js';
 import type { OperationRouter } from './operation.js';
 
 // Methods Node parses but fetch's Request refuses to carry: no msw host can route them, so no host does.
@@ -46,7 +46,7 @@ export function createPipeline(
 ): (call: ApiCall) => Promise<Answer> {
   const route = (call: ApiCall) => router.route(call);
 
-  async function stages(call: ApiCall, trace: Trace & { operationId?: string }): Promise<Answer> {
+  async function stages(call: ApiCall, trace: Trace & { operationId?: OperationId }): Promise<Answer> {
     const preflight = preflightAnswer(call.method, call.header('access-control-request-method'));
     if (preflight) return preflight;
     if (METHODS_FETCH_REFUSES.has(call.method)) {
@@ -68,7 +68,7 @@ export function createPipeline(
   }
 
   return async (call) => {
-    const trace: Trace & { operationId?: string } = {};
+    const trace: Trace & { operationId?: OperationId } = {};
     const answer = await stages(call, trace);
     for (const name in CORS_HEADERS) answer.headers[name] = CORS_HEADERS[name]!;
     journal.record({
