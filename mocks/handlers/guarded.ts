@@ -69,7 +69,9 @@ export async function answerGuarded(
   const preferred = preferredFaults(call.header('prefer'));
   if (before.length === 0 && after.length === 0 && !(preferred.ok && preferred.outcomes.length > 0)) {
     // Nothing comes between admission and the step: the store takes them together (one Redis round trip).
-    const plan = await target.plan(call);
+    // Most plans are known at once: no await for them (a hot path).
+    const planned = target.plan(call);
+    const plan = planned instanceof Promise ? await planned : planned;
     const atOnce = await store.admitAtOnce({
       authorization: call.header('authorization'),
       clientAddress: call.clientAddress,

@@ -35,7 +35,8 @@ export interface JournalRecord {
   method: string;
   path: string;
   query: string;
-  body: Uint8Array | undefined;
+  /** The body's bytes; a promise until they are read (settled by the time a test looks). */
+  body: Uint8Array | Promise<Uint8Array> | undefined;
   plan: Plan | undefined;
   status: number | null;
   fault: string | undefined;
@@ -68,8 +69,8 @@ function parsedQuery(raw: string): Record<string, string | string[]> {
   return query;
 }
 
-function parsedBody(bytes: Uint8Array | undefined): unknown {
-  if (bytes === undefined || bytes.byteLength === 0) return undefined;
+function parsedBody(bytes: JournalRecord['body']): unknown {
+  if (bytes === undefined || bytes instanceof Promise || bytes.byteLength === 0) return undefined;
   const text = new TextDecoder().decode(bytes);
   try {
     return JSON.parse(text) as unknown;
@@ -107,6 +108,11 @@ export class Journal implements RequestJournal {
   /** The pipeline's call: O(1), no parsing. */
   record(record: JournalRecord): void {
     if (this.#size === 0) return;
+    if (record.body instanceof Promise)
+      record.body.then(
+        (bytes) => (record.body = bytes),
+        () => (record.body = undefined),
+      );
     if (this.#records.length < this.#size) this.#records.push(record);
     else this.#records[this.#next] = record;
     this.#next = (this.#next + 1) % this.#size;

@@ -46,37 +46,36 @@ export function createPipeline(
 ): (call: ApiCall) => Promise<Answer> {
   const route = (call: ApiCall) => router.route(call);
 
-  async function stages(call: ApiCall, trace: Trace & { operationId?: OperationId }): Promise<Answer> {
-    const preflight = preflightAnswer(call.method, call.header('access-control-request-method'));
-    if (preflight) return preflight;
-    if (METHODS_FETCH_REFUSES.has(call.method)) {
-      const { error, headers } = router.unmatchedError(call.method, call.path);
-      return errorAnswer(error, headers);
-    }
-    const target = route(call);
-    trace.operationId = target.operationId;
-    try {
-      return await answerGuarded(context, route, target, call, trace);
-    } catch (error) {
-      // Never a wrong answer: a request the shared store could not serve changed nothing (docs/explanation/design.md section 6).
-      if (error instanceof StoreUnavailableError) return errorAnswer(storeUnavailable(), { 'Retry-After': '1' });
-      onDefect(call, error);
-      return errorAnswer(apiError('internal_error', 'The fake failed to answer; see its log.'), {
-        Connection: 'close',
-      });
-    }
-  }
-
   return async (call) => {
     const trace: Trace & { operationId?: OperationId } = {};
-    const answer = await stages(call, trace);
+    let answer = preflightAnswer(call.method, call.header('access-control-request-method'));
+    if (answer === undefined && METHODS_FETCH_REFUSES.has(call.method)) {
+      const { error, headers } = router.unmatchedError(call.method, call.path);
+      answer = errorAnswer(error, headers);
+    }
+    if (answer === undefined) {
+      const target = route(call);
+      trace.operationId = target.operationId;
+      try {
+        answer = await answerGuarded(context, route, target, call, trace);
+      } catch (error) {
+        // Never a wrong answer: a request the shared store could not serve changed nothing (docs/explanation/design.md section 6).
+        if (error instanceof StoreUnavailableError) answer = errorAnswer(storeUnavailable(), { 'Retry-After': '1' });
+        else {
+          onDefect(call, error);
+          const failure = apiError('internal_error', 'The fake failed to answer; see its log.');
+          answer = errorAnswer(failure, { Connection: 'close' });
+        }
+      }
+    }
     for (const name in CORS_HEADERS) answer.headers[name] = CORS_HEADERS[name]!;
     journal.record({
       operationId: trace.operationId,
       method: call.method,
       path: call.path,
       query: call.query,
-      body: call.method === 'GET' || call.method === 'HEAD' ? undefined : await call.body(),
+      // The body's bytes as the operation read them; a promise already settled for every write.
+      body: call.method === 'GET' || call.method === 'HEAD' ? undefined : call.body(),
       plan: trace.keyPlan,
       status: answer.dropped ? null : answer.status,
       fault: trace.fault,
