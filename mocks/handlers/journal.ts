@@ -69,8 +69,12 @@ function parsedQuery(raw: string): Record<string, string | string[]> {
   return query;
 }
 
+function isPending(body: JournalRecord['body']): body is Promise<Uint8Array> {
+  return typeof (body as { then?: unknown } | undefined)?.then === 'function';
+}
+
 function parsedBody(bytes: JournalRecord['body']): unknown {
-  if (bytes === undefined || bytes instanceof Promise || bytes.byteLength === 0) return undefined;
+  if (bytes === undefined || isPending(bytes) || bytes.byteLength === 0) return undefined;
   const text = new TextDecoder().decode(bytes);
   try {
     return JSON.parse(text) as unknown;
@@ -108,7 +112,8 @@ export class Journal implements RequestJournal {
   /** The pipeline's call: O(1), no parsing. */
   record(record: JournalRecord): void {
     if (this.#size === 0) return;
-    if (record.body instanceof Promise)
+    // A thenable test, not instanceof: the body's promise may come from another realm (a test runner's vm).
+    if (isPending(record.body))
       record.body.then(
         (bytes) => (record.body = bytes),
         () => (record.body = undefined),
