@@ -10,6 +10,13 @@ import type { BrokenVariant } from './variant.js';
 /**
  * Deliberately broken fakes, each breaking one rule through the fake's own options; the suite must fail
  * each with the named checks. Test material of this repository, not part of the public `contracts` entry.
+ *
+ * To add one: `{ name, breaks, caughtBy, fake }` in a `*-variants.ts` file whose array is spread below.
+ * `fake` is `FakeOptions` (keys, ban, clock, faults, overrides...); most breaks are one override:
+ * `{ overrides: [override.get('/categories', async ({ next }) => withJson(await next(), edit))] }` for an
+ * operation's answer after auth, or `wrapping(async (request, next) => ...)` for every request in front
+ * of auth and quota (`next(changes)` changes the request; the helpers in variant.ts edit an answer).
+ * broken-variants.test.ts then proves the named checks fail on it.
  */
 export const BROKEN_VARIANTS: readonly BrokenVariant[] = [
   ...AUTH_AND_ERROR_VARIANTS,
