@@ -1,6 +1,6 @@
 import type { OverrideRequest } from '../../mocks/handlers/overrides.js';
 import { override } from '../../mocks/handlers/typed-override.js';
-import { textAnswer, withHeaders, withJson, wrapping, type BrokenVariant } from './variant.js';
+import { onCreate, textAnswer, withHeaders, withJson, wrapping, type BrokenVariant } from './variant.js';
 
 const isCreate = (request: OverrideRequest) => request.method === 'POST' && request.path === '/categories';
 const SEEDED_IDS = 3;
@@ -115,9 +115,9 @@ export const BODY_AND_STATE_VARIANTS: BrokenVariant[] = [
     name: 'malformed-json-500',
     breaks: 'a body that is not JSON crashes the service (500, text/plain)',
     caughtBy: ['malformed_json_rejected'],
-    fake: wrapping(async (request, next) => {
+    fake: onCreate(async (request, next) => {
       const declaresJson = request.header('content-type')?.startsWith('application/json') ?? false;
-      if (isCreate(request) && declaresJson && (await request.json()) === undefined) {
+      if (declaresJson && (await request.json()) === undefined) {
         return textAnswer(500, 'Internal Server Error', 'text/plain');
       }
       return next();
@@ -127,9 +127,7 @@ export const BODY_AND_STATE_VARIANTS: BrokenVariant[] = [
     name: 'media-type-ignored',
     breaks: 'a body declared as something other than application/json is accepted as JSON',
     caughtBy: ['unsupported_media_type_rejected'],
-    fake: wrapping((request, next) =>
-      next(isCreate(request) ? { headers: { 'Content-Type': 'application/json' } } : undefined),
-    ),
+    fake: onCreate((_request, next) => next({ headers: { 'Content-Type': 'application/json' } })),
   },
   {
     name: 'no-body-size-limit',

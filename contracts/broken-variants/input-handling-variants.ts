@@ -1,6 +1,6 @@
 import type { OverrideRequest } from '../../mocks/handlers/overrides.js';
 import { override } from '../../mocks/handlers/typed-override.js';
-import { textAnswer, withJson, wrapping, type BrokenConfiguration, type BrokenVariant } from './variant.js';
+import { onCreate, textAnswer, withJson, wrapping, type BrokenConfiguration, type BrokenVariant } from './variant.js';
 
 type Fields = Record<string, unknown>;
 const PET_PATH = /^\/pets\/([^/]+)$/;
@@ -21,16 +21,6 @@ function storingStrings(transform: (value: string) => string): BrokenConfigurati
     ],
   };
 }
-
-/** The body of a create, parsed, when the request is one. */
-const createBody = async (request: OverrideRequest) =>
-  request.method === 'POST' && request.path === '/categories'
-    ? ((await request.json()) as Fields | undefined)
-    : undefined;
-
-/** A create's body as text, '' for any other request. */
-const createText = async (request: OverrideRequest) =>
-  request.method === 'POST' && request.path === '/categories' ? request.text() : '';
 
 /** The decoded petId of a `/pets/{petId}` path, if the path is one and its escapes are sound. */
 function petIdOf(request: OverrideRequest): string | undefined {
@@ -117,8 +107,8 @@ export const INPUT_HANDLING_VARIANTS: BrokenVariant[] = [
     name: 'length-counted-in-utf16-units',
     breaks: 'maxLength is counted in UTF-16 code units, so 100 astral characters are refused as 200',
     caughtBy: ['valid_bodies_stored_as_sent'],
-    fake: wrapping(async (request, next) => {
-      const body = await createBody(request);
+    fake: onCreate(async (request, next) => {
+      const body = (await request.json()) as Fields | undefined;
       const tooLong = typeof body?.name === 'string' && body.name.length > 100;
       return next(tooLong ? { body: JSON.stringify({ ...body, name: 'x'.repeat(101) }) } : undefined);
     }),
@@ -128,8 +118,8 @@ export const INPUT_HANDLING_VARIANTS: BrokenVariant[] = [
     breaks:
       'maxLength is counted in grapheme clusters, so a name of 101+ code points with combining marks is accepted (and cut to 100)',
     caughtBy: ['invalid_body_rejected'],
-    fake: wrapping(async (request, next) => {
-      const body = await createBody(request);
+    fake: onCreate(async (request, next) => {
+      const body = (await request.json()) as Fields | undefined;
       if (typeof body?.name !== 'string') return next();
       const graphemes = [...new Intl.Segmenter('en', { granularity: 'grapheme' }).segment(body.name)].length;
       if ([...body.name].length <= 100 || graphemes > 100) return next();
@@ -152,8 +142,8 @@ export const INPUT_HANDLING_VARIANTS: BrokenVariant[] = [
     name: 'trailing-data-ignored',
     breaks: 'the body is parsed up to the end of its first JSON value and the rest ignored',
     caughtBy: ['malformed_json_rejected'],
-    fake: wrapping(async (request, next) => {
-      const text = await createText(request);
+    fake: onCreate(async (request, next) => {
+      const text = await request.text();
       const end = endOfFirstValue(text);
       return next(end < text.trimEnd().length ? { body: text.slice(0, end) } : undefined);
     }),
@@ -162,8 +152,7 @@ export const INPUT_HANDLING_VARIANTS: BrokenVariant[] = [
     name: 'invalid-utf8-replaced',
     breaks: 'bodies are decoded leniently: bytes that are not UTF-8 become U+FFFD instead of a 400',
     caughtBy: ['malformed_json_rejected'],
-    fake: wrapping(async (request, next) => {
-      if (request.method !== 'POST' || request.path !== '/categories') return next();
+    fake: onCreate(async (request, next) => {
       const lenient = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true }).decode(await request.bytes());
       return next({ body: lenient });
     }),
@@ -172,8 +161,8 @@ export const INPUT_HANDLING_VARIANTS: BrokenVariant[] = [
     name: 'deep-nesting-crashes',
     breaks: 'a body nested more than 1,000 deep overflows a recursive parser: 500',
     caughtBy: ['malformed_json_rejected'],
-    fake: wrapping(async (request, next) =>
-      nestingDepth(await createText(request)) > 1_000
+    fake: onCreate(async (request, next) =>
+      nestingDepth(await request.text()) > 1_000
         ? textAnswer(500, 'RecursionError: maximum recursion depth exceeded', 'text/plain')
         : next(),
     ),
@@ -193,8 +182,8 @@ export const INPUT_HANDLING_VARIANTS: BrokenVariant[] = [
     breaks:
       'a name past 255 code points answers 500 (it overflows a narrower column) instead of 400 like any name past 100',
     caughtBy: ['invalid_body_rejected'],
-    fake: wrapping(async (request, next) => {
-      const name = (await createBody(request))?.name;
+    fake: onCreate(async (request, next) => {
+      const name = ((await request.json()) as Fields | undefined)?.name;
       if (typeof name !== 'string' || [...name].length <= 255) return next();
       return textAnswer(500, 'value too long for type character varying(255)', 'text/plain');
     }),

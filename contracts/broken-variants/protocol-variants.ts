@@ -1,5 +1,5 @@
 import type { OverrideRequest } from '../../mocks/handlers/overrides.js';
-import { onSpecPath, tokenOf, wrapping, type BrokenVariant } from './variant.js';
+import { onCreate, onSpecPath, tokenOf, wrapping, type BrokenVariant } from './variant.js';
 
 const KNOWN_KEYS = ['free-test-key', 'pro-test-key', 'business-test-key', 'enterprise-test-key'];
 const isCreate = (request: OverrideRequest) => request.method === 'POST' && request.path === '/categories';
@@ -49,9 +49,9 @@ export const PROTOCOL_VARIANTS: BrokenVariant[] = [
     name: 'charset-parameter-refused',
     breaks: 'Content-Type must be exactly "application/json": a charset parameter or other case gets 415',
     caughtBy: ['equivalent_writes_answered_alike'],
-    fake: wrapping((request, next) => {
+    fake: onCreate(async (request, next) => {
       const contentType = request.header('content-type');
-      if (!isCreate(request) || contentType === null || contentType === 'application/json') return next();
+      if (contentType === null || contentType === 'application/json') return next();
       return next({ headers: { 'Content-Type': 'text/plain' } });
     }),
   },
@@ -59,8 +59,7 @@ export const PROTOCOL_VARIANTS: BrokenVariant[] = [
     name: 'json-read-by-pattern',
     breaks: 'fields are pulled out of the body text with a pattern, so \\u escapes are stored undecoded',
     caughtBy: ['equivalent_writes_answered_alike'],
-    fake: wrapping(async (request, next) => {
-      if (!isCreate(request)) return next();
+    fake: onCreate(async (request, next) => {
       const text = await request.text();
       if (!text.includes('\\u')) return next();
       const field = (name: string) => new RegExp(`"${name}"\\s*:\\s*"((?:[^"\\\\]|\\\\.)*)"`).exec(text)?.[1];
@@ -129,9 +128,9 @@ export const PROTOCOL_VARIANTS: BrokenVariant[] = [
     breaks:
       'a body is parsed and validated before its Content-Type is checked: text/plain with a broken body gets 400, not 415',
     caughtBy: ['evaluation_order_writes'],
-    fake: wrapping(async (request, next) => {
+    fake: onCreate(async (request, next) => {
       const contentType = request.header('content-type') ?? '';
-      if (!isCreate(request) || /^application\/json/i.test(contentType) || hasName(await request.json())) return next();
+      if (/^application\/json/i.test(contentType) || hasName(await request.json())) return next();
       const asJson = await next({ headers: { 'Content-Type': 'application/json' } });
       return asJson.status === 400 ? asJson : next();
     }),

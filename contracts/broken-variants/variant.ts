@@ -33,6 +33,11 @@ export function wrapping(resolve: (request: OverrideRequest, next: Next) => Prom
   return { overrides: [override.all(({ request, next }) => resolve(request, next), { beforeAuth: true })] };
 }
 
+/** A fake whose `POST /categories` goes through `resolve` after auth and quota: an override of that one operation. */
+export function onCreate(resolve: (request: OverrideRequest, next: Next) => Promise<Answer>): BrokenConfiguration {
+  return { overrides: [override.post('/categories', ({ request, next }) => resolve(request, next))] };
+}
+
 /** The bearer token the request carries, if any. */
 export function tokenOf(request: OverrideRequest): string | undefined {
   return /^Bearer +(\S+)/i.exec(request.header('authorization') ?? '')?.[1];
