@@ -1,4 +1,4 @@
-import type { Exchange } from '../transport/exchange.js';
+import type { Exchange } from '../core/exchange.js';
 import type { PromiseName } from './promise-rules.js';
 
 /** An exchange (or a set of concurrent ones) that contradicts the model: the promise, what came, what the model expected. */

@@ -10,7 +10,7 @@ import type { FakeContext } from './context.js';
 import type { Target } from './operation.js';
 import { runOverrides } from './overrides.js';
 import { rateLimitHeaders } from './responses.js';
-import { normalizedPath } from './route-pattern.js';
+import { normalizedPath } from '../../spec/path-normalization.js';
 
 /**
  * What an operation makes of a call before the guards run: the record step it needs once the request

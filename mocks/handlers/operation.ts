@@ -3,7 +3,7 @@ import { errorAnswer, type ApiCall } from './api-call.js';
 import type { FakeContext } from './context.js';
 import type { OperationId } from './journal.js';
 import { answerWith, type Planner } from './guarded.js';
-import { normalizedPath } from './route-pattern.js';
+import { normalizedPath } from '../../spec/path-normalization.js';
 
 /** One operation of the interface: where it answers and how it plans its answer. */
 export interface Operation {

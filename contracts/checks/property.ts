@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { CheckFailure, isCheckFailure, isSkip, type CheckContext } from '../checks/check.js';
+import { CheckFailure, isCheckFailure, isSkip, type CheckContext } from './check.js';
 
 /** Requests a failing property may spend looking for a smaller counterexample; past it, the smallest found so far is reported. */
 const SHRINK_REQUESTS = 150;
