@@ -48,7 +48,11 @@ export function createPipeline(
 
   return async (call) => {
     const trace: Trace & { operationId?: OperationId } = {};
-    let answer = preflightAnswer(call.method, call.header('access-control-request-method'));
+    // Reading a header scans the request's: only an OPTIONS can be a preflight.
+    let answer =
+      call.method === 'OPTIONS'
+        ? preflightAnswer(call.method, call.header('access-control-request-method'))
+        : undefined;
     if (answer === undefined && METHODS_FETCH_REFUSES.has(call.method)) {
       const { error, headers } = router.unmatchedError(call.method, call.path);
       answer = errorAnswer(error, headers);
