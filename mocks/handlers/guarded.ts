@@ -67,11 +67,12 @@ export async function answerGuarded(
   const after = overrides.matching(call.method, target, false);
   const subject = subjectOf(call);
   const preferred = preferredFaults(call.header('prefer'));
+  let plan: OperationPlan | undefined;
   if (before.length === 0 && after.length === 0 && !(preferred.ok && preferred.outcomes.length > 0)) {
     // Nothing comes between admission and the step: the store takes them together (one Redis round trip).
     // Most plans are known at once: no await for them (a hot path).
     const planned = target.plan(call);
-    const plan = planned instanceof Promise ? await planned : planned;
+    plan = planned instanceof Promise ? await planned : planned;
     const atOnce = await store.admitAtOnce({
       authorization: call.header('authorization'),
       clientAddress: call.clientAddress,
@@ -89,7 +90,9 @@ export async function answerGuarded(
   const earlyAnswer = early && (await deliver(early, {}, trace));
   if (earlyAnswer) return earlyAnswer;
   return runOverrides(overrides, before, call, {}, (admitted) =>
-    answerAdmitted(context, admitted === call ? target : route(admitted), admitted, after, route, trace),
+    admitted === call
+      ? answerAdmitted(context, target, call, after, route, trace, plan)
+      : answerAdmitted(context, route(admitted), admitted, after, route, trace),
   );
 }
 
@@ -101,6 +104,8 @@ async function answerAdmitted(
   after: ReturnType<FakeContext['overrides']['matching']>,
   route: (call: ApiCall) => Target,
   trace: Trace,
+  /** The call's plan when it was made already (a fault rule kept the store from taking it at once). */
+  planned?: OperationPlan,
 ): Promise<Answer> {
   const { store } = context;
   const access = await store.access.check(call.header('authorization'), call.clientAddress);
@@ -120,8 +125,7 @@ async function answerAdmitted(
     if (answer) return answer;
   }
   return runOverrides(context.overrides, after, call, headers, async (changed) => {
-    const routed = changed === call ? target : route(changed);
-    const plan = await routed.plan(changed);
+    const plan = changed === call ? (planned ?? (await target.plan(call))) : await route(changed).plan(changed);
     const result = plan.step && (await takeStep(store.records, plan.step));
     return withHeaders(plan.answer(result), headers);
   });

@@ -9,7 +9,7 @@ import type { Fake } from '../../mocks/fake.js';
 import type { JournalEntry } from '../../mocks/handlers/journal.js';
 import { setupFake } from '../../mocks/node/index.js';
 import { startFakeServer } from '../../mocks/server/index.js';
-import { NAMED_OVERRIDES, type OverrideName } from './named-overrides.js';
+import { FROZEN_CLOCK, NAMED_OVERRIDES, type OverrideName } from './named-overrides.js';
 
 // One way through the fake: the same requests through the three hosts (msw's setupServer in Node, msw's
 // setupWorker in Chromium, the standalone node:http server) give the same statuses, bodies and headers,
@@ -30,7 +30,6 @@ interface Seen {
 }
 interface Host {
   send(sent: Sent): Promise<Seen>;
-  setClock(epochSeconds: number): Promise<void>;
   addFault(rule: FaultRule): Promise<void>;
   useOverride(name: OverrideName): Promise<void>;
   journal(): Promise<JournalEntry[]>;
@@ -39,7 +38,6 @@ interface Host {
 
 // What a transport adds on its own (connection management, the date): not the fake's answer.
 const TRANSPORT_HEADERS = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
-const FIXED_EPOCH_SECONDS = Date.UTC(2026, 10, 25, 12, 0, 0) / 1000;
 
 function requestInit({ method, key = 'free-test-key', headers = {}, body }: Sent): RequestInit {
   return {
@@ -68,7 +66,6 @@ async function seen(response: Response): Promise<Seen> {
 function inProcess(fake: Fake, url: string, close: () => Promise<void>): Host {
   return {
     send: async (sent) => seen(await fetch(`${url}${sent.path}`, requestInit(sent))),
-    setClock: async (epochSeconds) => fake.clock.setEpochSeconds(epochSeconds),
     addFault: async (rule) => void (await fake.faults.add(rule)),
     useOverride: async (name) => void fake.overrides.use(NAMED_OVERRIDES[name]()),
     journal: async () => fake.requests.all(),
@@ -78,13 +75,13 @@ function inProcess(fake: Fake, url: string, close: () => Promise<void>): Host {
 
 async function nodeHost(): Promise<Host> {
   const baseUrl = 'http://hosts.test/v1';
-  const { server, fake } = setupFake({ baseUrl });
+  const { server, fake } = setupFake({ baseUrl, clock: FROZEN_CLOCK });
   server.listen({ onUnhandledRequest: 'error' });
   return inProcess(fake, baseUrl, async () => server.close());
 }
 
 async function standaloneHost(): Promise<Host> {
-  const running = await startFakeServer({ port: 0 });
+  const running = await startFakeServer({ port: 0, clock: FROZEN_CLOCK });
   return inProcess(running.fake, running.baseUrl, () => running.close());
 }
 
@@ -113,8 +110,6 @@ async function browserHost(browser: Browser, pageUrl: string): Promise<Host> {
           { path: sent.path, init: requestInit(sent) },
         ),
       ),
-    setClock: (epochSeconds) =>
-      page.evaluate((s) => (window as unknown as PageWindow).petstoreFake.clock.setEpochSeconds(s), epochSeconds),
     addFault: (rule) =>
       page.evaluate(
         async (added) => void (await (window as unknown as PageWindow).petstoreFake.faults.add(added)),
@@ -159,11 +154,7 @@ async function run(host: Host): Promise<{ answers: Seen[]; journal: Omit<Journal
     for (const step of SCENARIO) {
       if ('fault' in step) await host.addFault(step.fault);
       else if ('override' in step) await host.useOverride(step.override);
-      else {
-        // The same instant for every request: the rate-limit headers' seconds-left agree across hosts.
-        await host.setClock(FIXED_EPOCH_SECONDS);
-        answers.push(await host.send(step));
-      }
+      else answers.push(await host.send(step));
     }
     const journal = (await host.journal()).map(({ at: _at, ...entry }) => entry);
     return { answers, journal };

@@ -1,5 +1,8 @@
 import { override, type Override } from '../../mocks/index.js';
 
+/** Every host of the test runs on this frozen instant, so the rate-limit headers' seconds agree to the digit. */
+export const FROZEN_CLOCK = { now: () => Date.UTC(2026, 10, 25, 12, 0, 0) };
+
 /**
  * Overrides the host-equivalence test installs by name: a page cannot be handed a function, so every host
  * builds them from this one module (the browser page bundles it).
