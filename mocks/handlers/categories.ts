@@ -4,7 +4,7 @@ import { checkJsonContentType, parseJsonBody } from '../domain/request-body.js';
 import type { NewCategory } from '../domain/seed.js';
 import { errorAnswer, jsonAnswer } from './api-call.js';
 import type { FakeContext } from './context.js';
-import { afterStep, answerWith, type Planner } from './guarded.js';
+import { afterStep, answerWith, type Planner } from './operation-plan.js';
 import type { Operation } from './operation.js';
 
 /** `listCategories` and `createCategory`. */

@@ -4,40 +4,14 @@ import { apiError } from '../domain/errors.js';
 import type { FaultOutcome, FaultSubject, FiredFault } from '../domain/faults.js';
 import type { Plan as KeyPlan } from '../domain/plans.js';
 import { preferredFaults } from '../domain/prefer.js';
-import { takeStep, type RecordStep, type StepResult } from '../domain/record-step.js';
+import { takeStep } from '../domain/record-step.js';
 import { errorAnswer, type Answer, type ApiCall } from './api-call.js';
 import type { FakeContext } from './context.js';
 import type { Target } from './operation.js';
+import type { OperationPlan } from './operation-plan.js';
 import { runOverrides } from './overrides.js';
 import { rateLimitHeaders } from './responses.js';
 import { normalizedPath } from '../../spec/path-normalization.js';
-
-/**
- * What an operation makes of a call before the guards run: the record step it needs once the request
- * is admitted (none when it can answer without the store, e.g. a body that fails validation), and how
- * it answers then. Deciding the step first lets a shared store take admission and the step together.
- */
-export interface OperationPlan {
-  step?: RecordStep;
-  /** Runs once the request is admitted, with the step's result. */
-  answer(result: unknown): Answer;
-}
-
-/** How an operation plans its answer to one call. */
-export type Planner = (call: ApiCall) => OperationPlan | Promise<OperationPlan>;
-
-/**
- * A plan with a record step, typed by the step.
- * @example afterStep({ kind: 'listCategories' }, (categories) => jsonAnswer(categories))
- */
-export function afterStep<S extends RecordStep>(step: S, answer: (result: StepResult<S>) => Answer): OperationPlan {
-  return { step, answer: answer as (result: unknown) => Answer };
-}
-
-/** A plan that needs no record step: its answer is known before admission, and given only after it. */
-export function answerWith(answer: Answer): OperationPlan {
-  return { answer: () => answer };
-}
 
 /** What the stages learn about one request, for the journal. */
 export interface Trace {

@@ -2,7 +2,7 @@ import { apiError, type ApiError } from '../domain/errors.js';
 import { errorAnswer, type ApiCall } from './api-call.js';
 import type { FakeContext } from './context.js';
 import type { OperationId } from './journal.js';
-import { answerWith, type Planner } from './guarded.js';
+import { answerWith, type Planner } from './operation-plan.js';
 import { normalizedPath } from '../../spec/path-normalization.js';
 
 /** One operation of the interface: where it answers and how it plans its answer. */

@@ -1,5 +1,5 @@
 import { jsonAnswer } from './api-call.js';
-import { afterStep } from './guarded.js';
+import { afterStep } from './operation-plan.js';
 import type { Operation } from './operation.js';
 
 /** `listOrders`. */

@@ -2,7 +2,7 @@ import { deprecationHeaders, isPastSunset } from '../domain/deprecation.js';
 import { apiError } from '../domain/errors.js';
 import { errorAnswer, jsonAnswer, type Answer } from './api-call.js';
 import type { FakeContext } from './context.js';
-import { afterStep, type Planner } from './guarded.js';
+import { afterStep, type Planner } from './operation-plan.js';
 import type { Operation } from './operation.js';
 import { lastPathSegment } from './route-pattern.js';
 
