@@ -153,6 +153,10 @@ describe('the documentation (README.md and docs/)', () => {
       writeFileSync(
         join(folder, 'context.d.ts'),
         [
+          'declare function beforeAll(fn: () => unknown): void;',
+          'declare function afterEach(fn: () => unknown): void;',
+          'declare function afterAll(fn: () => unknown): void;',
+          'declare function it(name: string, fn: () => unknown): void;',
           'declare function renderApp(): void;',
           'interface ImportMeta { env: Record<string, string | undefined> }',
         ].join('\n'),
