@@ -74,6 +74,10 @@ export interface CheckContext {
   patience(): number | undefined;
   /** How many distinct things (coverage items, statuses with their error codes) this check's answers have shown so far. */
   evidence(): number;
+  /** `--strict`: a SHOULD of the rule table fails instead of warning. */
+  strict: boolean;
+  /** A rule of the table the check itself found broken (one the model cannot see alone): a failure, or a warning for a SHOULD outside `--strict`. */
+  report(broken: BrokenPromise): void;
   /** Takes the promises this check's exchanges broke so far, for a check that reports them itself (after shrinking). */
   takeBrokenPromises(): BrokenPromise[];
   /** Present on the fake only. */

@@ -1,8 +1,7 @@
 import fc from 'fast-check';
 import { exampleRequest, operationModels } from '../generate/operation-model.js';
 import { notCompleted } from '../generate/property.js';
-import type { BrokenPromise } from '../model/broken-promise.js';
-import { PROMISES } from '../model/promise-rules.js';
+import { brokenHeading, heldText, type BrokenPromise } from '../model/broken-promise.js';
 import type { ContractRequest, Exchange } from '../transport/exchange.js';
 import { CheckFailure, type Check, type CheckContext } from './check.js';
 
@@ -125,10 +124,10 @@ export const concurrentClientsSerialisable: Check = {
     if (!failing) throw notCompleted(result.errorInstance, 'concurrent clients');
     const [first] = failing.broken;
     throw new CheckFailure(
-      `Broken promise ${first!.promise} with ${failing.clients.length} clients at once: ${first!.title}`,
+      `${brokenHeading(first!.promise)} with ${failing.clients.length} clients at once: ${first!.title}`,
       [
         ...first!.lines,
-        `Promise: ${PROMISES[first!.promise].promise}`,
+        heldText(first!.promise),
         `Shrunk to ${failing.clients.length} clients, ${failing.sent.length} requests (after ${result.numShrinks} shrinks); replay with --seed ${context.seed}:`,
         ...failing.clients.map((steps, index) => `  client ${index + 1}: ${steps}`),
       ],

@@ -31,6 +31,10 @@ import { invalidParametersRejected, unknownQueryIgnored, validParametersAccepted
 import { rateLimitPromisesKept } from './rate-limit-promise-checks.js';
 import { concurrentClientsSerialisable } from './concurrent-clients-check.js';
 import { everyOutcomeCharged } from './outcome-charge-checks.js';
+import { everyMethodRouted, malformedCredentialsRefused } from './protocol-checks.js';
+import { conditionalRequestsHonoured } from './conditional-checks.js';
+import { answersKeepTheProtocol, answersLeakNothing } from './security-checks.js';
+import { repeatedMembersHandled } from './json-member-checks.js';
 
 /**
  * Every check, in the order they run. Checks that exhaust the key's quota come last, so that on a live
@@ -60,6 +64,12 @@ export const CHECKS: readonly Check[] = [
   unknownPathNotFound,
   nearMissPathsNotFound,
   methodNotAllowed,
+  answersKeepTheProtocol,
+  everyMethodRouted,
+  malformedCredentialsRefused,
+  conditionalRequestsHonoured,
+  repeatedMembersHandled,
+  answersLeakNothing,
   evaluationOrderReads,
   evaluationOrderWrites,
   rateLimitHeadersOnEveryResponse,

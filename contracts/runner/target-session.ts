@@ -24,6 +24,8 @@ export interface SuiteSettings {
   maxConcurrency?: number;
   /** The run's time on one target, from its first request; a check that would not fit is left out and reported. */
   maxMinutes?: number;
+  /** `--strict`: a SHOULD of the rule table fails a check instead of warning. */
+  strict?: boolean;
 }
 
 /** How the reason of a check the time budget left out begins. */
@@ -43,6 +45,7 @@ export function suiteSettings(options: Partial<SuiteSettings> & { live: boolean 
     maxConcurrency: options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY,
     ...(options.maxRequests !== undefined && { maxRequests: options.maxRequests }),
     ...(options.maxMinutes !== undefined && { maxMinutes: options.maxMinutes }),
+    ...(options.strict && { strict: true }),
   };
 }
 
@@ -66,6 +69,8 @@ export interface CheckTally {
   /** Each operation's status with its error code, as its answers showed them (with `observed`, what the check has seen). */
   answerKinds: Set<string>;
   broken: BrokenPromise[];
+  /** SHOULDs of the rule table the check's exchanges broke (outside --strict): the first of each rule. */
+  warnings: BrokenPromise[];
 }
 
 /** A key's per-minute limit affords one generated case in a row that shows nothing new per 20 requests; at least {@link LEAST_PATIENCE}. */
@@ -91,7 +96,7 @@ export class TargetSession {
   #sent = 0;
   /** The fake's clock minus this machine's, in seconds, as its last move answered. */
   #clockOffset = 0;
-  #tally: CheckTally = { requests: 0, observed: new Set(), answerKinds: new Set(), broken: [] };
+  #tally: CheckTally = { requests: 0, observed: new Set(), answerKinds: new Set(), broken: [], warnings: [] };
   /** The key's per-minute limit as the target's answers state it (`X-RateLimit-Limit`). */
   #keyLimit: number | undefined;
   #startedAt: number | undefined;
@@ -104,6 +109,7 @@ export class TargetSession {
       baseUrl: descriptor.baseUrl,
       capabilities: descriptor.capabilities,
       ...(descriptor.plan && { plan: descriptor.plan }),
+      ...(settings.strict && { strict: true }),
     });
     this.clock =
       descriptor.adminUrl && descriptor.capabilities.includes('clock')
@@ -136,7 +142,7 @@ export class TargetSession {
   /** Starts the tally of a check; its notes go to `note` from now on. */
   begin(note: (message: string) => void): CheckTally {
     this.#note = note;
-    this.#tally = { requests: 0, observed: new Set(), answerKinds: new Set(), broken: [] };
+    this.#tally = { requests: 0, observed: new Set(), answerKinds: new Set(), broken: [], warnings: [] };
     return this.#tally;
   }
 
@@ -223,6 +229,16 @@ export class TargetSession {
       );
   }
 
+  /** What the model or a check found broken: a failure of the running check, or its warning (the first of each rule). */
+  report(broken: BrokenPromise): void {
+    const tally = this.#tally;
+    if (broken.severity !== 'warning') tally.broken.push(broken);
+    else if (!tally.warnings.some(({ promise }) => promise === broken.promise)) {
+      tally.warnings.push(broken);
+      this.#note(`warning ${broken.promise}: ${broken.title}; ${broken.lines.join('; ')}`);
+    }
+  }
+
   async #sendCounted(request: ContractRequest): Promise<Exchange> {
     const { maxRequests } = this.#settings;
     if (maxRequests !== undefined && this.#sent >= maxRequests) {
@@ -242,7 +258,7 @@ export class TargetSession {
       tally.broken.push(...this.model.abandoned(ticket));
       throw error;
     }
-    tally.broken.push(...this.model.answered(ticket, exchange, this.targetNow(exchange)));
+    for (const broken of this.model.answered(ticket, exchange, this.targetNow(exchange))) this.report(broken);
     const { baseUrl } = this.#descriptor;
     for (const item of observedItems(exchange, baseUrl)) tally.observed.add(item);
     const operation =

@@ -2,6 +2,7 @@ import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import request from 'supertest';
 import { parsedJson, type ContractRequest, type Exchange, type RequestAuth, type SentRequest } from './exchange.js';
+import { needsRawSocket, sendRaw } from './raw-request.js';
 
 const RESPONSE_TIMEOUT_MS = 30_000;
 
@@ -67,6 +68,14 @@ function closedIdleConnection(error: unknown): boolean {
  */
 export async function sendRequest(baseUrl: string, apiKey: string, contract: ContractRequest): Promise<Exchange> {
   const sent = sentRequest(baseUrl, contract, apiKey);
+  // A method token Node would rewrite or fetch refuses, or a field sent twice: written on a socket as given.
+  if (
+    needsRawSocket(
+      sent.method,
+      Object.values(sent.headers).some((value) => value.includes('\n')),
+    )
+  )
+    return sendRaw(sent);
   try {
     return await sendOnce(baseUrl, sent);
   } catch (error) {
@@ -89,21 +98,21 @@ async function sendOnce(baseUrl: string, sent: SentRequest): Promise<Exchange> {
     // Keep every body as text, whatever its media type: conformance judges the bytes, not superagent.
     .buffer(true)
     .parse((response, done) => {
-      let text = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (text += chunk));
-      response.on('end', () => done(null, text));
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => done(null, Buffer.concat(chunks)));
     });
   for (const [name, value] of Object.entries(sent.headers)) test = test.set(name, value);
   // Always bytes: given a string without a Content-Type, superagent would declare it a form.
   const body = sent.body === undefined ? undefined : Buffer.from(sent.body);
   const response = body === undefined ? await test : await test.send(body);
-  const text = typeof response.body === 'string' ? response.body : '';
+  const bytes = Buffer.isBuffer(response.body) ? new Uint8Array(response.body) : new Uint8Array();
+  const text = Buffer.from(bytes).toString('utf8');
   const headers = Object.fromEntries(
     Object.entries(response.headers as Record<string, string | string[]>).map(([name, value]) => [
       name.toLowerCase(),
       Array.isArray(value) ? value.join(', ') : value,
     ]),
   );
-  return { request: sent, status: response.status, headers, text, json: parsedJson(text) };
+  return { request: sent, status: response.status, headers, text, json: parsedJson(text), bytes };
 }

@@ -6,7 +6,7 @@ import { preferredFaults } from '../domain/prefer.js';
 import { takeStep, type RecordStep, type StepResult } from '../domain/record-step.js';
 import { errorAnswer, type Answer, type ApiCall } from './api-call.js';
 import type { FakeContext } from './context.js';
-import { rateLimitHeaders } from './responses.js';
+import { HARDENING_HEADERS, rateLimitHeaders } from './responses.js';
 import { normalizedPath } from './route-pattern.js';
 
 /**
@@ -76,12 +76,12 @@ export function guarded(
         : await store.admitAtOnce({ authorization, clientAddress: call.clientAddress, subject, step });
     if (!atOnce) {
       const early = await store.faults.take(subject, 'beforeAuth');
-      const answer = early && (await deliver(early.outcome, {}));
+      const answer = early && (await deliver(early.outcome, { ...HARDENING_HEADERS }));
       if (answer) return answer;
     }
 
     const access = atOnce?.access ?? (await store.access.check(authorization, call.clientAddress));
-    const headers = rateLimitHeaders(access.rateLimit, context.clock.now());
+    const headers = { ...rateLimitHeaders(access.rateLimit, context.clock.now()), ...HARDENING_HEADERS };
     if (options.headers) Object.assign(headers, options.headers);
     if (!access.granted) {
       if (access.challenge) headers['WWW-Authenticate'] = access.challenge;
@@ -114,7 +114,8 @@ export function guarded(
       return await answer(call);
     } catch (error) {
       // Never a wrong answer: a request the shared store could not serve changed nothing (docs/explanation/design.md section 6).
-      if (error instanceof StoreUnavailableError) return errorAnswer(storeUnavailable(), { 'Retry-After': '1' });
+      if (error instanceof StoreUnavailableError)
+        return errorAnswer(storeUnavailable(), { 'Retry-After': '1', ...HARDENING_HEADERS });
       throw error;
     }
   };

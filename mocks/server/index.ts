@@ -258,8 +258,9 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       body: () => Promise.resolve(bytes),
       clientAddress: incoming.socket.remoteAddress ?? 'unknown',
     };
-    if (METHODS_FETCH_REFUSES.has(method)) {
-      // Answered here without the guards, so consuming no quota, like a preflight.
+    if (METHODS_FETCH_REFUSES.has(method) && intercept) {
+      // Only a hook needs a fetch Request, which cannot carry these: answered here without the guards.
+      // Without one they go through auth and quota first like any method (design section 7).
       const { error, headers } = fake.unmatchedError(method, call.path);
       return sendJson(res, error.status, headers, error);
     }
