@@ -121,6 +121,7 @@ export async function runContractCli(
         ...(options.maxRequests !== undefined && { maxRequests: options.maxRequests }),
         ...(options.maxMinutes !== undefined && { maxMinutes: options.maxMinutes }),
         ...(options.maxConcurrency !== undefined && { maxConcurrency: options.maxConcurrency }),
+        ...(options.strict && { strict: true }),
       });
       reports.push(await runAgainst(target, settings, io));
     }

@@ -10,7 +10,7 @@ import { RecordLedger, type CreatedRecord } from './record-ledger.js';
 import { errorAnswerBreaks } from './error-answers.js';
 import { refusalBreaks } from './refusals.js';
 import { ruleBreaks } from '../rules/rule-judge.js';
-import type { RuleName } from '../rules/rule-table.js';
+import { RULES, type Rule, type RuleName } from '../rules/rule-table.js';
 
 /**
  * A request an HTTP parser may refuse before any application sees it (a method token or header fields
@@ -74,11 +74,11 @@ export class PromiseModel {
 
   /** Whether the target can be held to a promise (it has what the promise needs). */
   judges(promise: keyof typeof PROMISES | RuleName): boolean {
-    // The rules under the spec hold on every target: HTTP, JSON and the bearer scheme need no state.
-    if (!(promise in PROMISES)) return true;
-    return PROMISES[promise as keyof typeof PROMISES].needs.every((capability) =>
-      (this.#options.capabilities as readonly string[]).includes(capability),
-    );
+    const needs: readonly Capability[] =
+      promise in PROMISES
+        ? PROMISES[promise as keyof typeof PROMISES].needs
+        : ((RULES[promise as RuleName] as Rule).needs ?? []);
+    return needs.every((capability) => (this.#options.capabilities as readonly string[]).includes(capability));
   }
 
   /** The target forgot its state (the fake's reset): records and counters start over. */

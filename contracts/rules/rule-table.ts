@@ -8,6 +8,8 @@
  * `model: true` rows are judged by the run's one model on every exchange, whichever check (or `watch`)
  * saw it; `checks` are the checks that send the requests which put the rule to the test.
  */
+import type { Capability } from '../checks/check.js';
+
 export type Strength = 'MUST' | 'SHOULD';
 
 /** Where a rule applies. */
@@ -21,6 +23,8 @@ export type RuleScope =
 
 export interface Rule {
   source: string;
+  /** What a target must support for the rule to be judged there (a development mock is not held to production CORS). */
+  needs?: readonly Capability[];
   strength: Strength;
   appliesTo: RuleScope;
   says: string;
@@ -199,9 +203,10 @@ export const RULES = {
   },
   cors_not_open_with_credentials: {
     source: 'OWASP API8:2023; Fetch standard (CORS protocol)',
+    needs: ['closedCors'],
     strength: 'MUST',
     appliesTo: 'a header when present',
-    says: 'Access-Control-Allow-Credentials: true never comes with * or with whatever Origin the request named: any site could then read keyed answers through a browser',
+    says: 'Access-Control-Allow-Credentials: true never comes with whatever Origin the request named (an origin nobody trusts): any site could then read keyed answers through a browser',
     model: true,
     checks: ['answers_leak_nothing'],
   },

@@ -163,7 +163,10 @@ export const SECURITY_RULES: ExchangeRule[] = [
     breaks: (exchange) => {
       const allowed = headerOf(exchange, 'access-control-allow-origin')?.trim();
       const origin = requestHeaderOf(exchange, 'origin')?.trim();
-      return allowed === '*' || (allowed !== undefined && allowed === origin && origin === UNTRUSTED_ORIGIN)
+      // `*` with credentials is refused by every browser (Fetch): useless, not open. Reflecting any origin
+      // is open. Split: a gateway adding its own value makes a list.
+      const listed = (allowed ?? '').split(',').map((value) => value.trim());
+      return origin === UNTRUSTED_ORIGIN && listed.includes(origin)
         ? received(
             `Access-Control-Allow-Origin: ${allowed} with Access-Control-Allow-Credentials: true to Origin: ${origin ?? '(none)'}`,
             'credentials allowed only for origins the service trusts',

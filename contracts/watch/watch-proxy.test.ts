@@ -59,6 +59,14 @@ const NOT_SHOWN_BY_ORDINARY_TRAFFIC = new Set([
   'key-read-from-query',
   'key-read-from-x-api-key',
   'long-names-crash',
+  // Shown only by requests an attacker or a protocol check sends (contracts/rules/): a hostile Origin,
+  // malformed credentials, HEAD, conditional requests, a repeated member.
+  'cors-reflects-any-origin',
+  'lenient-bearer-parsing',
+  'head-answers-other-type',
+  'etag-never-honoured',
+  'not-modified-to-any-tag',
+  'repeated-member-crashes',
 ]);
 
 /** Starts `watch` in this process; resolves once it listens, with its address and a way to stop it. */

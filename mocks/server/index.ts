@@ -258,15 +258,11 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       body: () => Promise.resolve(bytes),
       clientAddress: incoming.socket.remoteAddress ?? 'unknown',
     };
-    if (METHODS_FETCH_REFUSES.has(method) && intercept) {
-      // Only a hook needs a fetch Request, which cannot carry these: answered here without the guards.
-      // Without one they go through auth and quota first like any method (design section 7).
-      const { error, headers } = fake.unmatchedError(method, call.path);
-      return sendJson(res, error.status, headers, error);
-    }
     let status: number;
     let remaining: string | null | undefined;
-    if (intercept) {
+    // A hook sees a fetch Request, which cannot carry TRACE or TRACK: those go past the hook, through auth
+    // and quota first like any method (design section 7).
+    if (intercept && !METHODS_FETCH_REFUSES.has(method)) {
       const response = await answerIntercepted(incoming, call, search, bytes, intercept);
       ({ status } = response);
       remaining = response.headers.get('x-ratelimit-remaining');
