@@ -17,6 +17,10 @@ async function repeatsAMember(request: Request): Promise<boolean> {
   return new Set(names).size !== names.length;
 }
 
+/** The last 200 body per path, and the fake minute of the first 429 of a used-up day (see `day-forgotten-each-minute`). */
+const lastListed = new Map<string, ArrayBuffer>();
+let dayRefusedInMinute: number | undefined;
+
 /** Variants breaking one rule of the table under the spec (contracts/rules/rule-table.ts) each. */
 export const PROTOCOL_RULE_VARIANTS: BrokenVariant[] = [
   {
@@ -183,6 +187,46 @@ export const PROTOCOL_RULE_VARIANTS: BrokenVariant[] = [
       if (request.method !== 'POST' || !(await repeatsAMember(request))) return next(request);
       const response = await next(request);
       return withJson(response, () => ({ code: 'internal_error', message: 'Internal error', status: 500 }), 500);
+    },
+  },
+  {
+    name: 'day-forgotten-each-minute',
+    breaks: 'a used-up day window admits again in the next minute (the day counter is read per minute)',
+    caughtBy: ['both_quota_windows_held'],
+    intercept: async (request, next) => {
+      const response = await next(request);
+      const path = apiPath(request);
+      if (response.status === 200) {
+        // A day counted down afresh: the minute of its first refusal is still to come.
+        if (Number(response.headers.get('x-ratelimit-reset')) % 86_400 === 0) dayRefusedInMinute = undefined;
+        lastListed.set(path, await response.clone().arrayBuffer());
+        return response;
+      }
+      const reset = Number(response.headers.get('x-ratelimit-reset'));
+      const retryAfter = Number(response.headers.get('retry-after'));
+      const listed = lastListed.get(path);
+      if (response.status !== 429 || reset % 86_400 !== 0 || retryAfter <= 60 || !listed) return response;
+      // The fake's own now (its clock may be moved): the day ends at Reset, Retry-After seconds away.
+      const minute = Math.floor((reset - retryAfter) / 60);
+      dayRefusedInMinute ??= minute;
+      if (minute === dayRefusedInMinute) return response;
+      const headers = new Headers(response.headers);
+      headers.delete('retry-after');
+      headers.delete('content-length');
+      headers.set('X-RateLimit-Limit', '60');
+      headers.set('X-RateLimit-Remaining', '59');
+      headers.set('X-RateLimit-Reset', String((minute + 1) * 60));
+      return new Response(listed, { status: 200, headers });
+    },
+  },
+  {
+    name: 'error-messages-name-nothing',
+    breaks: 'every 400 says only "Invalid request." (the spec: the message names what is wrong, the field)',
+    caughtBy: ['error_messages_name_the_field'],
+    intercept: async (request, next) => {
+      const response = await next(request);
+      if (response.status !== 400) return response;
+      return withJson(response, (json) => ({ ...(json as object), message: 'Invalid request.' }));
     },
   },
 ];

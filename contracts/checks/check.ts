@@ -43,6 +43,8 @@ export interface FakeScenario {
   reset(): Promise<void>;
   /** Sets what the key has left in its current minute window. */
   setMinuteRemaining(remaining: number): Promise<void>;
+  /** Sets what the key has left in its current day window. */
+  setDayRemaining(remaining: number): Promise<void>;
 }
 
 /** What a check gets: one way to send requests, the compiled spec, and what is known of the key. */

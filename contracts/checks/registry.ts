@@ -35,6 +35,8 @@ import { everyMethodRouted, malformedCredentialsRefused } from './protocol-check
 import { conditionalRequestsHonoured } from './conditional-checks.js';
 import { answersKeepTheProtocol, answersLeakNothing } from './security-checks.js';
 import { repeatedMembersHandled } from './json-member-checks.js';
+import { bothQuotaWindowsHeld } from './quota-window-checks.js';
+import { errorMessagesNameTheField } from './error-message-checks.js';
 
 /**
  * Every check, in the order they run. Checks that exhaust the key's quota come last, so that on a live
@@ -56,6 +58,7 @@ export const CHECKS: readonly Check[] = [
   validBodiesStoredAsSent,
   invalidBodyRejected,
   invalidBodyNotStored,
+  errorMessagesNameTheField,
   malformedJsonRejected,
   unsupportedMediaTypeRejected,
   payloadTooLargeRejected,
@@ -82,6 +85,7 @@ export const CHECKS: readonly Check[] = [
   rateLimitPromisesKept,
   concurrentClientsSerialisable,
   quotaWindowRollsOver,
+  bothQuotaWindowsHeld,
   banAfterRepeatedRejections,
 ];
 

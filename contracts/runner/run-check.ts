@@ -69,6 +69,7 @@ function contextFor(
       scenario: {
         reset: () => session.resetTarget(),
         setMinuteRemaining: (remaining: number) => session.setMinuteRemaining(remaining),
+        setDayRemaining: (remaining: number) => session.setRemaining({ dayRemaining: remaining }),
       },
     }),
   };

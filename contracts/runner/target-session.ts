@@ -158,12 +158,17 @@ export class TargetSession {
 
   /** Sets what the session's key has left in its minute window (the fake's `/__admin/keys`); the model forgets what it believed. */
   async setMinuteRemaining(remaining: number): Promise<void> {
+    await this.setRemaining({ minuteRemaining: remaining });
+  }
+
+  /** Sets what the session's key has left in its minute and/or day window; the model forgets what it believed. */
+  async setRemaining(remaining: { minuteRemaining?: number; dayRemaining?: number }): Promise<void> {
     const { adminUrl, apiKey } = this.#descriptor;
     if (!adminUrl) throw new Error('only the fake has scenario controls');
     const response = await fetch(`${adminUrl}/__admin/keys/${encodeURIComponent(apiKey)}/quota`, {
       method: 'PUT',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ minuteRemaining: remaining }),
+      body: JSON.stringify(remaining),
     });
     if (!response.ok)
       throw new Error(`PUT /__admin/keys/.../quota answered ${response.status}: ${await response.text()}`);
