@@ -75,6 +75,11 @@ export interface CheckContext {
    * every case is sent. Set on a live target whose key's quota is what limits the run.
    */
   patience(): number | undefined;
+  /**
+   * Whether the run already tried a case of this kind (`record`: and count it as tried now): the
+   * evidence a budget must buy once whatever the patience (contracts/generate/evidence.ts).
+   */
+  triedKind(kind: string, record: boolean): boolean;
   /** How many distinct things (coverage items, statuses with their error codes) this check's answers have shown so far. */
   evidence(): number;
   /** `--strict`: a SHOULD of the rule table fails instead of warning. */

@@ -45,6 +45,10 @@ async function runAgainst(target: RunningTarget, settings: SuiteSettings, io: Cl
   const created =
     session.marker === undefined ? undefined : { marker: session.marker, records: session.model.created() };
   if (created) io.out(createdText(created));
+  const rulesTried = [...session.model.rulesTried().keys()];
+  io.out(
+    `Evidence: ${session.kindsTried} kinds of generated case (each schema constraint broken, each class of value) and ${rulesTried.length} rules of the table applied to answers (${rulesTried.join(', ')})`,
+  );
   io.out(`Replay these cases with: --seed ${settings.seed}`);
   return {
     target: {

@@ -38,6 +38,7 @@ export function sessionOf(descriptor: TargetDescriptor, settings?: SuiteSettings
 }
 
 function contextFor(
+  check: Check,
   descriptor: TargetDescriptor,
   session: TargetSession,
   note: (message: string) => void,
@@ -48,6 +49,7 @@ function contextFor(
     maxConcurrency: session.settings.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY,
     patience: () => session.patience,
     evidence: () => tally.observed.size + tally.answerKinds.size,
+    triedKind: (kind, record) => session.triedKind(`${check.name} ${kind}`, record),
     takeBrokenPromises: () => tally.broken.splice(0),
     strict: session.settings.strict ?? false,
     report: (broken) => session.report(broken),
@@ -132,7 +134,7 @@ export async function runCheck(
   };
   try {
     await session.resetTarget();
-    await check.run(contextFor(descriptor, session, note, tally));
+    await check.run(contextFor(check, descriptor, session, note, tally));
     return brokenPromise() ?? { ...base, outcome: 'passed', ...finished() };
   } catch (error) {
     const broken = brokenPromise();

@@ -100,6 +100,7 @@ export class TargetSession {
   /** The key's per-minute limit as the target's answers state it (`X-RateLimit-Limit`). */
   #keyLimit: number | undefined;
   #startedAt: number | undefined;
+  readonly #triedKinds = new Set<string>();
   #note: (message: string) => void = () => undefined;
 
   constructor(descriptor: TargetDescriptor, settings: SuiteSettings) {
@@ -137,6 +138,18 @@ export class TargetSession {
   /** Requests sent to the target so far, by every check. */
   get sent(): number {
     return this.#sent;
+  }
+
+  /** Whether a kind of generated case was tried in this run (`record`: it is now). */
+  triedKind(kind: string, record: boolean): boolean {
+    const tried = this.#triedKinds.has(kind);
+    if (record) this.#triedKinds.add(kind);
+    return tried;
+  }
+
+  /** How many kinds of generated case the run tried (each schema constraint broken, each class of value). */
+  get kindsTried(): number {
+    return this.#triedKinds.size;
   }
 
   /** Starts the tally of a check; its notes go to `note` from now on. */

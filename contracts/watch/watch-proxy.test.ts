@@ -67,6 +67,8 @@ const NOT_SHOWN_BY_ORDINARY_TRAFFIC = new Set([
   'etag-never-honoured',
   'not-modified-to-any-tag',
   'repeated-member-crashes',
+  'day-forgotten-each-minute',
+  'error-messages-name-nothing',
 ]);
 
 /** Starts `watch` in this process; resolves once it listens, with its address and a way to stop it. */

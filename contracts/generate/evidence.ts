@@ -1,0 +1,58 @@
+/**
+ * What kind of evidence a generated case is, so a budget stops on repetition, never on a kind not yet
+ * tried: a case that names what it breaks (`name: maxLength`) is that; any other value is the classes
+ * of what it holds (each class of character in each string, each boundary of length, each class of
+ * number, which members are present). Two cases of one kind are the same evidence.
+ * @example evidenceKind({ breaks: 'name: maxLength', body: {} }) // 'breaks name: maxLength'
+ */
+export function evidenceKind(value: unknown): string {
+  if (typeof value === 'object' && value !== null && typeof (value as { breaks?: unknown }).breaks === 'string')
+    return `breaks ${(value as { breaks: string }).breaks}`;
+  return kindOf(value);
+}
+
+/** Character classes a string can hold, as the generators know them (contracts/generate/unicode.ts). */
+const CHARACTER_CLASSES: Array<[string, RegExp]> = [
+  ['ascii-letter', /[A-Za-z]/],
+  ['digit', /[0-9]/],
+  ['space', /[ \t\n\r]/],
+  ['punctuation', /[!-/:-@[-`{-~]/],
+  ['control', /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/],
+  ['latin-1', /[\u00a0-\u00ff]/],
+  ['combining', /\p{M}/u],
+  ['right-to-left', /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/],
+  ['bidi-control', /[\u200e\u200f\u202a-\u202e\u2066-\u2069]/],
+  ['zero-width', /[\u200b-\u200d\u2060\ufeff]/],
+  ['other-space', /[\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]/],
+  ['cjk', /[\u3040-\u9fff\uac00-\ud7af]/],
+  ['astral', /[\u{10000}-\u{10ffff}]/u],
+  ['lone-surrogate', /\p{Cs}/u],
+];
+
+function lengthClass(length: number): string {
+  // Exact where boundaries live (empty, one, the spec's bounds and just past them), bucketed elsewhere.
+  if (length <= 2 || (length >= 99 && length <= 101) || (length >= 499 && length <= 501)) return String(length);
+  return length < 99 ? 'short' : length < 499 ? 'long' : 'longer';
+}
+
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (typeof value === 'string') {
+    const classes = CHARACTER_CLASSES.filter(([, pattern]) => pattern.test(value)).map(([name]) => name);
+    const blank = value.trim() === '' ? ' blank' : '';
+    return `string(${lengthClass([...value].length)}${blank}: ${classes.join('+')})`;
+  }
+  if (typeof value === 'number' || typeof value === 'bigint') {
+    const number = Number(value);
+    const sign = number < 0 ? '-' : number === 0 ? '0' : '+';
+    const size = Math.abs(number) > Number.MAX_SAFE_INTEGER ? 'past 2^53' : 'safe';
+    return `number(${sign} ${Number.isInteger(number) ? 'integer' : 'fraction'} ${size})`;
+  }
+  if (Array.isArray(value)) return `array(${lengthClass(value.length)}: ${value.length > 0 ? kindOf(value[0]) : ''})`;
+  if (typeof value === 'object')
+    return `{${Object.keys(value)
+      .sort()
+      .map((key) => `${key}: ${kindOf((value as Record<string, unknown>)[key])}`)
+      .join(', ')}}`;
+  return typeof value;
+}
