@@ -17,6 +17,7 @@ const CHARACTER_CLASSES: Array<[string, RegExp]> = [
   ['digit', /[0-9]/],
   ['space', /[ \t\n\r]/],
   ['punctuation', /[!-/:-@[-`{-~]/],
+  // eslint-disable-next-line no-control-regex -- exactly the control characters a string can hold
   ['control', /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/],
   ['latin-1', /[\u00a0-\u00ff]/],
   ['combining', /\p{M}/u],
