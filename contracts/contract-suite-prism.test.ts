@@ -1,4 +1,4 @@
-import { describeContractSuite } from './runner/describe-contract-suite.js';
+import { describeContractSuite } from './jest/describe-contract-suite.js';
 import { PRISM_CAPABILITIES, PRISM_LACKING, startPrismTarget } from './targets/prism-target.js';
 
 // Every check of the registry against Prism mocking the same spec; what Prism cannot do is skipped, with why.

@@ -1,20 +1,20 @@
 /** Every named check, in run order, and lookup by name. */
 export { CHECKS, checkNamed } from './checks/registry.js';
-/** The check signature, capabilities and the typed verdicts a check can throw. */
+/** The words every layer shares: what a target can do, its key's plan limits, its clock. */
+export { CAPABILITIES, type Capability } from './core/capabilities.js';
+export type { PlanLimits } from './core/plan-limits.js';
+export type { TargetClock } from './core/target-clock.js';
+/** The check signature and the typed verdicts a check can throw. */
 export {
-  CAPABILITIES,
   CheckFailure,
   CheckNotApplicable,
   RequestBudgetExhausted,
   isCheckFailure,
-  type Capability,
   type Check,
   type CheckContext,
   type FakeScenario,
-  type PlanLimits,
-  type TargetClock,
 } from './checks/check.js';
-/** The protocol equivalences and the order-of-evaluation faults the checks hold targets to. */
+/** The protocol equivalences and the order-of-evaluation request defects the checks hold targets to. */
 export { EQUIVALENCES, type Equivalence, type Spelling } from './protocol/equivalences.js';
 export { DISTINCTIONS, nearMissesOf, type Distinction } from './protocol/distinctions.js';
 /** The one model of the spec's promises across exchanges (the suite's and the proxy's), and its promises. */
@@ -24,18 +24,18 @@ export type { BrokenPromise, Observation } from './model/broken-promise.js';
 export type { CreatedRecord } from './model/record-ledger.js';
 export { runMarker, markedBody } from './generate/run-marker.js';
 /** Every sentence of the spec's prose and what verifies it. */
-export { SENTENCE_TABLE, type SentenceRow } from './spec/sentence-table.js';
-export { specSentences, type SpecSentence } from './spec/spec-sentences.js';
-export { FAULTS, type Fault } from './checks/evaluation-order-checks.js';
+export { SENTENCE_TABLE, type SentenceRow } from './sentences/sentence-table.js';
+export { specSentences, type SpecSentence } from './sentences/spec-sentences.js';
+export { REQUEST_DEFECTS, type RequestDefect } from './checks/evaluation-order-checks.js';
 /** Generated cases: a seeded, shrinking property over requests, and the operations read from the spec. */
-export { checkProperty, type PropertyOptions } from './generate/property.js';
+export { checkProperty, type PropertyOptions } from './checks/property.js';
 export { operationModels, type OperationModel } from './generate/operation-model.js';
 /** Runs one check or many against a target and returns typed results. */
 export { runCheck, runChecks, type RunCheckOptions, type RunChecksOptions } from './runner/run-check.js';
 export { suiteSettings, DEFAULT_MAX_CONCURRENCY, DEFAULT_RUNS, type SuiteSettings } from './runner/target-session.js';
 export { summarise, type CheckResult, type SuiteSummary } from './runner/check-result.js';
 /** Registers the registry as jest tests against a target (what `npm test` uses). */
-export { describeContractSuite, type ContractSuiteDefinition } from './runner/describe-contract-suite.js';
+export { describeContractSuite, type ContractSuiteDefinition } from './jest/describe-contract-suite.js';
 /** Targets: the fake in-process, Prism spawned, or a live base URL; and why a check is skipped on one. */
 export { startFakeTarget, FAKE_CAPABILITIES, type FakeTargetOptions } from './targets/fake-target.js';
 export { startPrismTarget, PRISM_CAPABILITIES, PRISM_LACKING } from './targets/prism-target.js';
@@ -45,7 +45,7 @@ export { TargetUnreachableError, UsageError, isExitTwoError } from './targets/ta
 /** Conformance of one response to the spec (status, Content-Type, body, documented headers). */
 export { responseViolations, type Violation, type ConformanceOptions } from './conformance/response-conformance.js';
 /** What a check sends and receives. */
-export type { ContractRequest, Exchange, RequestAuth, SentRequest } from './transport/exchange.js';
+export type { ContractRequest, Exchange, RequestAuth, SentRequest } from './core/exchange.js';
 /** The spec as the suite reads it. */
 export type {
   SpecDocument,
@@ -55,9 +55,9 @@ export type {
   DocumentedHeader,
   DocumentedRequestBody,
   JsonSchema,
-} from './spec/spec-document.js';
+} from './core/spec-document.js';
 /** The spec's validators, compiled once per operation + status + media type. */
-export { specValidators, SpecValidators } from './spec/spec-validators.js';
+export { specValidators, SpecValidators } from './conformance/spec-validators.js';
 /** Coverage of the spec's operation x status x header by a run. */
 export { coverageOf, coverageItems, type Coverage, type CoverageItem } from './coverage/coverage.js';
 /** Reports: terminal lines, summary, coverage and the check x target matrix; JUnit XML; JSON. */

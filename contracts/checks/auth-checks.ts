@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { exampleRequest, operationModels } from '../generate/operation-model.js';
-import { checkProperty } from '../generate/property.js';
-import { headerOf, type ContractRequest, type Exchange, type RequestAuth } from '../transport/exchange.js';
+import { checkProperty } from './property.js';
+import { headerOf, type ContractRequest, type Exchange, type RequestAuth } from '../core/exchange.js';
 import type { Check, CheckContext } from './check.js';
 import { expectConforms, expectErrorBody, expectStatus, expectThat } from './expectations.js';
 

@@ -4,10 +4,10 @@ import { snippet } from '../conformance/response-conformance.js';
 import { invalidObjectCases } from '../generate/invalid-values.js';
 import { malformedBodies } from '../generate/malformed-bodies.js';
 import { exampleRequest, operationModels, successOf, type OperationModel } from '../generate/operation-model.js';
-import { checkProperty, NoveltyStop } from '../generate/property.js';
+import { checkProperty, NoveltyStop } from './property.js';
 import { boundaryObjects, validValues } from '../generate/valid-values.js';
-import { resolveSchema, type JsonSchema } from '../spec/spec-document.js';
-import type { ContractRequest, Exchange } from '../transport/exchange.js';
+import { resolveSchema, type JsonSchema } from '../core/spec-document.js';
+import type { ContractRequest, Exchange } from '../core/exchange.js';
 import type { Check, CheckContext } from './check.js';
 import { expectConforms, expectErrorBody, expectStatus, expectThat } from './expectations.js';
 

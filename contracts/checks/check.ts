@@ -1,41 +1,9 @@
+import type { Capability } from '../core/capabilities.js';
+import type { PlanLimits } from '../core/plan-limits.js';
+import type { TargetClock } from '../core/target-clock.js';
 import type { BrokenPromise } from '../model/broken-promise.js';
-import type { SpecValidators } from '../spec/spec-validators.js';
-import type { ContractRequest, Exchange } from '../transport/exchange.js';
-
-/**
- * What a target permits or supports. A check lists the capabilities it needs; a target that lacks one
- * skips the check with the target's reason for lacking it.
- */
-export const CAPABILITIES = {
-  stateful: 'remembers created categories and counts requests against the key',
-  writes: 'may create categories',
-  quota: 'may be driven to one 429 (never to a ban)',
-  clock: 'has a clock the suite can move (/__admin/clock)',
-  realAuth: 'rejects keys it does not know',
-  deprecationHeaders: 'sends its own Deprecation, Sunset and Link values',
-  uniformErrors: "answers routing and parsing errors (unknown path, other method, bad JSON) with the spec's Error",
-  bodyLimit: 'refuses bodies over 16 KiB',
-  httpEquivalences:
-    'answers requests that HTTP says are the same (scheme and header-name case, spacing, media type spellings) alike',
-  exactParameters: 'reads integer path parameters exactly: the whole int64 range, no hexadecimal or exponent coercion',
-  closedCors: 'grants CORS with credentials only to origins it trusts, as a service behind a key must',
-} as const;
-
-export type Capability = keyof typeof CAPABILITIES;
-
-/** The limits of the key's plan, when the target knows them (docs/explanation/design.md section 3). */
-export interface PlanLimits {
-  perMinute: number;
-  perDay: number;
-}
-
-/** Moves a target's clock; only targets with the `clock` capability have one. */
-export interface TargetClock {
-  /** Sets the clock to an epoch second; resolves with the target's new time. */
-  setEpochSeconds(epochSeconds: number): Promise<number>;
-  /** Moves the target's clock (the fake's `/__admin/clock`) and resolves with its epoch second after the move. */
-  advanceSeconds(seconds: number): Promise<number>;
-}
+import type { SpecValidators } from '../conformance/spec-validators.js';
+import type { ContractRequest, Exchange } from '../core/exchange.js';
 
 /** Test control of the fake, for checks that set a scenario up (only the fake has it). */
 export interface FakeScenario {

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { exampleRequest, operationModels } from '../generate/operation-model.js';
-import { notCompleted } from '../generate/property.js';
+import { notCompleted } from './property.js';
 import { brokenHeading, heldText, type BrokenPromise } from '../model/broken-promise.js';
-import type { ContractRequest, Exchange } from '../transport/exchange.js';
+import type { ContractRequest, Exchange } from '../core/exchange.js';
 import { CheckFailure, type Check, type CheckContext } from './check.js';
 
 /** What one client's commands act on: its way of sending (which records each exchange for the report). */

@@ -1,6 +1,6 @@
 import { exampleRequest, operationModels } from '../generate/operation-model.js';
 import { RULES, severityOf, type RuleName } from '../rules/rule-table.js';
-import { headerOf, type Exchange } from '../transport/exchange.js';
+import { headerOf, type Exchange } from '../core/exchange.js';
 import type { Check, CheckContext } from './check.js';
 
 function broke(context: CheckContext, rule: RuleName, title: string, line: string, exchange: Exchange): void {

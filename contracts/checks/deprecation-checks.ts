@@ -1,64 +1,13 @@
-import { documentedOperation } from '../spec/spec-document.js';
-import { headerOf, type Exchange } from '../transport/exchange.js';
-import type { Check } from './check.js';
-import { expectConforms, expectErrorBody, expectStatus, expectThat } from './expectations.js';
-
-// RFC 9745: `@` and an epoch second.
-const DEPRECATION_VALUE = /^@-?\d+$/;
-// RFC 9110 IMF-fixdate, the only HTTP-date form a sender may generate.
-const IMF_FIXDATE =
-  /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
-
-function linkRelations(link: string): string[] {
-  return [...link.matchAll(/rel\s*=\s*"?([^";,]+)"?/gi)].map((match) => match[1]!.toLowerCase());
-}
+import type { Exchange } from '../core/exchange.js';
+import { deprecationVerdict } from '../core/deprecation-headers.js';
+import { CheckFailure, type Check } from './check.js';
+import { expectConforms, expectErrorBody, expectStatus } from './expectations.js';
 
 /** Fails unless the answer carries a valid Deprecation, a Sunset not before it and a Link to both notices. */
 export function expectDeprecationHeaders(exchange: Exchange, context: string): { sunsetEpochSeconds: number } {
-  const deprecation = headerOf(exchange, 'deprecation');
-  const sunset = headerOf(exchange, 'sunset');
-  const link = headerOf(exchange, 'link');
-  expectThat(
-    deprecation !== undefined && DEPRECATION_VALUE.test(deprecation),
-    `Invalid or missing Deprecation (${context})`,
-    [`Received: Deprecation: ${deprecation ?? '(none)'} / Expected: @<epoch seconds> (RFC 9745)`],
-    exchange,
-  );
-  expectThat(
-    sunset !== undefined && IMF_FIXDATE.test(sunset),
-    `Invalid or missing Sunset (${context})`,
-    [`Received: Sunset: ${sunset ?? '(none)'} / Expected: an HTTP-date such as Thu, 01 Jul 2027 00:00:00 GMT`],
-    exchange,
-  );
-  const sunsetEpochSeconds = Date.parse(sunset) / 1000;
-  const deprecatedEpochSeconds = Number(deprecation.slice(1));
-  expectThat(
-    sunsetEpochSeconds >= deprecatedEpochSeconds,
-    `Sunset is before Deprecation (${context})`,
-    [
-      `Received: Sunset ${sunset}, Deprecation ${deprecation} / Expected: Sunset not before ${new Date(deprecatedEpochSeconds * 1000).toUTCString()}`,
-    ],
-    exchange,
-  );
-  const documentedSunset = documentedOperation('getPetById').sunset;
-  if (documentedSunset !== undefined) {
-    const expected = new Date(documentedSunset).toUTCString();
-    expectThat(
-      sunset === expected,
-      `Sunset differs from the spec's x-sunset (${context})`,
-      [`Received: ${sunset} / Expected: ${expected}`],
-      exchange,
-    );
-  }
-  const relations = linkRelations(link ?? '');
-  const missing = ['deprecation', 'sunset'].filter((relation) => !relations.includes(relation));
-  expectThat(
-    missing.length === 0,
-    `Link lacks rel="${missing.join('", rel="')}" (${context})`,
-    [`Received: Link: ${link ?? '(none)'}`],
-    exchange,
-  );
-  return { sunsetEpochSeconds };
+  const verdict = deprecationVerdict(exchange, context);
+  if (!verdict.ok) throw new CheckFailure(verdict.problem.title, verdict.problem.lines, exchange);
+  return { sunsetEpochSeconds: verdict.sunsetEpochSeconds };
 }
 
 /** Every answer of the deprecated operation announces the deprecation and the sunset. */

@@ -2,8 +2,8 @@ import { isDeepStrictEqual } from 'node:util';
 import { snippet } from '../conformance/response-conformance.js';
 import { exampleRequest, operationModels, type OperationModel } from '../generate/operation-model.js';
 import { EQUIVALENCES } from '../protocol/equivalences.js';
-import { resolveSchema } from '../spec/spec-document.js';
-import { errorCodeOf, type Exchange } from '../transport/exchange.js';
+import { resolveSchema } from '../core/spec-document.js';
+import { errorCodeOf, type Exchange } from '../core/exchange.js';
 import type { Check, CheckContext } from './check.js';
 import { expectConforms, expectThat } from './expectations.js';
 

@@ -1,6 +1,6 @@
 import { operationModels, pathOf } from '../generate/operation-model.js';
 import { nearMissesOf } from '../protocol/distinctions.js';
-import { headerOf } from '../transport/exchange.js';
+import { headerOf } from '../core/exchange.js';
 import type { Check } from './check.js';
 import { expectErrorBody, expectStatus, expectThat, integerHeader } from './expectations.js';
 

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { invalidObjectCases } from '../generate/invalid-values.js';
 import { exampleRequest, invalidPathValues, operationModels, pathOf } from '../generate/operation-model.js';
-import { resolveSchema, type JsonSchema } from '../spec/spec-document.js';
-import { specValidators } from '../spec/spec-validators.js';
-import type { Exchange } from '../transport/exchange.js';
+import { resolveSchema, type JsonSchema } from '../core/spec-document.js';
+import { specValidators } from '../conformance/spec-validators.js';
+import type { Exchange } from '../core/exchange.js';
 import type { Check } from './check.js';
 import { expectErrorBody, expectStatus, expectThat } from './expectations.js';
 

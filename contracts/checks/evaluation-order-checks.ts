@@ -1,7 +1,7 @@
 import { invalidObjectCases } from '../generate/invalid-values.js';
 import { exampleRequest, operationModels, pathOf, type OperationModel } from '../generate/operation-model.js';
 import fc from 'fast-check';
-import type { ContractRequest } from '../transport/exchange.js';
+import type { ContractRequest } from '../core/exchange.js';
 import type { Check, CheckContext } from './check.js';
 import { expectConforms, expectErrorBody, expectStatus } from './expectations.js';
 
@@ -9,14 +9,14 @@ import { expectConforms, expectErrorBody, expectStatus } from './expectations.js
  * One way a request can be wrong, and the stage that finds it. docs/explanation/design.md section 3: authentication,
  * then routing, then validation; within validation (ASSUMPTIONS): media type, size, syntax, schema.
  */
-export interface Fault {
+export interface RequestDefect {
   name: string;
   stage: number;
   status: number;
   code: string;
-  /** Whether the fault can be put into a request of this operation. */
+  /** Whether the defect can be put into a request of this operation. */
   appliesTo(model: OperationModel): boolean;
-  /** The request with this fault added. */
+  /** The request with this defect added. */
   apply(request: ContractRequest, model: OperationModel): ContractRequest;
 }
 
@@ -24,8 +24,8 @@ const withBody = (model: OperationModel) => model.bodySchema !== undefined;
 const bodyText = (request: ContractRequest) =>
   typeof request.rawBody === 'string' ? request.rawBody : JSON.stringify(request.json);
 
-/** The faults, earliest stage first. */
-export const FAULTS: readonly Fault[] = [
+/** The defects, earliest stage first. */
+export const REQUEST_DEFECTS: readonly RequestDefect[] = [
   {
     name: 'no key',
     stage: 1,
@@ -117,10 +117,10 @@ export const FAULTS: readonly Fault[] = [
 ];
 
 async function expectEarliestStageAnswers(context: CheckContext, model: OperationModel): Promise<void> {
-  const faults = FAULTS.filter((fault) => fault.appliesTo(model));
-  for (const first of faults) {
-    for (const later of faults.filter((fault) => fault.stage > first.stage)) {
-      // The later stage's fault goes on first, so a routing or auth change is made on top of it.
+  const defects = REQUEST_DEFECTS.filter((defect) => defect.appliesTo(model));
+  for (const first of defects) {
+    for (const later of defects.filter((defect) => defect.stage > first.stage)) {
+      // The later stage's defect goes on first, so a routing or auth change is made on top of it.
       const request = first.apply(later.apply(exampleRequest(model), model), model);
       const what = `${request.method} ${request.path} with ${first.name} and ${later.name}`;
       const exchange = await context.send(request);

@@ -1,11 +1,9 @@
 import { responseViolations, snippet, type ConformanceOptions } from '../conformance/response-conformance.js';
-import { parseHeaderValue } from '../conformance/header-value.js';
-import { specValidators, schemaViolations } from '../spec/spec-validators.js';
-import { headerOf, mediaTypeOf, type Exchange } from '../transport/exchange.js';
+import { integerHeaderVerdict } from '../core/header-value.js';
+import { specValidators, schemaViolations } from '../conformance/spec-validators.js';
+import { DEPRECATION_HEADERS } from '../core/deprecation-headers.js';
+import { headerOf, mediaTypeOf, type Exchange } from '../core/exchange.js';
 import { CheckFailure } from './check.js';
-
-/** Documented headers owned by `deprecation_headers` (Prism cannot send a valid Deprecation value). */
-export const DEPRECATION_HEADERS = ['Deprecation', 'Sunset', 'Link'] as const;
 
 /** What the request was about, for the first line of a failure ("for name longer than 100 characters"). */
 function about(context: string | undefined): string {
@@ -87,17 +85,9 @@ export function expectErrorBody(exchange: Exchange, code?: string, context?: str
 
 /** The integer value of a header, failing when it is missing or not plain digits. */
 export function integerHeader(exchange: Exchange, name: string, context?: string): number {
-  const raw = headerOf(exchange, name);
-  if (raw === undefined) {
-    throw new CheckFailure(
-      `Missing header ${name}${about(context)}`,
-      [`Received headers: ${Object.keys(exchange.headers).join(', ')}`],
-      exchange,
-    );
-  }
-  const parsed = parseHeaderValue(raw, { type: 'integer' });
-  if (!parsed.ok) throw new CheckFailure(`Invalid header ${name}${about(context)}`, [parsed.reason], exchange);
-  return parsed.value as number;
+  const verdict = integerHeaderVerdict(exchange, name, context);
+  if (!verdict.ok) throw new CheckFailure(verdict.problem.title, verdict.problem.lines, exchange);
+  return verdict.value;
 }
 
 /** Fails with `title` and `lines` when `condition` is false; `exchange` is the answer that shows it (for curl). */

@@ -7,7 +7,7 @@ import {
   validPathValues,
   type OperationModel,
 } from '../generate/operation-model.js';
-import { checkProperty } from '../generate/property.js';
+import { checkProperty } from './property.js';
 import { isDeepStrictEqual } from 'node:util';
 import { snippet } from '../conformance/response-conformance.js';
 import type { Check, CheckContext } from './check.js';

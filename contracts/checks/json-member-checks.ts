@@ -1,5 +1,5 @@
 import { exampleRequest, operationModels } from '../generate/operation-model.js';
-import { errorCodeOf, type Exchange } from '../transport/exchange.js';
+import { errorCodeOf, type Exchange } from '../core/exchange.js';
 import { CheckFailure, type Check } from './check.js';
 
 type Body = Record<string, unknown>;

@@ -1,5 +1,5 @@
 import { exampleRequest, operationModels, pathOf, type OperationModel } from '../generate/operation-model.js';
-import type { ContractRequest } from '../transport/exchange.js';
+import type { ContractRequest } from '../core/exchange.js';
 import type { Check } from './check.js';
 
 const INT64_MAX = '9223372036854775807';

@@ -1,12 +1,13 @@
 import { exampleRequest, operationModels } from '../generate/operation-model.js';
-import { errorCodeOf, type Exchange } from '../transport/exchange.js';
-import { CheckNotApplicable, type Check, type TargetClock } from './check.js';
+import { errorCodeOf, type Exchange } from '../core/exchange.js';
+import { MINUTE, serverEpochSeconds } from '../core/quota-windows.js';
+import type { TargetClock } from '../core/target-clock.js';
+import { CheckNotApplicable, type Check } from './check.js';
 import { expectConforms, expectErrorBody, expectStatus, expectThat, integerHeader } from './expectations.js';
-import { driveToFirstRejection, rateLimitHeaders, serverEpochSeconds } from './rate-limit-checks.js';
+import { driveToFirstRejection, rateLimitHeadersOf } from './rate-limit-checks.js';
 
 // Driving a window that ends later than this to a 429 would lock the key out for hours.
 const LONGEST_WINDOW_TO_EXHAUST_SECONDS = 65;
-const MINUTE = 60;
 
 /** Fails unless the 429 is a documented rejection with the given code, Remaining 0 and a sane Retry-After. */
 function expectRejection(
@@ -18,7 +19,7 @@ function expectRejection(
   expectStatus(rejection, [429], context);
   expectErrorBody(rejection, code, context);
   expectConforms(operationId, rejection, context);
-  const { remaining } = rateLimitHeaders(rejection, context);
+  const { remaining } = rateLimitHeadersOf(rejection, context);
   expectThat(
     remaining === 0,
     `X-RateLimit-Remaining is not 0 on a 429 (${context})`,
@@ -51,7 +52,7 @@ export const rateLimitExceededAnswer: Check = {
   async run({ send }) {
     const probe = await send({ method: 'GET', path: '/categories' });
     expectStatus(probe, [200], 'the first request');
-    const { reset } = rateLimitHeaders(probe, 'the first request');
+    const { reset } = rateLimitHeadersOf(probe, 'the first request');
     const windowLeft = reset - serverEpochSeconds(probe);
     if (windowLeft > LONGEST_WINDOW_TO_EXHAUST_SECONDS) {
       throw new CheckNotApplicable(
@@ -90,7 +91,7 @@ export const quotaWindowRollsOver: Check = {
     await clock!.advanceSeconds(retryAfter);
     const admitted = await send({ method: 'GET', path: '/categories', expectsRateLimit: true });
     expectStatus(admitted, [200], `${retryAfter} s (Retry-After) after the 429`);
-    const { limit, remaining, reset } = rateLimitHeaders(admitted, 'the first request of the new window');
+    const { limit, remaining, reset } = rateLimitHeadersOf(admitted, 'the first request of the new window');
     expectThat(
       remaining === limit - 1,
       'X-RateLimit-Remaining did not start over in the new window',

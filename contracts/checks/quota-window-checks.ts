@@ -1,9 +1,8 @@
 import { CheckNotApplicable, type Check } from './check.js';
 import { expectErrorBody, expectStatus, expectThat, integerHeader } from './expectations.js';
-import { rateLimitHeaders, serverEpochSeconds } from './rate-limit-checks.js';
+import { DAY, MINUTE, serverEpochSeconds } from '../core/quota-windows.js';
+import { rateLimitHeadersOf } from './rate-limit-checks.js';
 
-const MINUTE = 60;
-const DAY = 86_400;
 /** What the day window is left with: fewer than the minute's limit, so the day is the lower window. */
 const DAY_LEFT = 3;
 
@@ -28,7 +27,7 @@ export const bothQuotaWindowsHeld: Check = {
       const what = `a request with ${left + 1} left in the day and a full minute`;
       const exchange = await send({ method: 'GET', path: '/categories' });
       expectStatus(exchange, [200], what);
-      const headers = rateLimitHeaders(exchange, what);
+      const headers = rateLimitHeadersOf(exchange, what);
       expectThat(
         headers.reset === dayEnd && headers.remaining === left && (!plan || headers.limit === plan.perDay),
         `The headers do not describe the day window, which has fewer left (${what})`,

@@ -1,37 +1,15 @@
-import { headerOf, type Exchange } from '../transport/exchange.js';
+import type { Exchange } from '../core/exchange.js';
+import { DAY, MINUTE, SLACK_SECONDS, serverEpochSeconds } from '../core/quota-windows.js';
+import { rateLimitVerdict, type RateLimitHeaders } from '../core/rate-limit-headers.js';
 import { CheckFailure, type Check, type CheckContext } from './check.js';
-import { expectStatus, expectThat, integerHeader } from './expectations.js';
+import { expectStatus, expectThat } from './expectations.js';
 
-/** The `X-RateLimit-*` triple of one answer. */
-export interface RateLimitHeaders {
-  limit: number;
-  remaining: number;
-  reset: number;
+/** Reads the triple and fails unless each header is present and plain digits. */
+export function rateLimitHeadersOf(exchange: Exchange, context?: string): RateLimitHeaders {
+  const verdict = rateLimitVerdict(exchange, context);
+  if (!verdict.ok) throw new CheckFailure(verdict.problem.title, verdict.problem.lines, exchange);
+  return verdict.headers;
 }
-
-/** Reads and checks the triple (present, plain digits). */
-export function rateLimitHeaders(exchange: Exchange, context?: string): RateLimitHeaders {
-  return {
-    limit: integerHeader(exchange, 'X-RateLimit-Limit', context),
-    remaining: integerHeader(exchange, 'X-RateLimit-Remaining', context),
-    reset: integerHeader(exchange, 'X-RateLimit-Reset', context),
-  };
-}
-
-// Answers in the same second share their Date: under a proxy's load one parse serves thousands of them.
-let lastDate = { header: '', millis: Number.NaN };
-
-/** The target's idea of now, in epoch seconds: its `Date` header, else ours. */
-export function serverEpochSeconds(exchange: Exchange): number {
-  const header = headerOf(exchange, 'date') ?? '';
-  if (header !== lastDate.header) lastDate = { header, millis: Date.parse(header) };
-  return Math.floor((Number.isNaN(lastDate.millis) ? Date.now() : lastDate.millis) / 1000);
-}
-
-const MINUTE = 60;
-const DAY = 86_400;
-// Date has a one-second resolution and clocks drift a little.
-const SLACK_SECONDS = 2;
 
 /** Three requests in a row: Remaining goes down by exactly one each time, Limit stays and matches the plan. */
 export const rateLimitRemainingDecreases: Check = {
@@ -46,7 +24,7 @@ export const rateLimitRemainingDecreases: Check = {
       for (let index = 0; index < 3; index += 1) {
         const exchange = await send({ method: 'GET', path: '/categories' });
         expectStatus(exchange, [200], `request ${index + 1} of 3`);
-        answers.push({ exchange, headers: rateLimitHeaders(exchange, `request ${index + 1} of 3`) });
+        answers.push({ exchange, headers: rateLimitHeadersOf(exchange, `request ${index + 1} of 3`) });
       }
       if (new Set(answers.map(({ headers }) => headers.reset)).size > 1) continue;
       for (let index = 1; index < answers.length; index += 1) {
@@ -94,7 +72,7 @@ export const rateLimitResetInWindow: Check = {
   async run({ send, plan }) {
     const exchange = await send({ method: 'GET', path: '/categories' });
     expectStatus(exchange, [200]);
-    const { limit, reset } = rateLimitHeaders(exchange);
+    const { limit, reset } = rateLimitHeadersOf(exchange);
     const now = serverEpochSeconds(exchange);
     const window = plan && limit === plan.perMinute ? MINUTE : DAY;
     expectThat(
@@ -115,14 +93,14 @@ export async function driveToFirstRejection(
 ): Promise<{ rejection: Exchange; last: Exchange }> {
   let last = await send({ method: 'GET', path: '/categories', expectsRateLimit: true });
   if (last.status === 429) return { rejection: last, last };
-  let { remaining, reset } = rateLimitHeaders(last, context);
+  let { remaining, reset } = rateLimitHeadersOf(last, context);
   let budget = remaining + 3;
   let windowEnded = false;
   for (let sent = 1; sent <= budget; sent += 1) {
     const exchange = await send({ method: 'GET', path: '/categories', expectsRateLimit: true });
     if (exchange.status === 429) return { rejection: exchange, last };
     expectStatus(exchange, [200], `${context}, request ${sent + 1}`);
-    const headers = rateLimitHeaders(exchange, context);
+    const headers = rateLimitHeadersOf(exchange, context);
     if (headers.reset !== reset && !windowEnded) {
       // A new window began while we counted: the remaining count starts over, once.
       windowEnded = true;

@@ -1,13 +1,14 @@
 import fc from 'fast-check';
 import { exampleRequest, operationModels, pathOf } from '../generate/operation-model.js';
-import type { ContractRequest } from '../transport/exchange.js';
+import type { ContractRequest } from '../core/exchange.js';
+import { SLACK_SECONDS } from '../core/quota-windows.js';
 import { CheckNotApplicable, type Check, type CheckContext } from './check.js';
 import { expectErrorBody, expectStatus, expectThat, integerHeader } from './expectations.js';
-import { rateLimitHeaders, type RateLimitHeaders } from './rate-limit-checks.js';
+import type { RateLimitHeaders } from '../core/rate-limit-headers.js';
+import { rateLimitHeadersOf } from './rate-limit-checks.js';
 
 // Exhausting a window that ends later than this would lock the key out for hours (the day window).
 const LONGEST_WINDOW_SECONDS = 65;
-const SLACK_SECONDS = 2;
 
 /** What a client may send while it reads the headers: admitted reads, requests that fail (and still cost one), and requests without the key (which cost the key nothing). */
 type Kind = 'read' | 'invalid' | 'unknown-path' | 'anonymous';
@@ -55,7 +56,7 @@ async function liveOneWindow(context: CheckContext, kinds: Kind[], window: numbe
   // Paced like any request: a window an earlier check used up is waited out before this one begins.
   const first = await context.send({ ...requestOf('read'), expectsRateLimit: false });
   expectStatus(first, [200], `window ${window}: the first request`);
-  let announced: RateLimitHeaders = rateLimitHeaders(first, `window ${window}: the first request`);
+  let announced: RateLimitHeaders = rateLimitHeadersOf(first, `window ${window}: the first request`);
   if (announced.reset - (await context.now()) > LONGEST_WINDOW_SECONDS) {
     throw new CheckNotApplicable(
       `the key's tightest window ends in ${announced.reset - Math.round(await context.now())} s (its daily quota is nearly used); exhausting it would lock the key out`,
@@ -80,7 +81,7 @@ async function liveOneWindow(context: CheckContext, kinds: Kind[], window: numbe
       expectStatus(exchange, [401], what);
       continue;
     }
-    const headers = rateLimitHeaders(exchange, what);
+    const headers = rateLimitHeadersOf(exchange, what);
     if (headers.reset !== announced.reset) {
       // A new window may begin while a live target is driven; then Remaining must start over.
       if ((rolled += 1) > 2)
@@ -140,7 +141,7 @@ async function liveOneWindow(context: CheckContext, kinds: Kind[], window: numbe
     [`Received: 429 after waiting ${retryAfter} s / Expected: admitted (window ${window})`],
     again,
   );
-  const fresh = rateLimitHeaders(again, 'after waiting Retry-After');
+  const fresh = rateLimitHeadersOf(again, 'after waiting Retry-After');
   expectThat(
     fresh.remaining === fresh.limit - 1 && fresh.reset > announced.reset,
     'The window after Retry-After is not a fresh one',

@@ -3,7 +3,7 @@ import { malformedBodies } from '../generate/malformed-bodies.js';
 import { validValues } from '../generate/valid-values.js';
 import { exampleRequest, operationModels, type OperationModel } from '../generate/operation-model.js';
 import { UNTRUSTED_ORIGIN } from '../rules/security-rules.js';
-import type { ContractRequest, RequestAuth } from '../transport/exchange.js';
+import type { ContractRequest, RequestAuth } from '../core/exchange.js';
 import type { Check } from './check.js';
 
 const keyIn = (header: string, spell: (key: string) => string, shown: string): RequestAuth => ({
@@ -45,9 +45,14 @@ export const answersLeakNothing: Check = {
   verifies:
     'for every operation, requests an attacker sends (the key near-missed or in other carriers, a hostile Origin, traversal and debug parameters, bodies that break parsers) get answers that carry no credential, no stack trace, file path or server version, no cookie, and no CORS grant to any origin with credentials (OWASP API2, API8)',
   needs: [],
-  async run({ send, capabilities, seed }) {
+  async run({ send, capabilities, seed, patience }) {
+    const paced = patience() !== undefined;
+    let readDone = false;
     for (const model of operationModels()) {
       if (!model.safe && !capabilities.includes('writes')) continue;
+      // Where the key's quota limits the run: every provocation on one read and on every write.
+      if (paced && model.safe && readDone) continue;
+      readDone ||= model.safe;
       for (const request of provocations(model, seed, capabilities.includes('uniformErrors'))) await send(request);
     }
   },

@@ -1,4 +1,4 @@
-import type { Exchange } from '../transport/exchange.js';
+import type { Exchange } from '../core/exchange.js';
 import type { Check, CheckContext } from './check.js';
 import { expectConforms, expectStatus, expectThat } from './expectations.js';
 

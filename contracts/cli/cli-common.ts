@@ -1,7 +1,7 @@
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { Capability } from '../checks/check.js';
+import type { Capability } from '../core/capabilities.js';
 import { ALLOWABLE } from '../targets/url-target.js';
 
 /** Where a command writes, what it reads from its environment, and the name it was run by (injected, for tests). */

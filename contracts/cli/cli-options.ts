@@ -1,5 +1,5 @@
 import { Command, InvalidArgumentError } from 'commander';
-import type { Capability } from '../checks/check.js';
+import type { Capability } from '../core/capabilities.js';
 import { collect, parseAllow, wholeNumber } from './cli-common.js';
 
 /** The command line of docs/explanation/design.md section 4, parsed. */

@@ -47,7 +47,7 @@ async function runAgainst(target: RunningTarget, settings: SuiteSettings, io: Cl
   if (created) io.out(createdText(created));
   const rulesTried = [...session.model.rulesTried().keys()];
   io.out(
-    `Evidence: ${session.kindsTried} kinds of generated case (each schema constraint broken, each class of value) and ${rulesTried.length} rules of the table applied to answers (${rulesTried.join(', ')})`,
+    `Evidence: ${session.kindsTried} facets of generated cases (each schema constraint broken; each member, class of character, length boundary and class of number sent) and ${rulesTried.length} rules of the table applied to answers (${rulesTried.join(', ')})`,
   );
   io.out(`Replay these cases with: --seed ${settings.seed}`);
   return {

@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander';
 import { readFile } from 'node:fs/promises';
-import type { Capability } from '../checks/check.js';
+import type { Capability } from '../core/capabilities.js';
 import { replayAgainst, type ReplayReport } from '../watch/replay.js';
 import { readHar } from '../watch/har.js';
 import { DEFAULT_MAX_BODY_BYTES, startWatchProxy } from '../watch/watch-proxy.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { Exchange } from '../transport/exchange.js';
+import type { Exchange } from '../core/exchange.js';
 import { responseViolations } from './response-conformance.js';
 
 const RATE_LIMIT = { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '59', 'x-ratelimit-reset': '1795000020' };

@@ -1,6 +1,6 @@
-import { schemaViolations, specValidators } from '../spec/spec-validators.js';
-import { headerOf, mediaTypeOf, type Exchange } from '../transport/exchange.js';
-import { parseHeaderValue } from './header-value.js';
+import { schemaViolations, specValidators } from './spec-validators.js';
+import { headerOf, mediaTypeOf, type Exchange } from '../core/exchange.js';
+import { parseHeaderValue } from '../core/header-value.js';
 
 /** One way a response departs from what the spec documents for it. */
 export interface Violation {

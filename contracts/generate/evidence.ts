@@ -1,14 +1,14 @@
 /**
- * What kind of evidence a generated case is, so a budget stops on repetition, never on a kind not yet
- * tried: a case that names what it breaks (`name: maxLength`) is that; any other value is the classes
- * of what it holds (each class of character in each string, each boundary of length, each class of
- * number, which members are present). Two cases of one kind are the same evidence.
- * @example evidenceKind({ breaks: 'name: maxLength', body: {} }) // 'breaks name: maxLength'
+ * What evidence a generated case brings, as facets, so a budget stops on repetition, never on something
+ * not yet tried: a case that names what it breaks (`name: maxLength`) is that one facet; any other value
+ * is one facet per thing it holds: each member present or absent, each class of character in each
+ * string, each length boundary, each class of number. A case is new evidence when one of its facets is.
+ * @example evidenceFacets({ name: 'é' }) // ['$: {name}', '$.name: latin-1', '$.name: length 1']
  */
-export function evidenceKind(value: unknown): string {
+export function evidenceFacets(value: unknown): string[] {
   if (typeof value === 'object' && value !== null && typeof (value as { breaks?: unknown }).breaks === 'string')
-    return `breaks ${(value as { breaks: string }).breaks}`;
-  return kindOf(value);
+    return [`breaks ${(value as { breaks: string }).breaks}`];
+  return [...new Set(facetsOf(value, '$'))];
 }
 
 /** Character classes a string can hold, as the generators know them (contracts/generate/unicode.ts). */
@@ -36,24 +36,31 @@ function lengthClass(length: number): string {
   return length < 99 ? 'short' : length < 499 ? 'long' : 'longer';
 }
 
-function kindOf(value: unknown): string {
-  if (value === null) return 'null';
+function facetsOf(value: unknown, at: string): string[] {
+  if (value === null) return [`${at}: null`];
   if (typeof value === 'string') {
-    const classes = CHARACTER_CLASSES.filter(([, pattern]) => pattern.test(value)).map(([name]) => name);
-    const blank = value.trim() === '' ? ' blank' : '';
-    return `string(${lengthClass([...value].length)}${blank}: ${classes.join('+')})`;
+    const classes = CHARACTER_CLASSES.filter(([, pattern]) => pattern.test(value)).map(([name]) => `${at}: ${name}`);
+    return [
+      ...classes,
+      `${at}: length ${lengthClass([...value].length)}`,
+      ...(value.trim() === '' ? [`${at}: blank`] : []),
+    ];
   }
   if (typeof value === 'number' || typeof value === 'bigint') {
     const number = Number(value);
-    const sign = number < 0 ? '-' : number === 0 ? '0' : '+';
+    const sign = number < 0 ? 'negative' : number === 0 ? 'zero' : 'positive';
     const size = Math.abs(number) > Number.MAX_SAFE_INTEGER ? 'past 2^53' : 'safe';
-    return `number(${sign} ${Number.isInteger(number) ? 'integer' : 'fraction'} ${size})`;
+    return [`${at}: ${sign}`, `${at}: ${Number.isInteger(number) ? 'integer' : 'fraction'}`, `${at}: ${size}`];
   }
-  if (Array.isArray(value)) return `array(${lengthClass(value.length)}: ${value.length > 0 ? kindOf(value[0]) : ''})`;
+  if (Array.isArray(value))
+    return [
+      `${at}: array of ${lengthClass(value.length)}`,
+      ...value.slice(0, 3).flatMap((item) => facetsOf(item, `${at}[]`)),
+    ];
   if (typeof value === 'object')
-    return `{${Object.keys(value)
-      .sort()
-      .map((key) => `${key}: ${kindOf((value as Record<string, unknown>)[key])}`)
-      .join(', ')}}`;
-  return typeof value;
+    return [
+      `${at}: {${Object.keys(value).sort().join(', ')}}`,
+      ...Object.entries(value).flatMap(([key, member]) => facetsOf(member, `${at}.${key}`)),
+    ];
+  return [`${at}: ${typeof value}`];
 }

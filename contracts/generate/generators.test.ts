@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { isUtf8 } from 'node:buffer';
-import { specValidators } from '../spec/spec-validators.js';
+import { specValidators } from '../conformance/spec-validators.js';
 import { invalidObjectCases } from './invalid-values.js';
 import { malformedBodies } from './malformed-bodies.js';
 import { codePointLength } from './unicode.js';

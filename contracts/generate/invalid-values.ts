@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { resolveSchema, type JsonSchema } from '../spec/spec-document.js';
-import { specValidators } from '../spec/spec-validators.js';
+import { resolveSchema, type JsonSchema } from '../core/spec-document.js';
+import { specValidators } from '../conformance/spec-validators.js';
 import { codePoint, EDGE_WHITESPACE } from './unicode.js';
 import { integerBounds, validValues } from './valid-values.js';
 

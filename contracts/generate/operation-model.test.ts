@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { specDocument } from '../../spec/spec-artifacts.js';
-import { readSpecDocument } from '../spec/spec-document.js';
+import { readSpecDocument } from '../core/spec-document.js';
 import { exampleRequest, operationModels, pathOf } from './operation-model.js';
 
 describe('operationModels', () => {

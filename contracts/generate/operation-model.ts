@@ -6,8 +6,8 @@ import {
   type DocumentedParameter,
   type JsonSchema,
   type SpecDocument,
-} from '../spec/spec-document.js';
-import type { ContractRequest } from '../transport/exchange.js';
+} from '../core/spec-document.js';
+import type { ContractRequest } from '../core/exchange.js';
 import { boundaryValues, validValues } from './valid-values.js';
 
 /** What the generated checks know of one operation, all of it read from the spec. */

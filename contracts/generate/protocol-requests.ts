@@ -1,5 +1,5 @@
-import { documentedSpec, type SpecDocument } from '../spec/spec-document.js';
-import type { RequestAuth } from '../transport/exchange.js';
+import { documentedSpec, type SpecDocument } from '../core/spec-document.js';
+import type { RequestAuth } from '../core/exchange.js';
 
 /**
  * The methods RFC 9110 §9.3 defines, PATCH (RFC 5789), WebDAV's (RFC 4918) that servers and proxies

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { specValidators } from '../spec/spec-validators.js';
+import { specValidators } from '../conformance/spec-validators.js';
 import { invalidObjectCases } from './invalid-values.js';
 import { carriesMarker, markedBody, runMarker } from './run-marker.js';
 import { codePointLength } from './unicode.js';

@@ -1,6 +1,6 @@
-import { resolveSchema, type JsonSchema } from '../spec/spec-document.js';
+import { resolveSchema, type JsonSchema } from '../core/spec-document.js';
 import type { ValidateFunction } from 'ajv';
-import { specValidators } from '../spec/spec-validators.js';
+import { specValidators } from '../conformance/spec-validators.js';
 
 type Body = Record<string, unknown>;
 

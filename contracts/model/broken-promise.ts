@@ -1,5 +1,5 @@
 import { RULES, type RuleName } from '../rules/rule-table.js';
-import type { Exchange } from '../transport/exchange.js';
+import type { Exchange } from '../core/exchange.js';
 import { PROMISES, type PromiseName } from './promise-rules.js';
 
 /** An exchange (or a set of concurrent ones) that contradicts the model: the promise, what came, what the model expected. */

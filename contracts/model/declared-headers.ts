@@ -1,7 +1,6 @@
-import { expectDeprecationHeaders } from '../checks/deprecation-checks.js';
-import { isCheckFailure } from '../checks/check.js';
-import type { DocumentedOperation } from '../spec/spec-document.js';
-import { headerOf, type Exchange } from '../transport/exchange.js';
+import { deprecationVerdict } from '../core/deprecation-headers.js';
+import type { DocumentedOperation } from '../core/spec-document.js';
+import { headerOf, type Exchange } from '../core/exchange.js';
 import type { BrokenPromise } from './broken-promise.js';
 
 /**
@@ -28,11 +27,7 @@ export function declaredHeaderBreaks(
     ];
   }
   if (!judgeValues) return [];
-  try {
-    expectDeprecationHeaders(exchange, `${operation.operationId} ${exchange.status}`);
-    return [];
-  } catch (error) {
-    if (!isCheckFailure(error)) throw error;
-    return [{ promise: 'deprecation_headers_as_declared', title: error.title, lines: [...error.lines], exchange }];
-  }
+  const verdict = deprecationVerdict(exchange, `${operation.operationId} ${exchange.status}`);
+  if (verdict.ok) return [];
+  return [{ promise: 'deprecation_headers_as_declared', ...verdict.problem, exchange }];
 }

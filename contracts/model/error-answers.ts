@@ -1,6 +1,6 @@
-import { operationsOnPath } from '../coverage/coverage.js';
-import { specValidators } from '../spec/spec-validators.js';
-import { headerOf, mediaTypeOf, type Exchange } from '../transport/exchange.js';
+import { operationsOnPath } from '../core/spec-operations.js';
+import { specValidators } from '../conformance/spec-validators.js';
+import { headerOf, mediaTypeOf, type Exchange } from '../core/exchange.js';
 import type { BrokenPromise } from './broken-promise.js';
 
 /**

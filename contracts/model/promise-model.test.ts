@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import type { Capability } from '../checks/check.js';
-import type { Exchange } from '../transport/exchange.js';
+import type { Capability } from '../core/capabilities.js';
+import type { Exchange } from '../core/exchange.js';
 import type { BrokenPromise } from './broken-promise.js';
 import { PromiseModel } from './promise-model.js';
 import { PROMISES } from './promise-rules.js';

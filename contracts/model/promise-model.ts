@@ -1,11 +1,12 @@
-import type { Capability, PlanLimits } from '../checks/check.js';
-import { operationOfRequest, pathUnder } from '../coverage/coverage.js';
-import { headerOf, type Exchange } from '../transport/exchange.js';
+import type { Capability } from '../core/capabilities.js';
+import type { PlanLimits } from '../core/plan-limits.js';
+import { operationOfRequest, pathUnder } from '../core/spec-operations.js';
+import { headerOf, type Exchange } from '../core/exchange.js';
 import { needsRawSocket } from '../transport/raw-request.js';
 import type { BrokenPromise, Observation } from './broken-promise.js';
 import { declaredHeaderBreaks } from './declared-headers.js';
 import { PROMISES } from './promise-rules.js';
-import { QuotaLedger } from './quota-ledger.js';
+import { QuotaModel } from './quota-model.js';
 import { RecordLedger, type CreatedRecord } from './record-ledger.js';
 import { errorAnswerBreaks } from './error-answers.js';
 import { refusalBreaks } from './refusals.js';
@@ -58,7 +59,7 @@ export type Ticket = number;
  */
 export class PromiseModel {
   readonly #options: PromiseModelOptions;
-  readonly #quota: QuotaLedger;
+  readonly #quota: QuotaModel;
   readonly #records = new RecordLedger();
   readonly #checksKeys: boolean;
   #clock = 0;
@@ -69,7 +70,7 @@ export class PromiseModel {
   constructor(options: PromiseModelOptions) {
     this.#options = options;
     this.#checksKeys = options.capabilities.includes('realAuth');
-    this.#quota = new QuotaLedger(options.plan);
+    this.#quota = new QuotaModel(options.plan);
   }
 
   /** Whether the target can be held to a promise (it has what the promise needs). */

@@ -1,4 +1,4 @@
-import type { Capability } from '../checks/check.js';
+import type { Capability } from '../core/capabilities.js';
 
 /**
  * The promises of the spec that only show across exchanges, each judged by the run's one model

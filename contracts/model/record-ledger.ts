@@ -1,9 +1,9 @@
 import { isDeepStrictEqual } from 'node:util';
 import { snippet } from '../conformance/response-conformance.js';
 import { operationModels, type OperationModel } from '../generate/operation-model.js';
-import { resolveSchema } from '../spec/spec-document.js';
-import type { DocumentedOperation, DocumentedResponse } from '../spec/spec-document.js';
-import type { Exchange } from '../transport/exchange.js';
+import { resolveSchema } from '../core/spec-document.js';
+import type { DocumentedOperation, DocumentedResponse } from '../core/spec-document.js';
+import type { Exchange } from '../core/exchange.js';
 import type { BrokenPromise, Observation } from './broken-promise.js';
 import { duplicateMemberNames } from '../rules/json-members.js';
 import { RecentlySet } from './recently-set.js';

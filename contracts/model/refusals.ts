@@ -1,7 +1,7 @@
-import { operationsOnPath } from '../coverage/coverage.js';
-import type { DocumentedOperation } from '../spec/spec-document.js';
-import { specValidators } from '../spec/spec-validators.js';
-import { requestHeaderOf, type Exchange } from '../transport/exchange.js';
+import { operationsOnPath } from '../core/spec-operations.js';
+import type { DocumentedOperation } from '../core/spec-document.js';
+import { specValidators } from '../conformance/spec-validators.js';
+import { requestHeaderOf, type Exchange } from '../core/exchange.js';
 import type { BrokenPromise } from './broken-promise.js';
 
 /** The first stage that refuses a request, read from the request alone (the spec's order of evaluation). */

@@ -1,6 +1,6 @@
 import type { OperationModel } from '../generate/operation-model.js';
 import { pathOf } from '../generate/operation-model.js';
-import type { ContractRequest } from '../transport/exchange.js';
+import type { ContractRequest } from '../core/exchange.js';
 
 /** A spelling of a request that must be answered exactly like the plain one. */
 export interface Spelling {

@@ -1,11 +1,11 @@
 import { BROKEN_VARIANTS } from '../broken-variants/index.js';
-import { FAULTS } from '../checks/evaluation-order-checks.js';
+import { REQUEST_DEFECTS } from '../checks/evaluation-order-checks.js';
 import { CHECKS } from '../checks/registry.js';
 import { PROMISES, PROMISE_NAMES } from '../model/promise-rules.js';
 import { DISTINCTIONS } from '../protocol/distinctions.js';
 import { EQUIVALENCES } from '../protocol/equivalences.js';
 import { RULES, RULE_NAMES } from '../rules/rule-table.js';
-import { SENTENCE_TABLE } from '../spec/sentence-table.js';
+import { SENTENCE_TABLE } from '../sentences/sentence-table.js';
 
 // The docs' tables are these, generated from the code; test/docs/docs.test.ts fails when they drift.
 // Cells are written as they appear: text is escaped where it is prose, names are set in code spans.
@@ -82,10 +82,14 @@ export function sentenceTableMarkdown(): string {
   );
 }
 
-/** The faults the order-of-evaluation checks combine, by the stage that must find them. */
+/** The request defects the order-of-evaluation checks combine, by the stage that must find them. */
 export function faultTableMarkdown(): string {
   return markdownTable(
-    ['Stage', 'Fault', 'Answer'],
-    FAULTS.map(({ stage, name, status, code: errorCode }) => [String(stage), name, `${status} ${code(errorCode)}`]),
+    ['Stage', 'Defect', 'Answer'],
+    REQUEST_DEFECTS.map(({ stage, name, status, code: errorCode }) => [
+      String(stage),
+      name,
+      `${status} ${code(errorCode)}`,
+    ]),
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { parsedJson, type Exchange } from '../transport/exchange.js';
+import { parsedJson, type Exchange } from '../core/exchange.js';
 import { isBearerCredential, firstChallenge } from './http-grammar.js';
 import { duplicateMemberNames } from './json-members.js';
 import { EXCHANGE_RULES, ruleBreaks } from './rule-judge.js';

@@ -1,4 +1,4 @@
-import type { Exchange } from '../transport/exchange.js';
+import type { Exchange } from '../core/exchange.js';
 import { METADATA_RULES, REPRESENTATION_RULES, type ExchangeRule } from './answer-rules.js';
 import { RULES, severityOf, type RuleName } from './rule-table.js';
 import { SECURITY_RULES } from './security-rules.js';

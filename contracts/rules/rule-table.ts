@@ -8,7 +8,7 @@
  * `model: true` rows are judged by the run's one model on every exchange, whichever check (or `watch`)
  * saw it; `checks` are the checks that send the requests which put the rule to the test.
  */
-import type { Capability } from '../checks/check.js';
+import type { Capability } from '../core/capabilities.js';
 
 export type Strength = 'MUST' | 'SHOULD';
 

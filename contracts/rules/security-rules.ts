@@ -1,4 +1,4 @@
-import { headerOf, requestHeaderOf, type Exchange } from '../transport/exchange.js';
+import { headerOf, requestHeaderOf, type Exchange } from '../core/exchange.js';
 import type { ExchangeRule } from './answer-rules.js';
 import { isBearerCredential, parameterList } from './http-grammar.js';
 

@@ -1,5 +1,5 @@
 import { isCheckFailure, isSkip, type Check, type CheckContext } from '../checks/check.js';
-import { specValidators } from '../spec/spec-validators.js';
+import { specValidators } from '../conformance/spec-validators.js';
 import { brokenHeading, heldText } from '../model/broken-promise.js';
 import { skipReason, type TargetDescriptor } from '../targets/target.js';
 import { curlCommand } from '../transport/curl-command.js';

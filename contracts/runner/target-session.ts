@@ -1,12 +1,14 @@
-import { RequestBudgetExhausted, TimeBudgetExhausted, type CheckContext, type TargetClock } from '../checks/check.js';
-import { serverEpochSeconds } from '../checks/rate-limit-checks.js';
-import { observedItems, operationOfRequest } from '../coverage/coverage.js';
+import type { TargetClock } from '../core/target-clock.js';
+import { RequestBudgetExhausted, TimeBudgetExhausted, type CheckContext } from '../checks/check.js';
+import { serverEpochSeconds } from '../core/quota-windows.js';
+import { observedItems } from '../coverage/coverage.js';
+import { operationOfRequest } from '../core/spec-operations.js';
 import { markedBody, runMarker } from '../generate/run-marker.js';
 import type { BrokenPromise } from '../model/broken-promise.js';
 import { PromiseModel } from '../model/promise-model.js';
 import { fakeClock, resetFake } from '../targets/fake-admin.js';
 import type { TargetDescriptor } from '../targets/target.js';
-import { errorCodeOf, headerOf, type ContractRequest, type Exchange } from '../transport/exchange.js';
+import { errorCodeOf, headerOf, type ContractRequest, type Exchange } from '../core/exchange.js';
 import { pacedSender, realTimeWaiter, type Waiter } from '../transport/paced-sender.js';
 import { sendRequest } from '../transport/send-request.js';
 

@@ -3,7 +3,7 @@ import { startFakeServer, type RunningFakeServer } from '../../mocks/server/inde
 import fc from 'fast-check';
 import type { Check } from '../checks/check.js';
 import { concurrentClientsSerialisable } from '../checks/concurrent-clients-check.js';
-import { checkProperty } from '../generate/property.js';
+import { checkProperty } from '../checks/property.js';
 import { connectUrlTarget } from '../targets/url-target.js';
 import { runCheck } from './run-check.js';
 import { LEFT_OUT } from './target-session.js';

@@ -1,4 +1,4 @@
-import type { TargetClock } from '../checks/check.js';
+import type { TargetClock } from '../core/target-clock.js';
 
 async function post(url: string, body?: unknown): Promise<Response> {
   const response = await fetch(url, {

@@ -1,5 +1,5 @@
 import { startFakeServer, type FakeServerOptions } from '../../mocks/server/index.js';
-import type { Capability } from '../checks/check.js';
+import type { Capability } from '../core/capabilities.js';
 import type { RunningTarget } from './target.js';
 
 /** The fake supports everything the suite checks, the clock included. */

@@ -1,4 +1,5 @@
-import type { Capability, PlanLimits } from '../checks/check.js';
+import type { Capability } from '../core/capabilities.js';
+import type { PlanLimits } from '../core/plan-limits.js';
 
 /** Which kind of target: the in-process fake, a spawned Prism, or a base URL. */
 export type TargetKind = 'fake' | 'prism' | 'url';

@@ -1,4 +1,4 @@
-import type { Capability } from '../checks/check.js';
+import type { Capability } from '../core/capabilities.js';
 import { TargetUnreachableError, UsageError } from './target-errors.js';
 import type { RunningTarget } from './target.js';
 

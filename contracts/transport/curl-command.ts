@@ -1,5 +1,5 @@
 import { isUtf8 } from 'node:buffer';
-import type { SentRequest } from './exchange.js';
+import type { SentRequest } from '../core/exchange.js';
 
 const LONG_BODY = 2_000;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { ContractRequest, Exchange } from './exchange.js';
+import type { ContractRequest, Exchange } from '../core/exchange.js';
 import { pacedSender, type Waiter } from './paced-sender.js';
 
 const request: ContractRequest = { method: 'GET', path: '/categories' };

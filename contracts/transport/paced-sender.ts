@@ -1,4 +1,5 @@
-import { errorCodeOf, headerOf, type ContractRequest, type Exchange } from './exchange.js';
+import { errorCodeOf, type ContractRequest, type Exchange } from '../core/exchange.js';
+import { integerHeaderOf } from '../core/header-value.js';
 
 /** How a live target is spared: the most retries after an unexpected 429, the longest wait honoured. */
 const MAX_RETRIES = 5;
@@ -27,10 +28,6 @@ export const realTimeWaiter: Waiter = {
   longestProactiveWaitSeconds: 120,
   say: (seconds) => `waiting ${seconds} s`,
 };
-
-function wholeNumber(value: string | undefined): number | undefined {
-  return value !== undefined && /^\d+$/.test(value) ? Number(value) : undefined;
-}
 
 /**
  * Which window a request counts against: the key's, or (docs/explanation/design.md section 3) the anonymous bucket of
@@ -66,13 +63,13 @@ export function pacedSender(send: Send, note: (message: string) => void, waiter:
     }
     for (let attempt = 0; ; attempt += 1) {
       const exchange = await send(request);
-      const remaining = wholeNumber(headerOf(exchange, 'x-ratelimit-remaining'));
-      const reset = wholeNumber(headerOf(exchange, 'x-ratelimit-reset'));
+      const remaining = integerHeaderOf(exchange, 'X-RateLimit-Remaining');
+      const reset = integerHeaderOf(exchange, 'X-RateLimit-Reset');
       // A 401's headers describe the address's anonymous bucket, any other answer's the key's window.
       exhaustedUntil[bucketOf(request, exchange.status)] = remaining === 0 && reset !== undefined ? reset + 1 : 0;
       const banned = errorCodeOf(exchange) === 'temporarily_banned';
       if (exchange.status !== 429 || request.expectsRateLimit || banned || attempt >= MAX_RETRIES) return exchange;
-      const retryAfter = wholeNumber(headerOf(exchange, 'retry-after'));
+      const retryAfter = integerHeaderOf(exchange, 'Retry-After');
       const wait = Math.min(Math.max(retryAfter ?? 1, 2 ** attempt), LONGEST_WAIT_SECONDS);
       note(
         `429 on ${what}: ${waiter.say(wait)} (Retry-After: ${retryAfter ?? 'none'}), retry ${attempt + 1} of ${MAX_RETRIES}`,

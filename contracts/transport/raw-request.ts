@@ -1,6 +1,6 @@
 import net from 'node:net';
 import tls from 'node:tls';
-import { parsedJson, type Exchange, type SentRequest } from './exchange.js';
+import { parsedJson, type Exchange, type SentRequest } from '../core/exchange.js';
 
 const RAW_TIMEOUT_MS = 15_000;
 

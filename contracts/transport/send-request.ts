@@ -1,7 +1,13 @@
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import request from 'supertest';
-import { parsedJson, type ContractRequest, type Exchange, type RequestAuth, type SentRequest } from './exchange.js';
+import {
+  parsedJson,
+  type ContractRequest,
+  type Exchange,
+  type RequestAuth,
+  type SentRequest,
+} from '../core/exchange.js';
 import { needsRawSocket, sendRaw } from './raw-request.js';
 
 const RESPONSE_TIMEOUT_MS = 30_000;

@@ -1,5 +1,5 @@
 import { isUtf8 } from 'node:buffer';
-import type { Exchange } from '../transport/exchange.js';
+import type { Exchange } from '../core/exchange.js';
 
 /** One HAR 1.2 name/value pair. */
 export interface HarPair {

@@ -1,9 +1,9 @@
 import { suiteSettings, TargetSession } from '../runner/target-session.js';
 import { specDocument } from '../../spec/spec-artifacts.js';
-import { operationOfRequest } from '../coverage/coverage.js';
-import { specValidators } from '../spec/spec-validators.js';
+import { operationOfRequest } from '../core/spec-operations.js';
+import { specValidators } from '../conformance/spec-validators.js';
 import type { RunningTarget } from '../targets/target.js';
-import { errorCodeOf, mediaTypeOf, parsedJson, type ContractRequest, type Exchange } from '../transport/exchange.js';
+import { errorCodeOf, mediaTypeOf, parsedJson, type ContractRequest, type Exchange } from '../core/exchange.js';
 import type { CreatedRecord } from '../model/record-ledger.js';
 import type { RecordedExchange } from './har.js';
 import { TrafficJudge } from './traffic-judge.js';

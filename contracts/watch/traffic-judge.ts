@@ -1,12 +1,13 @@
-import { DEPRECATION_HEADERS } from '../checks/expectations.js';
-import { serverEpochSeconds } from '../checks/rate-limit-checks.js';
-import { coverageOf, observedItems, operationOfRequest, pathUnder, type Coverage } from '../coverage/coverage.js';
+import { DEPRECATION_HEADERS } from '../core/deprecation-headers.js';
+import { DAY, serverEpochSeconds } from '../core/quota-windows.js';
+import { coverageOf, observedItems, type Coverage } from '../coverage/coverage.js';
+import { operationOfRequest, pathUnder } from '../core/spec-operations.js';
 import { responseViolations } from '../conformance/response-conformance.js';
 import type { BrokenPromise } from '../model/broken-promise.js';
 import { PromiseModel, type Ticket } from '../model/promise-model.js';
 import { LIVE_CAPABILITIES } from '../targets/url-target.js';
 import { curlCommand } from '../transport/curl-command.js';
-import { bearerTokenOf, requestHeaderOf, type Exchange } from '../transport/exchange.js';
+import { bearerTokenOf, requestHeaderOf, type Exchange } from '../core/exchange.js';
 
 /** One way an exchange of real traffic departs from the spec: a response rule or a promise of the model. */
 export interface TrafficViolation {
@@ -147,7 +148,7 @@ export class TrafficJudge {
       deprecated: [...this.#deprecated].map(([operation, { calls, sunset, lastNow, clients }]) => ({
         operation,
         calls,
-        ...(sunset && { sunset, daysLeft: Math.floor((Date.parse(sunset) / 1000 - lastNow) / 86_400) }),
+        ...(sunset && { sunset, daysLeft: Math.floor((Date.parse(sunset) / 1000 - lastNow) / DAY) }),
         clients: [...clients.values()].sort((a, b) => b.calls - a.calls),
       })),
       judgedBySizeOnly: this.#bySizeOnly,

@@ -7,7 +7,7 @@ import {
   type ForwardedExchange,
   type UpstreamAddress,
 } from './proxy-connection.js';
-import { parsedJson, type Exchange } from '../transport/exchange.js';
+import { parsedJson, type Exchange } from '../core/exchange.js';
 import { HarRecorder } from './har.js';
 import { TrafficJudge, type TrafficSummary, type TrafficViolation } from './traffic-judge.js';
 

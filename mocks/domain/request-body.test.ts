@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { documentedOperation } from '../../contracts/spec/spec-document.js';
+import { documentedOperation } from '../../contracts/core/spec-document.js';
 import { MAX_BODY_BYTES } from './request-body.js';
 
 describe('the request body limit', () => {

@@ -7,7 +7,7 @@ import { takeStep, type RecordStep, type StepResult } from '../domain/record-ste
 import { errorAnswer, type Answer, type ApiCall } from './api-call.js';
 import type { FakeContext } from './context.js';
 import { HARDENING_HEADERS, rateLimitHeaders } from './responses.js';
-import { normalizedPath } from './route-pattern.js';
+import { normalizedPath } from '../../spec/path-normalization.js';
 
 /**
  * What an operation makes of a call before the guards run: the record step it needs once the request

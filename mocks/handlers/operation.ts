@@ -2,7 +2,7 @@ import { apiError, type ApiError } from '../domain/errors.js';
 import { errorAnswer, type Answer, type ApiCall } from './api-call.js';
 import type { FakeContext } from './context.js';
 import { answerWith, guarded, type Resolver } from './guarded.js';
-import { normalizedPath } from './route-pattern.js';
+import { normalizedPath } from '../../spec/path-normalization.js';
 
 /** One operation of the interface: where it answers and the resolver that answers. */
 export interface Operation {

@@ -20,22 +20,6 @@ export function underBaseUrl(baseUrl: string, pathSource: string): RegExp {
   return new RegExp(`^${escapeRegExp(baseUrl)}${pathSource}$`);
 }
 
-const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
-
-/**
- * The path with every percent-encoded unreserved character decoded (RFC 3986 §6.2.2.2: `%70ets` is
- * `pets`); every other escape, `%2F` included, stays as sent, so an encoded slash never splits a segment.
- * @example normalizedPath('/p%65ts/%31') // '/pets/1'
- */
-export function normalizedPath(path: string): string {
-  // Nearly every path has no escape; it is asked twice per request.
-  if (!path.includes('%')) return path;
-  return path.replace(/%([0-9A-Fa-f]{2})/g, (escape, hex: string) => {
-    const character = String.fromCharCode(parseInt(hex, 16));
-    return UNRESERVED.test(character) ? character : escape;
-  });
-}
-
 /**
  * The last segment of a path, percent-decoded; undefined when its percent-encoding is malformed.
  * @example lastPathSegment('/pets/%31') // '1'

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { conforming } from '../test-support/spec-conformance.js';
+import { conforming } from '../../test/support/spec-conformance.js';
 import { startFakeServer, type RunningFakeServer } from './index.js';
 
 const key = { authorization: 'Bearer free-test-key' };

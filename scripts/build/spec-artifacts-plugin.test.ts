@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { invalidObjectCases, invalidValueCases } from '../../contracts/generate/invalid-values.js';
 import { boundaryValues, validValues } from '../../contracts/generate/valid-values.js';
-import { documentedSpec } from '../../contracts/spec/spec-document.js';
+import { documentedSpec } from '../../contracts/core/spec-document.js';
 import type { OpenApiDocument, SchemaValidators } from '../../spec/schema-registry.js';
 import { specDocument, specValidators } from '../../spec/spec-artifacts.js';
 import { specArtifactsPlugin } from './spec-artifacts-plugin.js';

@@ -2,7 +2,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { http, HttpResponse } from 'msw';
 import { setupFake } from '../../mocks/node/index.js';
-import { conforming } from '../../mocks/test-support/spec-conformance.js';
+import { conforming } from '../support/spec-conformance.js';
 
 const baseUrl = 'http://petstore.test/v1';
 const { server, fake } = setupFake({ baseUrl });

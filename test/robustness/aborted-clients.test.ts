@@ -2,7 +2,7 @@
 // the fake, and no 500 is attempted), and the server keeps answering.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import net from 'node:net';
-import { conforming } from '../../mocks/test-support/spec-conformance.js';
+import { conforming } from '../support/spec-conformance.js';
 import { expectStillAnswering, startAttackedServer, type AttackedServer } from './fake-server-fixture.js';
 import { UNLIMITED_KEY } from './in-process-fake.js';
 import { requestHead } from './raw-http.js';

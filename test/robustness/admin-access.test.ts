@@ -2,7 +2,7 @@
 // bind or send beyond 127.0.0.1); the server is tested bound to 127.0.0.1, with and without a token.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { answerAdmin, isLoopbackHost, isLoopbackOrigin, type AdminAccess } from '../../mocks/server/admin.js';
-import { conforming } from '../../mocks/test-support/spec-conformance.js';
+import { conforming } from '../support/spec-conformance.js';
 import { startAttackedServer, type AttackedServer } from './fake-server-fixture.js';
 import { inProcessFake, send } from './in-process-fake.js';
 import { rawExchange, requestHead } from './raw-http.js';

@@ -3,7 +3,7 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { answerAdmin } from '../../mocks/server/admin.js';
-import { conforming } from '../../mocks/test-support/spec-conformance.js';
+import { conforming } from '../support/spec-conformance.js';
 import { inProcessFake, send } from './in-process-fake.js';
 
 const clockBody = fc.oneof(

@@ -3,7 +3,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { Clock } from '../../mocks/domain/clock.js';
 import type { Category } from '../../mocks/domain/seed.js';
-import { conforming } from '../../mocks/test-support/spec-conformance.js';
+import { conforming } from '../support/spec-conformance.js';
 import { startAttackedServer } from './fake-server-fixture.js';
 import { UNLIMITED_KEY } from './in-process-fake.js';
 

@@ -5,7 +5,7 @@ import { SchemaRegistry } from '../../spec/schema-registry.js';
 import { specDocument } from '../../spec/spec-artifacts.js';
 import { DEFAULT_KEYS } from '../../mocks/domain/plans.js';
 import { startFakeServer, type FakeServerOptions, type RunningFakeServer } from '../../mocks/server/index.js';
-import { conforming } from '../../mocks/test-support/spec-conformance.js';
+import { conforming } from '../support/spec-conformance.js';
 import type { RawResponse } from './raw-http.js';
 import { UNLIMITED_KEY } from './in-process-fake.js';
 

@@ -8,7 +8,7 @@ import { specDocument } from '../../spec/spec-artifacts.js';
 import { SchemaRegistry } from '../../spec/schema-registry.js';
 import { DEFAULT_KEYS } from '../../mocks/domain/plans.js';
 import type { Category } from '../../mocks/domain/seed.js';
-import { conforming } from '../../mocks/test-support/spec-conformance.js';
+import { conforming } from '../support/spec-conformance.js';
 import { authorizationHeader, contentTypeHeader, petIdSegment, requestBodyBytes } from './arbitraries.js';
 import { BASE_URL, inProcessFake, send, UNLIMITED_KEY } from './in-process-fake.js';
 

@@ -1,7 +1,7 @@
 // HTTP-level attacks over raw sockets: framing, header blocks, methods fetch cannot send. Each gets a
 // clear 4xx `Error`, and the server answers the next request.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { conforming } from '../../mocks/test-support/spec-conformance.js';
+import { conforming } from '../support/spec-conformance.js';
 import {
   expectErrorResponse,
   expectStillAnswering,

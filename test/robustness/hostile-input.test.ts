@@ -1,7 +1,7 @@
 // Hostile input through the handlers, one named case each: every answer is a clear 4xx Error that
 // conforms to the spec (or the documented success), and nothing is stored on the way.
 import { describe, expect, it } from '@jest/globals';
-import { conforming } from '../../mocks/test-support/spec-conformance.js';
+import { conforming } from '../support/spec-conformance.js';
 import { inProcessFake, send } from './in-process-fake.js';
 
 const fake = inProcessFake();

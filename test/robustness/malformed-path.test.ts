@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { conforming } from '../../mocks/test-support/spec-conformance.js';
+import { conforming } from '../support/spec-conformance.js';
 import { inProcessFake, send } from './in-process-fake.js';
 
 // msw used to percent-decode path parameters itself and threw on malformed escapes: a 500 for a typo.

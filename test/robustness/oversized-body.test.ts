@@ -1,7 +1,7 @@
 // The 16 KiB body limit is enforced while the body streams in: the server answers 413 and closes
 // the connection without waiting for (or buffering) the rest.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { conforming } from '../../mocks/test-support/spec-conformance.js';
+import { conforming } from '../support/spec-conformance.js';
 import { expectStillAnswering, startAttackedServer, type AttackedServer } from './fake-server-fixture.js';
 import { UNLIMITED_KEY } from './in-process-fake.js';
 import { asResponse, rawExchange, requestHead } from './raw-http.js';

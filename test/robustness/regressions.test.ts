@@ -2,7 +2,7 @@
 // on every change whatever the random seed. Each names the property that found it.
 import { describe, expect, it } from '@jest/globals';
 import { answerAdmin } from '../../mocks/server/admin.js';
-import { conforming } from '../../mocks/test-support/spec-conformance.js';
+import { conforming } from '../support/spec-conformance.js';
 import { inProcessFake, send } from './in-process-fake.js';
 
 describe('shrunk counterexamples', () => {

@@ -1,24 +1,19 @@
-import type { PlanLimits } from '../checks/check.js';
-import { bearerTokenOf, errorCodeOf, headerOf, type Exchange } from '../transport/exchange.js';
+import type { PlanLimits } from '../core/plan-limits.js';
+import { bearerTokenOf, errorCodeOf, headerOf, type Exchange } from '../core/exchange.js';
+import { integerHeaderOf } from '../core/header-value.js';
+import { DAY, MINUTE, SLACK_SECONDS } from '../core/quota-windows.js';
+import { rateLimitVerdict, type RateLimitHeaders } from '../core/rate-limit-headers.js';
 import type { BrokenPromise, Observation } from './broken-promise.js';
 import { RecentlySet } from './recently-set.js';
 
-const MINUTE = 60;
-const DAY = 86_400;
-// A target's now is known to a second at best (the Date header), and its Reset is rounded up.
-const SLACK_SECONDS = 2;
 // The most buckets (keys) and tokens remembered: a proxy in front of real traffic sees any number of
 // keys; the least recently answered are forgotten first (their next answer is judged as a fresh window's).
 const MAX_REMEMBERED = 10_000;
 
 type WindowKind = 'minute' | 'day';
 
-/** What one answer announced about its window. */
-interface Announcement {
-  limit: number;
-  remaining: number;
-  reset: number;
-}
+/** What one answer announced about its window: its `X-RateLimit-*` triple. */
+type Announcement = RateLimitHeaders;
 
 /**
  * What the answers so far imply about one window, whichever window they described: when it ends, and
@@ -40,16 +35,9 @@ interface BucketState {
   limits: Partial<Record<WindowKind, number>>;
 }
 
-const wholeNumber = (value: string | undefined) =>
-  value !== undefined && /^\d+$/.test(value.trim()) ? Number(value.trim()) : undefined;
-
 function announcementOf(exchange: Exchange): Announcement | undefined {
-  const [limit, remaining, reset] = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'].map((name) =>
-    wholeNumber(headerOf(exchange, name)),
-  );
-  return limit === undefined || remaining === undefined || reset === undefined
-    ? undefined
-    : { limit, remaining, reset };
+  const verdict = rateLimitVerdict(exchange);
+  return verdict.ok ? verdict.headers : undefined;
 }
 
 const isRateLimited = (exchange: Exchange) => exchange.status === 429 && errorCodeOf(exchange) !== 'temporarily_banned';
@@ -100,7 +88,7 @@ function inRealTimeOrder(answers: ReadonlyArray<Observation & { announcement: An
  * The quota half of the model: per bucket, the window its answers announced. Judges a burst of answers
  * (one, for a client that waits for each answer) against what the bucket's last answer promised.
  */
-export class QuotaLedger {
+export class QuotaModel {
   readonly #buckets = new RecentlySet<BucketState>(MAX_REMEMBERED);
   readonly #plan: PlanLimits | undefined;
   /** Tokens seen answered: a key the target knows (true) or one it refused with 401 (false). */
@@ -302,7 +290,7 @@ export class QuotaLedger {
       fail('X-RateLimit-Remaining is above X-RateLimit-Limit', [`Received: Remaining ${remaining}, Limit ${limit}`]);
     if (isRateLimited(exchange)) {
       if (remaining !== 0) fail('X-RateLimit-Remaining is not 0 on a 429', [`Received: ${remaining} / Expected: 0`]);
-      const retryAfter = wholeNumber(headerOf(exchange, 'retry-after'));
+      const retryAfter = integerHeaderOf(exchange, 'Retry-After');
       if (retryAfter === undefined || retryAfter < 1 || retryAfter > reset - now + SLACK_SECONDS) {
         fail('Retry-After is not the time left in the window', [
           `Received: Retry-After ${headerOf(exchange, 'retry-after') ?? '(none)'} / Expected: whole seconds from 1 to ${Math.ceil(reset - now)} (until X-RateLimit-Reset)`,

@@ -1,7 +1,12 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { specDocument } from '../../spec/spec-artifacts.js';
 import { SchemaRegistry } from '../../spec/schema-registry.js';
-import { documentedOperation, documentedSpec, type DocumentedResponse, type JsonSchema } from './spec-document.js';
+import {
+  documentedOperation,
+  documentedSpec,
+  type DocumentedResponse,
+  type JsonSchema,
+} from '../core/spec-document.js';
 
 /** Every violation of a schema, one line each as a report shows them: `/0/id must be integer`. */
 export function schemaViolations(errors: ErrorObject[] | null | undefined): string[] {

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
-import type { Capability } from '../checks/check.js';
+import type { Capability } from '../core/capabilities.js';
 import { CHECKS } from '../checks/registry.js';
 import { failureBlock } from '../report/terminal-report.js';
 import { skipReason, type RunningTarget } from '../targets/target.js';
-import { runCheck } from './run-check.js';
-import type { SuiteSettings } from './target-session.js';
+import { runCheck } from '../runner/run-check.js';
+import type { SuiteSettings } from '../runner/target-session.js';
 
 /** A target as jest needs it: what it supports is known before it starts, so skips are registered as skips. */
 export interface ContractSuiteDefinition {

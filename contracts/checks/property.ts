@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { CheckFailure, isCheckFailure, isSkip, type CheckContext } from '../checks/check.js';
-import { evidenceKind } from './evidence.js';
+import { CheckFailure, isCheckFailure, isSkip, type CheckContext } from './check.js';
+import { evidenceFacets } from '../generate/evidence.js';
 
 /** Requests a failing property may spend looking for a smaller counterexample; past it, the smallest found so far is reported. */
 const SHRINK_REQUESTS = 150;
@@ -109,14 +109,17 @@ export class NoveltyStop {
     return this.patience !== undefined && this.#quiet >= this.patience;
   }
 
-  /** Whether a case is of a kind (what it breaks, the classes of what it holds) the run has not tried. */
+  /** Whether a case brings a facet (what it breaks, a class of what it holds) the run has not tried. */
   isNew(value: unknown): boolean {
-    return !this.#context.triedKind(evidenceKind(value), false);
+    return evidenceFacets(value).some((facet) => !this.#context.triedKind(facet, false));
   }
 
-  /** Counts one case that was sent: new evidence when its kind or its answer is new to the run. */
+  /** Counts one case that was sent: new evidence when one of its facets or its answer is new to the run. */
   caseDone(value?: unknown): void {
-    const newKind = value !== undefined && !this.#context.triedKind(evidenceKind(value), true);
+    // Every facet is recorded (no short-circuit): each is tried once this case is sent.
+    const fresh =
+      value === undefined ? [] : evidenceFacets(value).filter((facet) => !this.#context.triedKind(facet, true));
+    const newKind = fresh.length > 0;
     const seen = this.#context.evidence();
     this.#quiet = seen > this.#seen || newKind ? 0 : this.#quiet + 1;
     this.#seen = seen;

@@ -1,8 +1,8 @@
 // The one helper every test of the fake uses to read a response: it fails the test when the response
 // departs from the spec, so the fake cannot drift from spec/openapi.yaml unnoticed.
 import { responseViolations } from '../../contracts/conformance/response-conformance.js';
-import { specValidators } from '../../contracts/spec/spec-validators.js';
-import type { Exchange } from '../../contracts/transport/exchange.js';
+import { specValidators } from '../../contracts/conformance/spec-validators.js';
+import type { Exchange } from '../../contracts/core/exchange.js';
 
 /** Which documented operation a response answers; `undocumented` for 404/405 outside every operation. */
 export type OperationRef = string | 'undocumented';

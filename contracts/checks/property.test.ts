@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { CheckFailure, type CheckContext } from '../checks/check.js';
+import { CheckFailure, type CheckContext } from './check.js';
 import { checkProperty, NoveltyStop } from './property.js';
 
 function context(seed: number, patience?: number, evidence = () => 0): CheckContext {

@@ -1,0 +1,60 @@
+// The suite's one lookup of the spec's operations by request: the run's model, coverage, the runner and
+// the watch proxy all ask it which operation a request was for.
+import { normalizedPath } from '../../spec/path-normalization.js';
+import { documentedSpec, type DocumentedOperation } from './spec-document.js';
+
+function templatePattern(path: string): RegExp {
+  const source = path
+    .split(/\{[^}]+\}/)
+    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('[^/]+');
+  return new RegExp(`^${source}$`);
+}
+
+let patterns: Array<{ operation: DocumentedOperation; pattern: RegExp }> | undefined;
+
+/** The request's path under the base address, normalised, without its query; undefined when it is not under it. */
+export function pathUnder(url: string, baseUrl: string): string | undefined {
+  if (!url.startsWith(baseUrl)) return undefined;
+  const query = url.indexOf('?', baseUrl.length);
+  const path = url.slice(baseUrl.length, query === -1 ? undefined : query);
+  return normalizedPath(path);
+}
+
+// Every exchange a proxy judges asks several times which operation its path is; the answers are kept
+// for the paths seen most (bounded: ids make the paths of real traffic unbounded).
+const MAX_KNOWN_PATHS = 1_000;
+const operationsByPath = new Map<string, readonly DocumentedOperation[]>();
+
+function operationsOfPath(path: string): readonly DocumentedOperation[] {
+  const known = operationsByPath.get(path);
+  if (known) return known;
+  patterns ??= Object.values(documentedSpec().operations).map((operation) => ({
+    operation,
+    pattern: templatePattern(operation.path),
+  }));
+  const operations = patterns.filter(({ pattern }) => pattern.test(path)).map(({ operation }) => operation);
+  if (operationsByPath.size >= MAX_KNOWN_PATHS) operationsByPath.clear();
+  operationsByPath.set(path, operations);
+  return operations;
+}
+
+/**
+ * The operations on a path (any method): empty for a path the spec does not have.
+ * @example operationsOnPath('/categories')?.map(({ method }) => method) // ['GET', 'POST']
+ */
+export function operationsOnPath(path: string): readonly DocumentedOperation[] | undefined {
+  const operations = operationsOfPath(path);
+  return operations.length > 0 ? operations : undefined;
+}
+
+/**
+ * The operation a request was for, by method and path template; undefined for a path the spec does not
+ * have (an unknown path, a 405 probe).
+ * @example operationOfRequest('GET', 'http://127.0.0.1:4010/v1/pets/7?x=1', 'http://127.0.0.1:4010/v1')?.operationId // 'getPetById'
+ */
+export function operationOfRequest(method: string, url: string, baseUrl: string): DocumentedOperation | undefined {
+  const path = pathUnder(url, baseUrl);
+  if (path === undefined) return undefined;
+  return operationsOfPath(path).find((operation) => operation.method === method.toUpperCase());
+}
