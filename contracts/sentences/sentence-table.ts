@@ -64,7 +64,7 @@ export const SENTENCE_TABLE: readonly SentenceRow[] = [
   {
     sentence:
       'A known path with a method it does not support answers `405` with an `Error` whose code is `method_not_allowed` and an `Allow` header listing the supported methods.',
-    verifiedBy: ['method_not_allowed'],
+    verifiedBy: ['method_not_allowed', 'every_method_routed', 'errors_are_error_bodies'],
   },
   {
     sentence: 'Every error body is an `Error` whose `status` equals the HTTP status.',
@@ -150,7 +150,7 @@ export const SENTENCE_TABLE: readonly SentenceRow[] = [
   { sentence: 'Every order, in ascending id order.', verifiedBy: ['listed_in_ascending_id_order'] },
   {
     sentence: 'An API key sent as the bearer token.',
-    verifiedBy: ['missing_api_key_rejected', 'equivalent_reads_answered_alike'],
+    verifiedBy: ['missing_api_key_rejected', 'equivalent_reads_answered_alike', 'malformed_credentials_refused'],
   },
   {
     sentence: 'Missing or invalid keys give 401.',
