@@ -229,4 +229,25 @@ export const PROTOCOL_RULE_VARIANTS: BrokenVariant[] = [
       return withJson(response, (json) => ({ ...(json as object), message: 'Invalid request.' }));
     },
   },
+  {
+    name: 'etag-unquoted',
+    breaks: 'reads offer an ETag that is not an entity-tag (no quotes: RFC 9110 §8.8.3)',
+    caughtBy: ['conditional_requests_honoured'],
+    intercept: async (request, next) => {
+      const response = await next(request);
+      if (request.method !== 'GET' || response.status !== 200) return response;
+      return withHeaders(response, (headers) => headers.set('ETag', 'v1-categories'));
+    },
+  },
+  {
+    name: 'last-modified-in-the-future',
+    breaks: 'reads say Last-Modified a day after their Date (RFC 9110 §8.8.2: never later than the message)',
+    caughtBy: ['conditional_requests_honoured'],
+    intercept: async (request, next) => {
+      const response = await next(request);
+      if (request.method !== 'GET' || response.status !== 200) return response;
+      const tomorrow = new Date(Date.now() + 86_400_000).toUTCString();
+      return withHeaders(response, (headers) => headers.set('Last-Modified', tomorrow));
+    },
+  },
 ];
