@@ -70,11 +70,14 @@ export const PROTOCOL_RULE_VARIANTS: BrokenVariant[] = [
       withHeaders(await next(request), (headers) => headers.set('Cache-Control', 'public, max-age=300')),
   },
   {
-    name: 'framework-version-exposed',
-    breaks: 'every answer names the framework and its version in X-Powered-By (OWASP API8)',
+    name: 'server-version-in-404',
+    breaks: 'a 404 names the server and its version, as a default error page does (OWASP API8)',
     caughtBy: ['answers_keep_the_protocol'],
-    intercept: async (request, next) =>
-      withHeaders(await next(request), (headers) => headers.set('X-Powered-By', 'Express 4.19.2')),
+    intercept: async (request, next) => {
+      const response = await next(request);
+      if (response.status !== 404) return response;
+      return withJson(response, (json) => ({ ...(json as object), message: 'Cannot GET this path (Express 4.19.2)' }));
+    },
   },
   {
     name: 'session-cookie-set',

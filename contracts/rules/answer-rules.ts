@@ -69,10 +69,12 @@ export const REPRESENTATION_RULES: ExchangeRule[] = [
   },
   {
     rule: 'content_length_matches',
+    // A coded body (gzip) is measured before the client decodes it: only an uncoded one can be compared.
     applies: (exchange) =>
       exchange.bytes !== undefined &&
       headerOf(exchange, 'content-length') !== undefined &&
-      !cannotHaveContent(exchange),
+      !cannotHaveContent(exchange) &&
+      (headerOf(exchange, 'content-encoding') ?? 'identity').trim().toLowerCase() === 'identity',
     breaks: (exchange) => {
       const declared = headerOf(exchange, 'content-length')!;
       const length = exchange.bytes!.length;

@@ -70,7 +70,8 @@ const BREAKS: Array<[RuleName, Exchange]> = [
     exchange({ status: 401, headers: CHALLENGE, text: '{"message":"bad key free-test-key"}' }),
   ],
   ['credential_never_echoed', exchange({ headers: { 'x-debug-token': 'free-test-key' } })],
-  ['no_internals_in_answers', exchange({ headers: { server: 'nginx/1.25.3' } })],
+  ['server_version_hidden', exchange({ headers: { server: 'nginx/1.25.3' } })],
+  ['no_internals_in_answers', exchange({ status: 404, text: '<hr><center>nginx/1.25.3</center>' })],
   [
     'no_internals_in_answers',
     exchange({ status: 500, text: '{"message":"TypeError: x\\n    at parse (/srv/app/dist/index.js:10:5)"}' }),

@@ -189,9 +189,17 @@ export const RULES = {
     source: 'OWASP API8:2023',
     strength: 'MUST',
     appliesTo: 'every answer',
-    says: 'no answer shows internals: a stack trace, a file path of the server, a server or framework version (Server, X-Powered-By)',
+    says: 'no error answer shows internals: a stack trace, a file path of the server, a database error, a server or framework named with its version',
     model: true,
     checks: ['answers_leak_nothing', 'malformed_json_rejected'],
+  },
+  server_version_hidden: {
+    source: 'OWASP API8:2023 (hardening)',
+    strength: 'SHOULD',
+    appliesTo: 'a header when present',
+    says: 'Server, X-Powered-By and X-AspNet-Version name no version (what a scanner flags on a staging deploy)',
+    model: true,
+    checks: ['answers_keep_the_protocol'],
   },
   no_cookies: {
     source: 'OWASP API8:2023; RFC 6750 §5.3',

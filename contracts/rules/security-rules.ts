@@ -50,6 +50,9 @@ const INTERNALS: Array<[RegExp, string]> = [
 /** A version number in a header naming the server or framework (`nginx/1.25.3`, `Express 4.19`, `PHP/8.2`). */
 const VERSIONED = /\d+\.\d+/;
 const SERVER_HEADERS = ['server', 'x-powered-by', 'x-aspnet-version', 'x-aspnetmvc-version', 'x-runtime-version'];
+/** A server or framework named with its version in an error body: what a default error page gives away. */
+const VERSION_IN_BODY =
+  /\b(?:nginx|Apache|Express|Jetty|Tomcat|Kestrel|gunicorn|uvicorn|Werkzeug|PHP|Node\.js|openresty|Spring Boot|Django|Rails|ASP\.NET|IIS)[/ ]v?\d+\.\d+/i;
 
 /** The directives of the answer's Cache-Control, lower-cased, or why they cannot be read. */
 function cacheDirectives(exchange: Exchange): Map<string, string | undefined> | string | undefined {
@@ -83,18 +86,27 @@ export const SECURITY_RULES: ExchangeRule[] = [
   },
   {
     rule: 'no_internals_in_answers',
-    applies: () => true,
+    applies: (exchange) => exchange.status >= 400,
+    breaks: (exchange) => {
+      const version = VERSION_IN_BODY.exec(exchange.text);
+      if (version)
+        return received(`a server version in a ${exchange.status}: ${JSON.stringify(version[0])}`, 'no internals');
+      for (const [pattern, what] of INTERNALS) {
+        const match = pattern.exec(exchange.text);
+        if (match)
+          return received(`${what} in a ${exchange.status}: ${JSON.stringify(match[0].slice(0, 80))}`, 'no internals');
+      }
+      return [];
+    },
+  },
+  {
+    rule: 'server_version_hidden',
+    applies: (exchange) => SERVER_HEADERS.some((name) => headerOf(exchange, name) !== undefined),
     breaks: (exchange) => {
       for (const name of SERVER_HEADERS) {
         const value = headerOf(exchange, name);
         if (value !== undefined && (VERSIONED.test(value) || name.startsWith('x-aspnet')))
           return received(`${name}: ${value}`, 'no server or framework version');
-      }
-      if (exchange.status < 400) return [];
-      for (const [pattern, what] of INTERNALS) {
-        const match = pattern.exec(exchange.text);
-        if (match)
-          return received(`${what} in a ${exchange.status}: ${JSON.stringify(match[0].slice(0, 80))}`, 'no internals');
       }
       return [];
     },
