@@ -108,13 +108,34 @@ export function parameterList(text: string, { valueRequired }: { valueRequired: 
 export function firstChallenge(value: string): Challenge {
   const match = /^[ \t]*([!#$%&'*+\-.^_`|~0-9A-Za-z]+)(?: +(.*))?$/.exec(value);
   if (!match) return { error: `"${value}" does not start with an auth-scheme token` };
-  const [, scheme, rest = ''] = match;
+  const [, scheme, whole = ''] = match;
+  const rest = whole.slice(0, nextChallengeAt(whole));
   if (rest.trim() === '') return { scheme: scheme!, params: [] };
   if (isB64Token(rest.trim())) return { scheme: scheme!, token68: rest.trim(), params: [] };
   const params = parameterList(rest, { valueRequired: true });
   if (typeof params === 'string') return { error: params };
   // A second challenge starts with a scheme followed by a space: everything before it belongs to the first.
   return { scheme: scheme!, params };
+}
+
+/**
+ * Where a second challenge starts in what follows the first one's scheme (`, Basic realm="x"`): at a
+ * comma outside a quoted-string followed by a scheme and a space. The length when there is none.
+ */
+function nextChallengeAt(text: string): number {
+  let quoted = false;
+  for (let index = 0; index < text.length; index += 1) {
+    const char = text[index];
+    if (quoted && char === '\\') index += 1;
+    else if (char === '"') quoted = !quoted;
+    else if (
+      !quoted &&
+      char === ',' &&
+      /^\s*[!#$%&'*+\-.^_`|~0-9A-Za-z]+ +[!#$%&'*+\-.^_`|~0-9A-Za-z/]/.test(text.slice(index + 1))
+    )
+      return index;
+  }
+  return text.length;
 }
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];

@@ -131,6 +131,16 @@ describe('the grammar the rules read', () => {
       expect([bad, isBearerCredential(bad)]).toEqual([bad, false]);
   });
 
+  it('reads only the first of several challenges', () => {
+    expect(firstChallenge('Bearer realm="a, b", error="invalid_token", Basic realm="x"')).toEqual({
+      scheme: 'Bearer',
+      params: [
+        { name: 'realm', value: 'a, b', quoted: true },
+        { name: 'error', value: 'invalid_token', quoted: true },
+      ],
+    });
+  });
+
   it('reads a challenge with quoted and token parameters', () => {
     expect(firstChallenge('Bearer realm="a \\"b\\"", error=invalid_token')).toEqual({
       scheme: 'Bearer',
