@@ -14,6 +14,8 @@ export interface LoadResult {
   errors: number;
   /** Server CPU per answered request, in microseconds: what limits it once the client is fast enough. */
   serverCpuMicrosPerRequest: number;
+  /** Loaded in turns with others: req/s of each round, in order, so ratios can be taken round by round. */
+  rounds?: number[];
 }
 
 export interface LoadOptions {
@@ -108,6 +110,25 @@ export async function pacedMedianMs(servers: ServerProcess[], rounds: number, ke
 }
 
 /**
+ * The ratio a/b taken round by round (both loaded in the same turns): median, lowest and highest, in
+ * percent. A round's two loads are seconds apart, so the machine's slow minutes fall on both of them.
+ * @example ratioOverRounds(fake.GET, floor.GET) // { median: 61, low: 55, high: 66, rounds: 5 }
+ */
+export function ratioOverRounds(
+  a: LoadResult,
+  b: LoadResult,
+): { median: number; low: number; high: number; rounds: number } | undefined {
+  if (!a.rounds || !b.rounds || a.rounds.length !== b.rounds.length || a.rounds.length === 0) return undefined;
+  const ratios = a.rounds.map((each, round) => (100 * each) / Math.max(1, b.rounds![round]!)).sort((x, y) => x - y);
+  return {
+    median: Math.round((ratios[Math.floor((ratios.length - 1) / 2)]! + ratios[Math.floor(ratios.length / 2)]!) / 2),
+    low: Math.round(ratios[0]!),
+    high: Math.round(ratios.at(-1)!),
+    rounds: ratios.length,
+  };
+}
+
+/**
  * Loads servers in turns, `rounds` times each, starting each round with the next server, and averages
  * each server's rounds: machine noise (these machines are shared) then falls on all of them alike, where
  * one long run each would hand a slow minute to whichever ran in it.
@@ -136,5 +157,6 @@ export async function loadInTurns(
     unexpected: each.reduce((sum, result) => sum + result.unexpected, 0),
     errors: each.reduce((sum, result) => sum + result.errors, 0),
     serverCpuMicrosPerRequest: Math.round(mean(each.map((result) => result.serverCpuMicrosPerRequest))),
+    rounds: each.map((result) => result.requestsPerSecond),
   }));
 }

@@ -1,4 +1,4 @@
-import type { LoadResult, Scenario } from './load.js';
+import { ratioOverRounds, type LoadResult, type Scenario } from './load.js';
 
 /** What `npm run bench` writes to JSON. */
 export interface BenchResults {
@@ -22,6 +22,8 @@ export interface BenchResults {
   };
   /** The standalone fake with its state in Redis: one instance (in turns with the in-memory fake and the floor), and two on one Redis under the same total load. */
   redis?: Record<'oneInstance' | 'twoInstances', Record<Scenario, LoadResult>>;
+  /** Another build of the fake (`--baseline`), loaded in the same turns: a before/after in one run. */
+  baseline?: { bin: string } & Record<Scenario, LoadResult>;
   inProcess: Record<'get' | 'post', { requestsPerSecond: number; unexpected: number }>;
   /** Fresh process to first answer in Node tests: the built package's setupFake beside a bare msw setupServer. */
   firstAnswer: { fakeMs: number; bareMswMs: number; extraMs: number; runsMs: Record<'fake' | 'bareMsw', number[]> };
@@ -52,42 +54,50 @@ export function printReport(results: BenchResults, print: (line: string) => void
   );
   print('| server | scenario | req/s | p50 ms | p99 ms | server CPU µs/req | unexpected | errors |');
   print('|---|---|---:|---:|---:|---:|---:|---:|');
-  for (const name of ['fake', 'prism', 'floor'] as const) {
-    for (const scenario of ['GET', 'POST'] as const) {
-      const r = load[name][scenario];
-      print(
-        `| ${name} | ${scenario} /categories | ${r.requestsPerSecond} | ${r.p50Ms} | ${r.p99Ms} | ${r.serverCpuMicrosPerRequest} | ${r.unexpected} | ${r.errors} |`,
-      );
-    }
-  }
+  const row = (name: string, scenario: Scenario, r: LoadResult) =>
+    print(
+      `| ${name} | ${scenario} /categories | ${r.requestsPerSecond} | ${r.p50Ms} | ${r.p99Ms} | ${r.serverCpuMicrosPerRequest} | ${r.unexpected} | ${r.errors} |`,
+    );
+  for (const name of ['fake', 'prism', 'floor'] as const)
+    for (const scenario of ['GET', 'POST'] as const) row(name, scenario, load[name][scenario]);
+  if (results.baseline)
+    for (const scenario of ['GET', 'POST'] as const) row('fake (baseline)', scenario, results.baseline[scenario]);
   if (results.redis) {
     const rows = [
       ['fake, Redis store', results.redis.oneInstance],
       ['2 fakes, one Redis', results.redis.twoInstances],
     ] as const;
-    for (const [name, result] of rows) {
-      for (const scenario of ['GET', 'POST'] as const) {
-        const r = result[scenario];
-        print(
-          `| ${name} | ${scenario} /categories | ${r.requestsPerSecond} | ${r.p50Ms} | ${r.p99Ms} | ${r.serverCpuMicrosPerRequest} | ${r.unexpected} | ${r.errors} |`,
-        );
-      }
-    }
-    for (const scenario of ['GET', 'POST'] as const) {
-      const memory = load.fake[scenario];
-      const { oneInstance, twoInstances } = results.redis;
+    for (const [name, result] of rows)
+      for (const scenario of ['GET', 'POST'] as const) row(name, scenario, result[scenario]);
+  }
+  // Ratios of servers loaded in the same turns are taken round by round: the median, and the spread.
+  const inTurns = (a: LoadResult, b: LoadResult) => {
+    const spread = ratioOverRounds(a, b);
+    return spread
+      ? `${spread.median}% (median of ${spread.rounds} rounds in turns, ${spread.low}-${spread.high}%)`
+      : `${(100 * ratio(a.requestsPerSecond, b.requestsPerSecond)).toFixed(0)}%`;
+  };
+  const p50 = (a: LoadResult, b: LoadResult) => `p50 ${a.p50Ms} ms against ${b.p50Ms} ms`;
+  for (const scenario of ['GET', 'POST'] as const) {
+    const fake = load.fake[scenario];
+    const floor = load.floor[scenario];
+    print(
+      `${scenario}: fake/floor ${inTurns(fake, floor)}, ${p50(fake, floor)}; ` +
+        `fake/prism ${ratio(fake.requestsPerSecond, load.prism[scenario].requestsPerSecond).toFixed(1)}x`,
+    );
+    if (results.baseline) {
+      const before = results.baseline[scenario];
       print(
-        `${scenario} on Redis: ${(100 * ratio(oneInstance[scenario].requestsPerSecond, memory.requestsPerSecond)).toFixed(0)}% of the in-memory fake's req/s, ` +
-          `+${oneInstance[scenario].p50Ms - memory.p50Ms} ms p50; two instances ${ratio(twoInstances[scenario].requestsPerSecond, oneInstance[scenario].requestsPerSecond).toFixed(2)}x one`,
+        `${scenario}: baseline fake/floor ${inTurns(before, floor)}, ${p50(before, floor)}; this build/baseline ${inTurns(fake, before)}`,
       );
     }
-  }
-  for (const scenario of ['GET', 'POST'] as const) {
-    const fake = load.fake[scenario].requestsPerSecond;
-    print(
-      `${scenario}: fake/prism ${ratio(fake, load.prism[scenario].requestsPerSecond).toFixed(1)}x, ` +
-        `fake/floor ${(100 * ratio(fake, load.floor[scenario].requestsPerSecond)).toFixed(0)}%`,
-    );
+    if (results.redis) {
+      const { oneInstance, twoInstances } = results.redis;
+      print(
+        `${scenario} on Redis: ${inTurns(oneInstance[scenario], fake)} of the in-memory fake, ${p50(oneInstance[scenario], fake)}; ` +
+          `two instances ${ratio(twoInstances[scenario].requestsPerSecond, oneInstance[scenario].requestsPerSecond).toFixed(2)}x one`,
+      );
+    }
   }
   const { watch } = results;
   for (const scenario of ['GET', 'POST'] as const) {

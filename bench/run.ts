@@ -34,6 +34,11 @@ const options = new Command('npm run bench --')
   .option('--startup-runs <n>', 'start-up measurements per server (the median is reported)', positiveInteger, 5)
   .option('--no-contract', 'skip timing the contract suite')
   .option('--no-redis', 'skip the fake on Redis (needs /usr/bin/redis-server)')
+  .option('--rounds <n>', 'turns each server takes where servers are compared under load', positiveInteger, 5)
+  .option(
+    '--baseline <bin>',
+    "another build of the fake's bin (e.g. an earlier commit's dist/bin/petstore-fake.js) loaded in the same turns",
+  )
   .option('--out <file>', 'where the JSON results go', join(ROOT, 'bench/results/latest.json'))
   .parse()
   .opts<{
@@ -42,6 +47,8 @@ const options = new Command('npm run bench --')
     startupRuns: number;
     contract: boolean;
     redis: boolean;
+    rounds: number;
+    baseline?: string;
     out: string;
   }>();
 
@@ -53,13 +60,13 @@ writeFileSync(
 );
 const probeHeaders = { authorization: `Bearer ${KEY}` };
 
-// What `npm start` runs once it has built the bundle.
-async function fakeCommand(): Promise<ServerCommand> {
+// What `npm start` runs once it has built the bundle (or another build of it, for a before/after).
+async function fakeCommand(bin = FAKE_SERVER_BIN): Promise<ServerCommand> {
   const port = await freeLoopbackPort();
   return {
-    name: 'fake',
+    name: bin === FAKE_SERVER_BIN ? 'fake' : 'fake (baseline)',
     command: process.execPath,
-    args: [FAKE_SERVER_BIN, '--port', String(port), '--keys', keysFile, '--quiet'],
+    args: [bin, '--port', String(port), '--keys', keysFile, '--quiet'],
     baseUrl: `http://127.0.0.1:${port}/v1`,
     headers: probeHeaders,
   };
@@ -200,7 +207,7 @@ const startup = {
 };
 
 // How many turns each server takes where two or more are compared under load (see loadInTurns).
-const ROUNDS = 3;
+const ROUNDS = options.rounds;
 
 // `use` with the server when there is a command, else with none.
 const withOptionalServer = <T>(
@@ -218,6 +225,7 @@ async function loadSideBySide(): Promise<{
   fake: Record<Scenario, LoadResult>;
   floor: Record<Scenario, LoadResult>;
   redis?: BenchResults['redis'];
+  baseline?: BenchResults['baseline'];
 }> {
   const redisServer = options.redis && redisIsInstalled() ? await startRedis({ durable: false }) : undefined;
   const onRedis = (prefix: string) => async (): Promise<ServerCommand> => {
@@ -230,34 +238,49 @@ async function loadSideBySide(): Promise<{
   };
   try {
     process.stderr.write(
-      `the fake, the floor${redisServer ? ' and the fake on Redis' : ''}, in turns (${ROUNDS} rounds each)\n`,
+      `the fake, the floor${redisServer ? ', the fake on Redis' : ''}${options.baseline ? ', the baseline fake' : ''}, in turns (${ROUNDS} rounds each)\n`,
     );
+    const baseline = options.baseline;
     const inTurns = await withServer(fakeCommand, (fake) =>
       withServer(floorCommand, (floor) =>
-        withOptionalServer(redisServer && onRedis('one'), async (fakeOnRedis) => {
-          const load = { connections: options.connections, durationSeconds: options.duration, key: KEY };
-          const servers = [fake, floor, ...(fakeOnRedis ? [fakeOnRedis] : [])];
-          // Every GET before any POST: the POSTs add categories, and the list would grow under the GET load.
-          const [fakeGet, floorGet, redisGet] = await loadInTurns(servers, 'GET', ROUNDS, load);
-          const [fakePost, floorPost, redisPost] = await loadInTurns(servers, 'POST', ROUNDS, load);
-          process.stderr.write(
-            `  GET ${fakeGet!.requestsPerSecond} req/s fake, ${floorGet!.requestsPerSecond} floor${redisGet ? `, ${redisGet.requestsPerSecond} on Redis` : ''}; `,
-          );
-          process.stderr.write(
-            `POST ${fakePost!.requestsPerSecond}, ${floorPost!.requestsPerSecond}${redisPost ? `, ${redisPost.requestsPerSecond}` : ''}\n`,
-          );
-          return {
-            fake: { GET: fakeGet!, POST: fakePost! },
-            floor: { GET: floorGet!, POST: floorPost! },
-            onRedis: redisGet && redisPost && { GET: redisGet, POST: redisPost },
-          };
-        }),
+        withOptionalServer(redisServer && onRedis('one'), (fakeOnRedis) =>
+          withOptionalServer(baseline ? () => fakeCommand(baseline) : undefined, async (baselineFake) => {
+            const load = { connections: options.connections, durationSeconds: options.duration, key: KEY };
+            const others = [fakeOnRedis, baselineFake].filter((server) => server !== undefined);
+            const servers = [fake, floor, ...others];
+            const at = (server?: ServerProcess) => (server ? servers.indexOf(server) : -1);
+            // Every GET before any POST: the POSTs add categories, and the list would grow under the GET load.
+            const get = await loadInTurns(servers, 'GET', ROUNDS, load);
+            const post = await loadInTurns(servers, 'POST', ROUNDS, load);
+            const both = (server?: ServerProcess) => server && { GET: get[at(server)]!, POST: post[at(server)]! };
+            for (const [scenario, results] of [
+              ['GET', get],
+              ['POST', post],
+            ] as const) {
+              process.stderr.write(
+                `  ${scenario} ${results.map((result, index) => `${servers[index]!.name} ${result.requestsPerSecond}`).join(', ')} req/s\n`,
+              );
+            }
+            return {
+              fake: both(fake)!,
+              floor: both(floor)!,
+              onRedis: both(fakeOnRedis),
+              baseline: both(baselineFake),
+            };
+          }),
+        ),
       ),
     );
-    if (!inTurns.onRedis) return { fake: inTurns.fake, floor: inTurns.floor };
+    const baselineResult = inTurns.baseline && { bin: baseline!, ...inTurns.baseline };
+    if (!inTurns.onRedis) return { fake: inTurns.fake, floor: inTurns.floor, baseline: baselineResult };
     process.stderr.write('load on Redis: two instances on one Redis\n');
     const twoInstances = await withServer(onRedis('two'), (a) => withServer(onRedis('two'), (b) => loadAll([a, b])));
-    return { fake: inTurns.fake, floor: inTurns.floor, redis: { oneInstance: inTurns.onRedis, twoInstances } };
+    return {
+      fake: inTurns.fake,
+      floor: inTurns.floor,
+      redis: { oneInstance: inTurns.onRedis, twoInstances },
+      baseline: baselineResult,
+    };
   } finally {
     await redisServer?.stop();
   }
@@ -267,7 +290,7 @@ process.stderr.write(
   `load: ${options.connections} connections, ${options.duration} s per scenario after a 2 s warm-up\n`,
 );
 // Prism, ten times slower, runs once.
-const { redis, ...sideBySide } = await loadSideBySide();
+const { redis, baseline, ...sideBySide } = await loadSideBySide();
 const load = { fake: sideBySide.fake, prism: await withServer(prismCommand, loadAll), floor: sideBySide.floor };
 
 // `watch` in front of the fake, in its own process as a team runs it: the same load through it beside
@@ -371,6 +394,7 @@ const results: BenchResults = {
   load,
   watch,
   ...(redis && { redis }),
+  ...(baseline && { baseline }),
   inProcess,
   firstAnswer,
   memory,

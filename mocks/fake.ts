@@ -10,7 +10,7 @@ import { KeyControls } from './domain/key-controls.js';
 import { DEFAULT_KEYS, type ApiKey, type Plan } from './domain/plans.js';
 import { DEFAULT_SEED, type SeedData } from './domain/seed.js';
 import type { FakeStore, StoreParts } from './domain/fake-store.js';
-import { MemoryStore } from './domain/memory-store.js';
+import { MemoryStore } from './stores/memory-store.js';
 import type { Answer, ApiCall } from './handlers/api-call.js';
 import { setClientAddress, type FakeContext } from './handlers/context.js';
 import { createHandlers, createOperations } from './handlers/index.js';

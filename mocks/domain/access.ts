@@ -3,7 +3,7 @@ import { BanList, type BanPolicy } from './ban.js';
 import { ceilSeconds, type Clock } from './clock.js';
 import { apiError, type ApiError } from './errors.js';
 import { PLAN_LIMITS, type ApiKey } from './plans.js';
-import { QuotaLedger, type QuotaDecision, type WindowName, type WindowState } from './quota.js';
+import { QuotaCounters, type QuotaDecision, type WindowName, type WindowState } from './quota.js';
 
 /** What the `X-RateLimit-*` headers of a response say, and the draft fields' windows when known. */
 export interface RateLimitView {
@@ -41,15 +41,15 @@ export interface AccessControlOptions {
 export class AccessControl {
   readonly #keys: ReadonlyMap<string, ApiKey>;
   readonly #clock: Clock;
-  readonly #keyQuota = new QuotaLedger();
-  readonly #anonymousQuota: QuotaLedger;
+  readonly #keyQuota = new QuotaCounters();
+  readonly #anonymousQuota: QuotaCounters;
   readonly #bans: BanList;
   readonly #revoked = new Set<string>();
 
   constructor(options: AccessControlOptions) {
     this.#keys = new Map(options.keys.map((apiKey) => [apiKey.key, apiKey]));
     this.#clock = options.clock;
-    this.#anonymousQuota = new QuotaLedger(options.anonymousCapacity);
+    this.#anonymousQuota = new QuotaCounters(options.anonymousCapacity);
     this.#bans = new BanList(options.ban);
   }
 

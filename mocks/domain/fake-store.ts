@@ -5,22 +5,15 @@ import { apiError, type ApiError } from './errors.js';
 import type { FaultRule, FaultStore, FaultSubject } from './faults.js';
 import type { ApiKey } from './plans.js';
 import type { WindowName, WindowState } from './quota.js';
+import type { RecordStore } from './record-store.js';
 import type { RecordStep } from './record-step.js';
-import type { Category, NewCategory, Order, Pet, SeedData } from './seed.js';
+import type { SeedData } from './seed.js';
+
+export type { RecordStore } from './record-store.js';
 
 // The store boundary of docs/explanation/design.md section 6: every piece of a fake's state that several instances must
 // share. Two implementations: `MemoryStore` (the default, every host) and `RedisStore` (the standalone
 // server with `--store redis://...`). The domain and the handlers see only this interface.
-
-/** Categories, pets and orders, and the category id sequence. */
-export interface RecordStore {
-  createCategory(newCategory: NewCategory): Promise<Category>;
-  /** Every category, ascending id. */
-  listCategories(): Promise<readonly Category[]>;
-  findPet(id: number): Promise<Pet | undefined>;
-  /** Every order, ascending id. */
-  listOrders(): Promise<Order[]>;
-}
 
 /** Quota counters, bans and revocations: admission of a request, and the scenario controls over them. */
 export interface AccessStore {

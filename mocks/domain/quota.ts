@@ -40,9 +40,9 @@ interface Bucket {
  * Per-subject counters for the two fixed windows. A subject is an API key or a client address.
  * Buckets are kept in least-recently-seen order, so expired ones are swept from the front and,
  * past `capacity`, the idlest is evicted: memory is bounded whatever the number of subjects.
- * @example new QuotaLedger().consume('free-test-key', PLAN_LIMITS.free, clock.now())
+ * @example new QuotaCounters().consume('free-test-key', PLAN_LIMITS.free, clock.now())
  */
-export class QuotaLedger {
+export class QuotaCounters {
   readonly #buckets = new Map<string, Bucket>();
   /** The subject seen last, already at the map's end: one busy key skips the re-insert. */
   #latest: string | undefined;

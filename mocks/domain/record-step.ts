@@ -1,4 +1,4 @@
-import type { RecordStore } from './fake-store.js';
+import type { RecordStore } from './record-store.js';
 import type { Category, NewCategory, Order, Pet } from './seed.js';
 
 /**

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { apiError } from '../domain/errors.js';
 import { parseJsonBody } from '../domain/request-body.js';
-import { connectRedisStore, type RedisStoreOptions } from '../domain/redis-store.js';
+import { connectRedisStore, type RedisStoreOptions } from '../stores/redis-store.js';
 import { createFake, type Fake, type FakeOptions } from '../fake.js';
 import type { ApiCall } from '../handlers/api-call.js';
 import { answerAdmin, isLoopbackHost } from './admin.js';
@@ -348,4 +348,4 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
 /** The server's timeouts and size limits, and their defaults. */
 export { DEFAULT_SERVER_LIMITS, type ServerLimits } from './limits.js';
 /** Where a Redis store lives (`--store`). */
-export type { RedisStoreOptions } from '../domain/redis-store.js';
+export type { RedisStoreOptions } from '../stores/redis-store.js';

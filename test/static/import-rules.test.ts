@@ -24,6 +24,9 @@ const FIXTURE: Record<string, string> = {
   'contracts/report/report.ts': "import { run } from '../runner/run.js';\nexport const report = run;\n",
   'contracts/unplaced/thing.ts': "import { MINUTE } from '../core/windows.js';\nexport const thing = MINUTE;\n",
   'mocks/domain/plans.ts': "import { check } from '../../contracts/checks/check.js';\nexport const plans = check;\n",
+  // A cycle in the fake through type-only imports: it ties the modules as much as a value cycle.
+  'mocks/domain/store.ts': "import type { Step } from './step.js';\nexport interface Store { step?: Step }\n",
+  'mocks/domain/step.ts': "import type { Store } from './store.js';\nexport interface Step { store?: Store }\n",
 };
 
 let root: string;
@@ -54,7 +57,7 @@ function violations(): string[] {
 }
 
 describe('the import rules of .dependency-cruiser.cjs', () => {
-  it('report the upward import, the cycle it makes, the sideways import, the folder with no layer and the fake importing the suite, and nothing else', () => {
+  it('report the upward import, the cycle it makes, the sideways import, the folder with no layer, the fake importing the suite and a type-only cycle in the fake, and nothing else', () => {
     expect(violations().sort()).toEqual([
       'contracts-folder-has-a-layer: contracts/unplaced/thing.ts -> contracts/core/windows.ts',
       'core-imports-only-the-spec: contracts/core/windows.ts -> contracts/checks/check.ts',
@@ -62,10 +65,11 @@ describe('the import rules of .dependency-cruiser.cjs', () => {
       'layer-core: contracts/core/windows.ts -> contracts/checks/check.ts',
       'layer-transport: contracts/transport/send.ts -> contracts/coverage/coverage.ts',
       'no-circular: contracts/checks/check.ts -> contracts/core/windows.ts',
+      'no-circular: mocks/domain/step.ts -> mocks/domain/store.ts',
     ]);
   });
 
   it('fail the run: every one is an error', () => {
-    expect(result.summary.error).toBe(6);
+    expect(result.summary.error).toBe(7);
   });
 });

@@ -2,8 +2,8 @@ import { describe, expect, it } from '@jest/globals';
 import { defineExtension, type Extension } from '@msw/data/extensions';
 import { specDocument } from '../../spec/spec-artifacts.js';
 import { SchemaRegistry } from '../../spec/schema-registry.js';
-import { DEFAULT_SEED } from './seed.js';
-import { PetStoreData } from './store.js';
+import { DEFAULT_SEED } from '../domain/seed.js';
+import { RecordCollections } from './record-collections.js';
 
 const schemas = new SchemaRegistry(specDocument());
 
@@ -23,9 +23,9 @@ function restoringCategories(records: Array<{ id: number; name: string }>): Exte
   });
 }
 
-describe('PetStoreData.restoreOrLoad', () => {
+describe('RecordCollections.restoreOrLoad', () => {
   it('keeps restored categories instead of the seed, seeds the empty collections, and continues the ids', async () => {
-    const store = new PetStoreData(schemas, [
+    const store = new RecordCollections(schemas, [
       restoringCategories([
         { id: 1, name: 'dog' },
         { id: 7, name: 'ferret' },
@@ -41,14 +41,14 @@ describe('PetStoreData.restoreOrLoad', () => {
   });
 
   it('seeds everything when nothing was restored', async () => {
-    const store = new PetStoreData(schemas, [restoringCategories([])]);
+    const store = new RecordCollections(schemas, [restoringCategories([])]);
     await store.restoreOrLoad(DEFAULT_SEED);
     expect(store.listCategories()).toEqual(DEFAULT_SEED.categories);
     expect((await store.createCategory({ name: 'parrot' })).id).toBe(4);
   });
 
   it("never hands out an id below the seed's highest, even when fewer records were restored", async () => {
-    const store = new PetStoreData(schemas, [restoringCategories([{ id: 2, name: 'cat' }])]);
+    const store = new RecordCollections(schemas, [restoringCategories([{ id: 2, name: 'cat' }])]);
     await store.restoreOrLoad(DEFAULT_SEED);
     expect((await store.createCategory({ name: 'parrot' })).id).toBe(4);
   });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { ConfigError, isConfigError } from './config-error.js';
-import { StoreUnavailableError } from './fake-store.js';
+import { ConfigError, isConfigError } from '../domain/config-error.js';
+import { StoreUnavailableError } from '../domain/fake-store.js';
 import {
   drawAt,
   matchesSubject,
@@ -12,7 +12,7 @@ import {
   type FaultStore,
   type FaultSubject,
   type FiredFault,
-} from './faults.js';
+} from '../domain/faults.js';
 
 interface StoredRule {
   rule: FaultRule & { id: string };

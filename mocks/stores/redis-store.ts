@@ -1,16 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis, Result } from 'ioredis';
-import { anonymousAccess, banned, keyAccess, REVOKED_KEY_MESSAGE } from './access.js';
-import { authenticate } from './auth.js';
-import type { AdjustableClock } from './clock.js';
-import type { AccessStore, AdmissionRequest, Admitted, FakeStore, RecordStore, StoreParts } from './fake-store.js';
-import { ruleApplies } from './faults.js';
-import { PLAN_LIMITS, type ApiKey } from './plans.js';
-import { quotaDecision, windowsOfCounts, type WindowName, type WindowState } from './quota.js';
+import { anonymousAccess, banned, keyAccess, REVOKED_KEY_MESSAGE } from '../domain/access.js';
+import { authenticate } from '../domain/auth.js';
+import type { AdjustableClock } from '../domain/clock.js';
+import type {
+  AccessStore,
+  AdmissionRequest,
+  Admitted,
+  FakeStore,
+  RecordStore,
+  StoreParts,
+} from '../domain/fake-store.js';
+import { ruleApplies } from '../domain/faults.js';
+import { PLAN_LIMITS, type ApiKey } from '../domain/plans.js';
+import { quotaDecision, windowsOfCounts, type WindowName, type WindowState } from '../domain/quota.js';
 import { reachable, RedisFaultStore } from './redis-faults.js';
 import { ADMIT, FIRE_FAULT, SEED_IF_EMPTY } from './redis-scripts.js';
-import type { RecordStep } from './record-step.js';
-import type { Category, NewCategory, Order, Pet, SeedData } from './seed.js';
+import type { RecordStep } from '../domain/record-step.js';
+import type { Category, NewCategory, Order, Pet, SeedData } from '../domain/seed.js';
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {
