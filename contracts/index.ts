@@ -85,6 +85,11 @@ export {
   type DeprecatedCalls,
 } from './watch/traffic-judge.js';
 export type { WatchReport } from './watch/watch-report.js';
+export type { UpstreamFailure } from './watch/proxy-connection.js';
+export type { WaitPastBudget, WaitRecord } from './runner/run-bounds.js';
+export type { ExtraHeaders } from './transport/send-request.js';
+export type { BaselineEntry, BaselineVerdict, Finding } from './report/baseline.js';
+export { UnansweredLog, reachabilityOf, type Reachability, type UnansweredExchange } from './transport/unanswered.js';
 export {
   readHar,
   HarRecorder,

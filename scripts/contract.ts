@@ -1,11 +1,11 @@
 import { commandName } from './command-name.js';
 import { runContractCli } from '../contracts/cli/run-contract-cli.js';
 
-// The first signal stops a `watch` (it then reports); any other command, or a second signal, exits at
-// once, still running the 'exit' handler that kills Prism.
+// The first signal stops a `watch` or a suite run (it then writes every report asked for); `replay`, or
+// a second signal, exits at once, still running the 'exit' handler that kills Prism.
 let stopWatching: () => void = () => undefined;
 const stop = new Promise<void>((resolve) => (stopWatching = resolve));
-const watching = process.argv[2] === 'watch';
+const watching = process.argv[2] !== 'replay';
 let signals = 0;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {

@@ -11,6 +11,10 @@ let options;
 try {
   options = serverOptionsFromArgs(args);
 } catch (error) {
+  if (error instanceof CommanderError && error.code === 'commander.version') {
+    process.stdout.write(`${fakeServerCommand().version()}\n`);
+    process.exit(0);
+  }
   if (
     error instanceof CommanderError &&
     (error.code === 'commander.helpDisplayed' || error.code === 'commander.help')

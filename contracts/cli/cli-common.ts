@@ -48,7 +48,7 @@ export function wholeNumber(name: string, min: number, max: number) {
 }
 
 /**
- * Parses argv with a commander program: the program when it parsed, 0 after `--help`, 2 (with the
+ * Parses argv with a commander program: the program when it parsed, 0 after `--help` or `--version`, 2 (with the
  * reason and where help is, on a line starting with `label`) on bad usage.
  */
 export function parseWith(
@@ -68,7 +68,9 @@ export function parseWith(
   } catch (error) {
     if (
       error instanceof CommanderError &&
-      (error.code === 'commander.helpDisplayed' || error.code === 'commander.help')
+      (error.code === 'commander.helpDisplayed' ||
+        error.code === 'commander.help' ||
+        error.code === 'commander.version')
     )
       return 0;
     const message = error instanceof Error ? error.message.replace(/^error: /, '') : String(error);

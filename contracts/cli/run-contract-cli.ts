@@ -6,29 +6,62 @@ import { disagreementsOf, jsonReport, type ContractReport, type SuiteReport } fr
 import { checkLine, createdText, summaryText } from '../report/terminal-report.js';
 import { summarise } from '../runner/check-result.js';
 import { runChecks, sessionOf } from '../runner/run-check.js';
-import { LEFT_OUT, suiteSettings, type SuiteSettings } from '../runner/target-session.js';
+import { INTERRUPTED, LEFT_OUT, suiteSettings, type SuiteSettings } from '../runner/target-session.js';
+import { DEFAULT_MAX_MINUTES, DEFAULT_MAX_REQUESTS, waitsPastBudgetText } from '../runner/run-bounds.js';
+import { estimateRunCost, runCostText } from '../runner/run-cost.js';
 import { isExitTwoError } from '../targets/target-errors.js';
 import type { RunningTarget } from '../targets/target.js';
 import { contractOptions, contractProgram, type ContractCliOptions } from './cli-options.js';
 import { commandOf, parseWith, writeReport, type CliIo } from './cli-common.js';
 import { startTargetFor } from './start-target.js';
-import { runReplayCli, runWatchCli } from './watch-cli.js';
+import { runChecksCli } from './checks-cli.js';
+import { existsSync } from 'node:fs';
+import { readBaseline, type BaselineEntry } from '../report/baseline.js';
+import { applyBaseline, findingOfResult } from './baseline-run.js';
+import { selectChecks } from '../runner/check-selection.js';
+import { operationsNamed } from '../runner/operation-selection.js';
+import { htmlReport } from '../report/html-report.js';
+import { htmlInputOfContract } from '../report/html-contract.js';
+import type { Check } from '../checks/check.js';
+import { reachabilityOf } from '../transport/unanswered.js';
+import { unansweredText } from '../report/unanswered-report.js';
+import { runWatchCli } from './watch-cli.js';
+import { runReplayCli } from './replay-cli.js';
 
 export type { CliIo } from './cli-common.js';
 
 /** Runs every check against one target, in this process, printing each result as it comes. */
-async function runAgainst(target: RunningTarget, settings: SuiteSettings, io: CliIo): Promise<SuiteReport> {
+async function runAgainst(
+  target: RunningTarget,
+  settings: SuiteSettings,
+  io: CliIo,
+  checks: readonly Check[],
+): Promise<SuiteReport> {
   const { descriptor } = target;
   const startedAt = new Date();
   const where =
     descriptor.label === descriptor.baseUrl ? descriptor.label : `${descriptor.label} (${descriptor.baseUrl})`;
   io.out(
-    `Contract suite against ${where}: ${CHECKS.length} checks, ${settings.runs} generated cases per property, seed ${settings.seed}${settings.maxRequests ? `, at most ${settings.maxRequests} requests` : ''}${settings.maxMinutes ? `, at most ${settings.maxMinutes} min` : ''}`,
+    `Contract suite against ${where}: ${checks.length} checks, ${settings.runs} generated cases per property, seed ${settings.seed}${settings.maxRequests ? `, at most ${settings.maxRequests} requests` : ''}${settings.maxMinutes ? `, at most ${settings.maxMinutes} min` : ''}`,
   );
-  const results = await runChecks(CHECKS, descriptor, {
+  const session = sessionOf(descriptor, settings);
+  let costStated = !descriptor.paced;
+  const results = await runChecks(checks, descriptor, {
     settings,
     onNote: (check, message) => io.out(`      ${check}: ${message}`),
-    onResult: (result) => io.out(checkLine(result)),
+    onResult: (result) => {
+      io.out(checkLine(result));
+      // From the target's first answers (the key's limit), before any check drives a window.
+      if (costStated || session.keyLimit === undefined) return;
+      costStated = true;
+      const cost = estimateRunCost({
+        runs: settings.runs,
+        keyLimit: session.keyLimit,
+        capabilities: descriptor.capabilities,
+        checks: checks.map((check) => check.name),
+      });
+      io.out(runCostText(cost, settings));
+    },
   });
   const summary = summarise(results);
   const durationMs = Date.now() - startedAt.getTime();
@@ -41,7 +74,13 @@ async function runAgainst(target: RunningTarget, settings: SuiteSettings, io: Cl
     io.out(
       `Left out to fit --max-minutes ${settings.maxMinutes}: ${leftOut.map((result) => result.check).join(', ')} (run without it, or with more minutes, for these)`,
     );
-  const session = sessionOf(descriptor, settings);
+  const unanswered = session.unanswered;
+  const reachability = reachabilityOf(
+    requests - unanswered.count,
+    unanswered.count,
+    settings.allowUpstreamErrors ?? false,
+  );
+  for (const line of unansweredText(unanswered.count, unanswered.list(), reachability)) io.out(line);
   const created =
     session.marker === undefined ? undefined : { marker: session.marker, records: session.model.created() };
   if (created) io.out(createdText(created));
@@ -49,6 +88,12 @@ async function runAgainst(target: RunningTarget, settings: SuiteSettings, io: Cl
   io.out(
     `Evidence: ${session.kindsTried} facets of generated cases (each schema constraint broken; each member, class of character, length boundary and class of number sent) and ${rulesTried.length} rules of the table applied to answers (${rulesTried.join(', ')})`,
   );
+  for (const line of waitsPastBudgetText(session.waitsPastBudget)) io.out(line);
+  const interrupted = results.filter((result) => result.reason?.startsWith(INTERRUPTED)).length;
+  if (interrupted > 0)
+    io.out(
+      `Interrupted: ${interrupted} checks not completed; the verdict is a failure, and every report asked for is written`,
+    );
   io.out(`Replay these cases with: --seed ${settings.seed}`);
   return {
     target: {
@@ -64,8 +109,25 @@ async function runAgainst(target: RunningTarget, settings: SuiteSettings, io: Cl
     requests,
     coverage,
     ...(created && { created }),
-    exitCode: summary.failed > 0 ? 1 : 0,
+    unanswered: { count: unanswered.count, requests: unanswered.list() },
+    reachability,
+    waitsPastBudget: session.waitsPastBudget,
+    waits: session.waits,
+    exitCode: Math.max(
+      reachability.exitCode,
+      summary.failed > 0 || session.waitsPastBudget.length > 0 || interrupted > 0 ? 1 : 0,
+    ) as 0 | 1 | 2,
     results,
+  };
+}
+
+/** `--max-requests` and `--max-minutes` as given, else the defaults on a live target (none on the fake or Prism). */
+function bounds(options: ContractCliOptions, live: boolean): Pick<SuiteSettings, 'maxRequests' | 'maxMinutes'> {
+  const maxRequests = options.maxRequests ?? (live ? DEFAULT_MAX_REQUESTS : undefined);
+  const maxMinutes = options.maxMinutes ?? (live ? DEFAULT_MAX_MINUTES : undefined);
+  return {
+    ...(maxRequests !== undefined && { maxRequests }),
+    ...(maxMinutes !== undefined && { maxMinutes }),
   };
 }
 
@@ -108,12 +170,40 @@ export async function runContractCli(
 ): Promise<number> {
   if (argv[0] === 'watch') return runWatchCli(argv.slice(1), io, stop);
   if (argv[0] === 'replay') return runReplayCli(argv.slice(1), io);
+  if (argv[0] === 'checks') return runChecksCli(argv.slice(1), io);
   const parsed = parseWith(contractProgram(commandOf(io)), argv, io, 'contract');
   if (typeof parsed === 'number') return parsed;
   const options = contractOptions(parsed);
+  const selection = selectChecks(CHECKS, {
+    ...(options.checks && { only: options.checks }),
+    ...(options.skipChecks && { skip: options.skipChecks }),
+  });
+  const named = options.operations && operationsNamed(options.operations);
+  if (named && named.unknown.length > 0) {
+    io.err(`contract: --operations: "${named.unknown.join('", "')}" is neither an operationId nor a tag of the spec`);
+    return 2;
+  }
+  if ('unmatched' in selection) {
+    io.err(
+      `contract: no check is named "${selection.unmatched.join('", "')}" (${commandOf(io)} checks lists them; * and ? match any run of characters and one)`,
+    );
+    return 2;
+  }
+  let baseline: BaselineEntry[] | undefined;
+  try {
+    // --update-baseline keeps the entries of a file that exists (their why and date); it need not exist yet.
+    if (options.baseline && !(options.updateBaseline && !existsSync(options.baseline)))
+      baseline = await readBaseline(options.baseline);
+  } catch (error) {
+    io.err(`contract: ${(error as Error).message}`);
+    return 2;
+  }
   const targets = await startTargets(options, io);
   if (!targets) return 2;
   const seed = suiteSettings({ live: false, ...(options.seed !== undefined && { seed: options.seed }) }).seed;
+  // The first SIGINT/SIGTERM stops the run where it is; its reports are still written.
+  const stopping = new AbortController();
+  void stop.then(() => stopping.abort());
   const reports: SuiteReport[] = [];
   try {
     for (const [index, target] of targets.entries()) {
@@ -122,12 +212,19 @@ export async function runContractCli(
         live: target.descriptor.paced,
         seed,
         ...(options.runs !== undefined && { runs: options.runs }),
-        ...(options.maxRequests !== undefined && { maxRequests: options.maxRequests }),
-        ...(options.maxMinutes !== undefined && { maxMinutes: options.maxMinutes }),
+        // A live target is always bounded: the defaults keep a run to a CI slot and off an enterprise quota.
+        ...bounds(options, target.descriptor.paced),
+        signal: stopping.signal,
+        ...(named && { operations: named.operations }),
+        ...(options.header && {
+          extraHeaders: { headers: options.header, shown: options.curlWithHeaders ?? false },
+        }),
         ...(options.maxConcurrency !== undefined && { maxConcurrency: options.maxConcurrency }),
         ...(options.strict && { strict: true }),
+        ...(options.allowUpstreamErrors && { allowUpstreamErrors: true }),
+        ...(options.sharedKey && { sharedKey: true }),
       });
-      reports.push(await runAgainst(target, settings, io));
+      reports.push(await runAgainst(target, settings, io, selection.checks));
     }
   } finally {
     await Promise.all(targets.map((target) => target.close()));
@@ -138,7 +235,28 @@ export async function runContractCli(
     io.out(
       `Coverage of ${target.label} is ${coverage.percent.toFixed(1)}%, below --min-coverage ${options.minCoverage}`,
     );
-  const exitCode = reports.some((report) => report.exitCode === 1) || belowCoverage.length > 0 ? 1 : 0;
+  // A failure the baseline accepts does not count; everything else a target's report found does.
+  const findings = reports.flatMap(({ results, target }) =>
+    results.filter((result) => result.outcome === 'failed').map((result) => findingOfResult(result, target.baseUrl)),
+  );
+  const { failing, verdict } = await applyBaseline(
+    findings,
+    {
+      ...(options.baseline && { baseline: options.baseline }),
+      ...(baseline && { entries: baseline }),
+      ...(options.updateBaseline && { update: true }),
+    },
+    io,
+  );
+  const beyondChecks = reports.map((report) =>
+    Math.max(
+      report.reachability.exitCode,
+      report.waitsPastBudget.length > 0 || report.results.some((result) => result.reason?.startsWith(INTERRUPTED))
+        ? 1
+        : 0,
+    ),
+  );
+  const exitCode = Math.max(0, belowCoverage.length > 0 || failing > 0 ? 1 : 0, ...beyondChecks) as 0 | 1 | 2;
   const report: ContractReport = {
     seed,
     ...(options.maxRequests !== undefined && { maxRequests: options.maxRequests }),
@@ -147,9 +265,11 @@ export async function runContractCli(
     exitCode,
     targets: reports,
     disagreements: disagreementsOf(reports),
+    ...(verdict && { baseline: verdict }),
   };
   if (reports.length > 1) io.out(matrixText(report));
   if (options.junit) await writeReport(options.junit, junitReport(report));
   if (options.json) await writeReport(options.json, jsonReport(report));
+  if (options.html) await writeReport(options.html, htmlReport(htmlInputOfContract(report)));
   return exitCode;
 }

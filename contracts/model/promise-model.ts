@@ -41,6 +41,8 @@ export interface PromiseModelOptions {
   plan?: PlanLimits;
   /** `--strict`: a SHOULD of the rule table fails like a MUST instead of warning. */
   strict?: boolean;
+  /** Others use the key too, unseen: quota promises are judged only where unseen traffic cannot explain an answer. */
+  sharedKey?: boolean;
 }
 
 /** The most answers judged as one burst while requests are still in flight (see {@link PromiseModel.answered}). */
@@ -70,7 +72,7 @@ export class PromiseModel {
   constructor(options: PromiseModelOptions) {
     this.#options = options;
     this.#checksKeys = options.capabilities.includes('realAuth');
-    this.#quota = new QuotaModel(options.plan);
+    this.#quota = new QuotaModel(options.plan, { sharedKey: options.sharedKey ?? false });
   }
 
   /** Whether the target can be held to a promise (it has what the promise needs). */

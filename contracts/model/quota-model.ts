@@ -93,9 +93,16 @@ export class QuotaModel {
   readonly #plan: PlanLimits | undefined;
   /** Tokens seen answered: a key the target knows (true) or one it refused with 401 (false). */
   readonly #known = new RecentlySet<boolean>(MAX_REMEMBERED);
+  readonly #sharedKey: boolean;
 
-  constructor(plan: PlanLimits | undefined) {
+  /**
+   * `sharedKey`: others use the keys too, unseen (a proxy sees part of a key's traffic). Only what unseen
+   * requests cannot explain is judged then: a Remaining that does not fall for an admitted request, two
+   * answers in one place, more admitted than announced, an admission after a 429, a Limit that changes.
+   */
+  constructor(plan: PlanLimits | undefined, { sharedKey = false } = {}) {
     this.#plan = plan;
+    this.#sharedKey = sharedKey;
   }
 
   /** The target forgot its counters (the fake's reset). */
@@ -333,6 +340,19 @@ export class QuotaModel {
         exchange: admitted.find(({ announcement }) => announcement.remaining === twice)!.exchange,
         involved,
       });
+    } else if (this.#sharedKey) {
+      // Unseen requests only ever lower Remaining: an admitted answer at or above the last one is unexplained.
+      const risen = admitted.find(({ announcement }) => announcement.remaining >= previous.remaining);
+      if (risen)
+        broken.push({
+          promise: 'charged_once_per_admitted_request',
+          title: `X-RateLimit-Remaining did not fall for an admitted ${risen.exchange.status}`,
+          lines: [
+            `Received: X-RateLimit-Remaining ${risen.announcement.remaining} after ${previous.remaining} in the same window / Expected: below ${previous.remaining} (other clients of the key can only lower it)${concurrently}`,
+          ],
+          exchange: risen.exchange,
+          involved,
+        });
     } else if (places.length !== expectedCount || places.some((place, index) => place !== expectedPlace(index))) {
       const first =
         admitted.find(({ announcement }, index) => announcement.remaining !== expectedPlace(index)) ?? admitted[0]!;
@@ -349,7 +369,8 @@ export class QuotaModel {
         involved,
       });
     }
-    if (rejected.length > 0 && admitted.length < previous.remaining) {
+    // With a shared key, others may have used up what the window announced: a 429 is no surprise.
+    if (rejected.length > 0 && admitted.length < previous.remaining && !this.#sharedKey) {
       broken.push({
         promise: 'no_surprise_rate_limit',
         title: 'A 429 though the window announced requests left',

@@ -16,6 +16,10 @@ const staging: SuiteReport = {
   runs: 20,
   requests: 7,
   coverage: coverageOf(['listCategories 200', 'listCategories 200 X-RateLimit-Limit']),
+  unanswered: { count: 0, requests: [] },
+  reachability: { exitCode: 0 },
+  waitsPastBudget: [],
+  waits: [],
   exitCode: 1,
   results: [
     {
@@ -67,16 +71,36 @@ describe('junitReport', () => {
 
   it('has one testsuite per target, counting tests, failures and skips', () => {
     expect(xml).toContain(
-      '<testsuite name="petstore contract suite (https://staging.api.petstore.example.com/v1)" tests="3" failures="1" errors="0" skipped="1"',
+      '<testsuite name="petstore contract suite (https://staging.api.petstore.example.com/v1)" tests="4" failures="1" errors="0" skipped="1"',
     );
-    expect(xml).toContain('<testsuite name="petstore contract suite (fake)" tests="3" failures="0"');
-    expect(xml).toContain('<testsuites name="petstore contract suite" tests="6" failures="1" skipped="1"');
+    expect(xml).toContain('<testsuite name="petstore contract suite (fake)" tests="4" failures="0"');
+    expect(xml).toContain('<testsuites name="petstore contract suite" tests="8" failures="1" skipped="1"');
   });
 
   it('gives a failure its title as message and the lines and curl as text, escaped', () => {
     expect(xml).toContain(
       '<failure message="Unexpected status (body breaking &quot;x&quot; &amp; y)" type="CheckFailure">bodies &lt;invalid&gt; give 400\nReceived: 201 / Expected: 400\nReproduce with: curl -X POST \'https://x/v1/categories\'</failure>',
     );
+  });
+
+  it('fails target_answered with the requests that got no answer, and passes it when every one did', () => {
+    expect(xml).toContain('<testcase classname="contract.url" name="target_answered" time="0"></testcase>');
+    const unanswered: SuiteReport = {
+      ...staging,
+      unanswered: {
+        count: 2,
+        requests: [
+          { request: 'GET /categories', why: 'ECONNREFUSED', at: '2026-11-22T12:00:01.000Z' },
+          { request: 'POST /categories', why: 'ECONNRESET', at: '2026-11-22T12:00:02.000Z' },
+        ],
+      },
+      reachability: { exitCode: 1, verdict: '2 of 7 requests got no answer from the target (exit 1)' },
+    };
+    const failed = junitReport({ ...run, targets: [unanswered] });
+    expect(failed).toContain(
+      '<failure message="2 of 7 requests got no answer from the target (exit 1)" type="Unanswered">2 of 7 requests got no answer from the target (exit 1)\nGET /categories: ECONNREFUSED (2026-11-22T12:00:01.000Z)\nPOST /categories: ECONNRESET',
+    );
+    expect(failed).toContain('tests="4" failures="2" skipped="1"');
   });
 
   it('gives a skipped check its reason', () => {

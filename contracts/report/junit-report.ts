@@ -1,25 +1,27 @@
 import type { ContractReport, SuiteReport } from './suite-report.js';
-
-/** Text safe inside an XML attribute or element (control characters XML 1.0 cannot carry are dropped). */
-export function xmlText(value: string): string {
-  // XML 1.0 cannot carry most control characters, even escaped.
-  return (
-    value
-      // eslint-disable-next-line no-control-regex -- exactly the characters XML 1.0 cannot carry
-      .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, '')
-      .replace(/&/g, '&amp;')
-      .replace(/</g, '&lt;')
-      .replace(/>/g, '&gt;')
-      .replace(/"/g, '&quot;')
-  );
-}
+import { unansweredTestcase } from './unanswered-report.js';
+import { xmlText } from './xml-text.js';
+import { waitsPastBudgetText } from '../runner/run-bounds.js';
 
 const seconds = (milliseconds: number) => (milliseconds / 1000).toFixed(3);
 const property = (name: string, value: string) => `      <property name="${xmlText(name)}" value="${xmlText(value)}"/>`;
 
+/** `waits_within_budget`, failed with each wait the target asked for past the run's whole bound; only when there is one. */
+function waitsTestcase(report: SuiteReport): string[] {
+  if (report.waitsPastBudget.length === 0) return [];
+  const text = waitsPastBudgetText(report.waitsPastBudget).join('\n');
+  const message = `${report.waitsPastBudget.length} waits past the run's bound: their checks are not completed`;
+  return [
+    `    <testcase classname="contract.${xmlText(report.target.kind)}" name="waits_within_budget" time="0">`,
+    `      <failure message="${xmlText(message)}" type="WaitPastBudget">${xmlText(text)}</failure>`,
+    '    </testcase>',
+  ];
+}
+
 function testsuite(report: SuiteReport, run: ContractReport): string[] {
   const { summary, target, coverage } = report;
-  const total = summary.passed + summary.failed + summary.skipped;
+  const extraFailures = (report.reachability.exitCode !== 0 ? 1 : 0) + (report.waitsPastBudget.length > 0 ? 1 : 0);
+  const total = summary.passed + summary.failed + summary.skipped + 1 + (report.waitsPastBudget.length > 0 ? 1 : 0);
   const cases = report.results.map((result) => {
     const open = `    <testcase classname="contract.${xmlText(target.kind)}" name="${xmlText(result.check)}" time="${seconds(result.durationMs)}">`;
     if (result.outcome === 'skipped')
@@ -35,7 +37,7 @@ function testsuite(report: SuiteReport, run: ContractReport): string[] {
     return `${open}</testcase>`;
   });
   return [
-    `  <testsuite name="${xmlText(`petstore contract suite (${target.label})`)}" tests="${total}" failures="${summary.failed}" errors="0" skipped="${summary.skipped}" timestamp="${report.startedAt}" time="${seconds(report.durationMs)}">`,
+    `  <testsuite name="${xmlText(`petstore contract suite (${target.label})`)}" tests="${total}" failures="${summary.failed + extraFailures}" errors="0" skipped="${summary.skipped}" timestamp="${report.startedAt}" time="${seconds(report.durationMs)}">`,
     '    <properties>',
     property('target', target.baseUrl),
     property('capabilities', target.capabilities.join(',')),
@@ -46,24 +48,42 @@ function testsuite(report: SuiteReport, run: ContractReport): string[] {
     property('coverage.total', String(coverage.total)),
     ...coverage.items.map((item) => property(`coverage.${item.id}`, item.exercised ? 'exercised' : 'not exercised')),
     '    </properties>',
+    unansweredTestcase(
+      `contract.${target.kind}`,
+      report.unanswered.count,
+      report.unanswered.requests,
+      report.reachability,
+    ),
     ...cases,
+    ...waitsTestcase(report),
     '  </testsuite>',
   ];
 }
 
 /**
- * The JUnit XML report (`--junit`): one testsuite per target, one testcase per check, with `<failure>`
+ * The JUnit XML report (`--junit`): one testsuite per target, `target_answered` (failed when requests
+ * got no answer) and one testcase per check, with `<failure>`
  * (title as message; the Received/Expected lines and the curl command as text) or `<skipped>` (the
  * reason); the seed, requests sent and coverage (each item exercised or not) as properties.
  * @example await writeFile('reports/contract.xml', junitReport(report));
  */
 export function junitReport(run: ContractReport): string {
   const totals = run.targets.reduce(
-    (sum, { summary, durationMs }) => ({
-      tests: sum.tests + summary.passed + summary.failed + summary.skipped,
-      failures: sum.failures + summary.failed,
-      skipped: sum.skipped + summary.skipped,
-      durationMs: sum.durationMs + durationMs,
+    (sum, report) => ({
+      tests:
+        sum.tests +
+        report.summary.passed +
+        report.summary.failed +
+        report.summary.skipped +
+        1 +
+        (report.waitsPastBudget.length > 0 ? 1 : 0),
+      failures:
+        sum.failures +
+        report.summary.failed +
+        (report.reachability.exitCode !== 0 ? 1 : 0) +
+        (report.waitsPastBudget.length > 0 ? 1 : 0),
+      skipped: sum.skipped + report.summary.skipped,
+      durationMs: sum.durationMs + report.durationMs,
     }),
     { tests: 0, failures: 0, skipped: 0, durationMs: 0 },
   );

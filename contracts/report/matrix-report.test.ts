@@ -24,6 +24,10 @@ function suite(label: string, results: CheckResult[]): SuiteReport {
     runs: 1,
     requests: 3,
     coverage: coverageOf([]),
+    unanswered: { count: 0, requests: [] },
+    reachability: { exitCode: 0 },
+    waitsPastBudget: [],
+    waits: [],
     exitCode: 0,
     results,
   };

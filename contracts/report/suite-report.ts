@@ -2,6 +2,9 @@ import type { Coverage } from '../coverage/coverage.js';
 import type { CreatedRecord } from '../model/record-ledger.js';
 import type { CheckResult, SuiteSummary } from '../runner/check-result.js';
 import type { TargetDescriptor } from '../targets/target.js';
+import type { Reachability, UnansweredExchange } from '../transport/unanswered.js';
+import type { WaitPastBudget, WaitRecord } from '../runner/run-bounds.js';
+import type { BaselineVerdict } from './baseline.js';
 
 /** One run of the suite against one target. Holds no key. */
 export interface SuiteReport {
@@ -21,7 +24,15 @@ export interface SuiteReport {
   coverage: Coverage;
   /** On a target the suite cannot reset: the mark the run's records carry, and every record it created there. */
   created?: { marker: string; records: CreatedRecord[] };
-  exitCode: 0 | 1;
+  /** Requests the target did not answer (refused, reset, timed out): how many, and the first in full. */
+  unanswered: { count: number; requests: UnansweredExchange[] };
+  /** What they decide: exit 2 when the target answered nothing, 1 when it left some unanswered. */
+  reachability: Reachability;
+  /** Waits the target asked for that the run's whole bound could never hold (each check not completed). */
+  waitsPastBudget: WaitPastBudget[];
+  /** Every real wait, waited or refused, with when it started. */
+  waits: WaitRecord[];
+  exitCode: 0 | 1 | 2;
   results: CheckResult[];
 }
 
@@ -39,9 +50,11 @@ export interface ContractReport {
   /** `--max-minutes`, when given. */
   maxMinutes?: number;
   minCoverage?: number;
-  exitCode: 0 | 1;
+  exitCode: 0 | 1 | 2;
   targets: SuiteReport[];
   disagreements: Disagreement[];
+  /** With `--baseline`: the failures it excused, those it did not, its entries that no longer fail or expired. */
+  baseline?: BaselineVerdict;
 }
 
 /**

@@ -4,8 +4,11 @@ import { brokenHeading, heldText } from '../model/broken-promise.js';
 import { skipReason, type TargetDescriptor } from '../targets/target.js';
 import { curlCommand } from '../transport/curl-command.js';
 import type { CheckResult } from './check-result.js';
+import { EXCLUSIVE_KEY_CHECKS, SHARED_KEY_SKIP } from './shared-key.js';
+import { WINDOW_DRIVING_CHECKS, windowRefusal } from './run-cost.js';
 import {
   DEFAULT_MAX_CONCURRENCY,
+  INTERRUPTED,
   suiteSettings,
   TargetSession,
   type CheckTally,
@@ -62,7 +65,7 @@ function contextFor(
     now: () => session.waiter.now(),
     async wait(seconds, why) {
       note(`${session.waiter.say(seconds)}: ${why}`);
-      await session.waiter.wait(seconds);
+      await session.wait(seconds, why);
     },
     ...(descriptor.plan && { plan: descriptor.plan }),
     ...(session.clock && { clock: session.clock }),
@@ -89,14 +92,26 @@ export async function runCheck(
 ): Promise<CheckResult> {
   const notes: string[] = [];
   const base = { check: check.name, verifies: check.verifies, notes };
-  const reason = skipReason(check.needs, descriptor);
+  const reason =
+    skipReason(check.needs, descriptor) ??
+    (options.settings?.sharedKey && EXCLUSIVE_KEY_CHECKS.has(check.name) ? SHARED_KEY_SKIP : undefined);
   if (reason !== undefined) return { ...base, outcome: 'skipped', reason, durationMs: 0, requests: 0, observed: [] };
   const session = sessionOf(descriptor, options.settings);
+  // A check that drives the key's window costs the key's whole limit: refused up front when it cannot fit.
+  const { maxRequests } = session.settings;
+  const refusal =
+    descriptor.paced &&
+    WINDOW_DRIVING_CHECKS.has(check.name) &&
+    session.keyLimit !== undefined &&
+    maxRequests !== undefined
+      ? windowRefusal(session.keyLimit, session.sent, maxRequests)
+      : undefined;
+  if (refusal) return { ...base, outcome: 'skipped', reason: refusal, durationMs: 0, requests: 0, observed: [] };
   const note = (message: string) => {
     notes.push(message);
     options.onNote?.(message);
   };
-  const tally = session.begin(note);
+  const tally = session.begin(note, check.name);
   const started = performance.now();
   const finished = () => ({
     durationMs: Math.round(performance.now() - started),
@@ -142,6 +157,16 @@ export async function runCheck(
     if (isSkip(error)) {
       return { ...base, outcome: 'skipped', reason: error.message, ...finished() };
     }
+    // The check stopped because the target did not answer (checks say so as a failure of their own).
+    if (tally.unanswered > 0 && session.settings.allowUpstreamErrors) {
+      const title = isCheckFailure(error) ? error.title : error instanceof Error ? error.message : String(error);
+      return {
+        ...base,
+        outcome: 'skipped',
+        reason: `not completed: the target did not answer ${tally.unanswered} of its requests (${title}; excused by --allow-upstream-errors)`,
+        ...finished(),
+      };
+    }
     if (isCheckFailure(error)) {
       const curl = error.exchange && curlCommand(error.exchange.request, descriptor.apiKey);
       const sequence = (error.sequence ?? []).map(
@@ -186,6 +211,22 @@ export async function runChecks(
 ): Promise<CheckResult[]> {
   const results: CheckResult[] = [];
   for (const check of checks) {
+    // Stopped by a signal: what is left is reported as not run, and the reports are still written.
+    if (options.settings?.signal?.aborted) {
+      const result: CheckResult = {
+        check: check.name,
+        verifies: check.verifies,
+        outcome: 'skipped',
+        reason: `${INTERRUPTED}: the run was stopped before this check`,
+        notes: [],
+        durationMs: 0,
+        requests: 0,
+        observed: [],
+      };
+      options.onResult?.(result);
+      results.push(result);
+      continue;
+    }
     const { onNote } = options;
     const result = await runCheck(check, descriptor, {
       ...(options.settings && { settings: options.settings }),

@@ -1,5 +1,5 @@
 import type { TargetClock } from '../core/target-clock.js';
-import { RequestBudgetExhausted, TimeBudgetExhausted, type CheckContext } from '../checks/check.js';
+import { CheckNotApplicable, RequestBudgetExhausted, TimeBudgetExhausted, type CheckContext } from '../checks/check.js';
 import { serverEpochSeconds } from '../core/quota-windows.js';
 import { observedItems } from '../coverage/coverage.js';
 import { operationOfRequest } from '../core/spec-operations.js';
@@ -10,7 +10,9 @@ import { fakeClock, resetFake } from '../targets/fake-admin.js';
 import type { TargetDescriptor } from '../targets/target.js';
 import { errorCodeOf, headerOf, type ContractRequest, type Exchange } from '../core/exchange.js';
 import { pacedSender, realTimeWaiter, type Waiter } from '../transport/paced-sender.js';
-import { sendRequest } from '../transport/send-request.js';
+import { sendRequest, type ExtraHeaders } from '../transport/send-request.js';
+import { UnansweredLog, whyUnanswered } from '../transport/unanswered.js';
+import { waitPastBudget, type WaitPastBudget, type WaitRecord } from './run-bounds.js';
 
 type Send = CheckContext['send'];
 
@@ -28,10 +30,26 @@ export interface SuiteSettings {
   maxMinutes?: number;
   /** `--strict`: a SHOULD of the rule table fails a check instead of warning. */
   strict?: boolean;
+  /** Requests the target did not answer do not fail the run: their checks are reported not completed. */
+  allowUpstreamErrors?: boolean;
+  /** Others use the key too (`--shared-key`): the model judges only what their traffic cannot explain. */
+  sharedKey?: boolean;
+  /** Aborted by SIGINT/SIGTERM: a wait in progress ends at once and the check is reported not completed. */
+  signal?: AbortSignal;
+  /** Headers added to every request (`--header`), never judged; in the reports' curl only when `shown`. */
+  extraHeaders?: ExtraHeaders;
+  /**
+   * The only operations the run may send to (`--operations`): a request to another (or to a path no
+   * operation has) is never sent, and the check that wanted it is skipped, naming it.
+   */
+  operations?: ReadonlySet<string>;
 }
 
 /** How the reason of a check the time budget left out begins. */
 export const LEFT_OUT = 'left out to fit --max-minutes';
+
+/** How the reason of a check a signal stopped begins. */
+export const INTERRUPTED = 'not completed: interrupted';
 
 /** Requests in flight at once when `--max-concurrency` is not given: a few clients, well inside a free key's minute. */
 export const DEFAULT_MAX_CONCURRENCY = 4;
@@ -48,6 +66,11 @@ export function suiteSettings(options: Partial<SuiteSettings> & { live: boolean 
     ...(options.maxRequests !== undefined && { maxRequests: options.maxRequests }),
     ...(options.maxMinutes !== undefined && { maxMinutes: options.maxMinutes }),
     ...(options.strict && { strict: true }),
+    ...(options.allowUpstreamErrors && { allowUpstreamErrors: true }),
+    ...(options.sharedKey && { sharedKey: true }),
+    ...(options.signal && { signal: options.signal }),
+    ...(options.extraHeaders && { extraHeaders: options.extraHeaders }),
+    ...(options.operations && { operations: options.operations }),
   };
 }
 
@@ -73,6 +96,8 @@ export interface CheckTally {
   broken: BrokenPromise[];
   /** SHOULDs of the rule table the check's exchanges broke (outside --strict): the first of each rule. */
   warnings: BrokenPromise[];
+  /** Requests of the check the target did not answer. */
+  unanswered: number;
 }
 
 /** A key's per-minute limit affords one generated case in a row that shows nothing new per 20 requests; at least {@link LEAST_PATIENCE}. */
@@ -95,10 +120,27 @@ export class TargetSession {
   /** What every record the run creates carries, on a target the suite cannot reset (a URL: staging has no delete). */
   readonly marker: string | undefined;
   readonly #paced: Send;
+  #realWaiter: Waiter;
   #sent = 0;
   /** The fake's clock minus this machine's, in seconds, as its last move answered. */
   #clockOffset = 0;
-  #tally: CheckTally = { requests: 0, observed: new Set(), answerKinds: new Set(), broken: [], warnings: [] };
+  #tally: CheckTally = {
+    requests: 0,
+    observed: new Set(),
+    answerKinds: new Set(),
+    broken: [],
+    warnings: [],
+    unanswered: 0,
+  };
+  /** Requests the target did not answer (refused, reset, timed out), by every check. */
+  readonly unanswered = new UnansweredLog();
+  /** Waits the target asked for that the run's whole bound could never hold: findings. */
+  readonly waitsPastBudget: WaitPastBudget[] = [];
+  /** Every real wait of the run, waited or refused, for the report's time line. */
+  readonly waits: WaitRecord[] = [];
+  #check = '';
+  readonly #createdAt = performance.now();
+  #lastAnswer: Exchange | undefined;
   /** The key's per-minute limit as the target's answers state it (`X-RateLimit-Limit`). */
   #keyLimit: number | undefined;
   #startedAt: number | undefined;
@@ -113,6 +155,7 @@ export class TargetSession {
       capabilities: descriptor.capabilities,
       ...(descriptor.plan && { plan: descriptor.plan }),
       ...(settings.strict && { strict: true }),
+      sharedKey: settings.sharedKey ?? false,
     });
     this.clock =
       descriptor.adminUrl && descriptor.capabilities.includes('clock')
@@ -120,11 +163,10 @@ export class TargetSession {
         : undefined;
     const waiter = waiterFor(this.clock);
     // Moving the fake's clock costs no time; a real wait must fit what is left of --max-minutes.
-    const budgeted = async (seconds: number) => {
-      this.#affordWait(seconds);
-      await waiter.wait(seconds);
-    };
+    const budgeted = (seconds: number) =>
+      this.#budgetedWait(waiter, seconds, 'a wait between requests (Retry-After, or a window used up)');
     this.waiter = this.clock ? waiter : { ...waiter, wait: budgeted };
+    this.#realWaiter = waiter;
     this.marker = descriptor.kind === 'url' ? runMarker(settings.seed) : undefined;
     this.#paced = pacedSender(
       (request) => this.#sendCounted(request),
@@ -135,6 +177,11 @@ export class TargetSession {
 
   get settings(): SuiteSettings {
     return this.#settings;
+  }
+
+  /** The key's per-minute limit as its answers stated it (`X-RateLimit-Limit`), once known. */
+  get keyLimit(): number | undefined {
+    return this.#keyLimit;
   }
 
   /** Requests sent to the target so far, by every check. */
@@ -154,10 +201,18 @@ export class TargetSession {
     return this.#triedKinds.size;
   }
 
-  /** Starts the tally of a check; its notes go to `note` from now on. */
-  begin(note: (message: string) => void): CheckTally {
+  /** Starts the tally of a check (named `check`); its notes go to `note` from now on. */
+  begin(note: (message: string) => void, check = ''): CheckTally {
     this.#note = note;
-    this.#tally = { requests: 0, observed: new Set(), answerKinds: new Set(), broken: [], warnings: [] };
+    this.#check = check;
+    this.#tally = {
+      requests: 0,
+      observed: new Set(),
+      answerKinds: new Set(),
+      broken: [],
+      warnings: [],
+      unanswered: 0,
+    };
     return this.#tally;
   }
 
@@ -240,13 +295,57 @@ export class TargetSession {
     return maxMinutes * 60 - (performance.now() - this.#startedAt) / 1000;
   }
 
-  /** Refuses to start a wait the time budget cannot hold: the check stops and is reported as left out. */
-  #affordWait(seconds: number): void {
+  /** A wait a check asks for (`why` says what for), within the run's budget; on the fake, its clock moves. */
+  async wait(seconds: number, why: string): Promise<void> {
+    if (this.clock) return this.#realWaiter.wait(seconds);
+    return this.#budgetedWait(this.#realWaiter, seconds, why);
+  }
+
+  async #budgetedWait(waiter: Waiter, seconds: number, why: string): Promise<void> {
+    this.#affordWait(seconds, why);
+    const { signal } = this.#settings;
+    if (signal?.aborted)
+      throw new TimeBudgetExhausted(`${INTERRUPTED}: the run was stopped before a ${seconds} s wait`);
+    let stop: () => void = () => undefined;
+    const aborted = new Promise<'aborted'>((resolve) => {
+      stop = () => resolve('aborted');
+      signal?.addEventListener('abort', stop, { once: true });
+    });
+    const outcome = await Promise.race([waiter.wait(seconds), aborted]);
+    signal?.removeEventListener('abort', stop);
+    if (outcome === 'aborted')
+      throw new TimeBudgetExhausted(`${INTERRUPTED}: the run was stopped during a ${seconds} s wait (${why})`);
+  }
+
+  /**
+   * Refuses to start a wait the time budget cannot hold: one the whole budget could never hold is a
+   * finding (the check is not completed); one that only does not fit what is left is left out.
+   */
+  #affordWait(seconds: number, why: string): void {
     const left = this.secondsLeft();
-    if (left !== undefined && seconds > left)
+    const startedAfter = (performance.now() - this.#createdAt) / 1000;
+    const record = (outcome: WaitRecord['outcome']) =>
+      this.waits.push({ check: this.#check, why, startedAfter: Math.round(startedAfter), seconds, outcome });
+    if (left !== undefined && seconds > left) {
+      record('refused');
+      const budget = this.#settings.maxMinutes! * 60;
+      if (seconds > budget) {
+        const { finding, error } = waitPastBudget(
+          this.#check,
+          why,
+          seconds,
+          budget,
+          this.#lastAnswer,
+          this.#descriptor.apiKey,
+        );
+        this.waitsPastBudget.push(finding);
+        throw error;
+      }
       throw new TimeBudgetExhausted(
         `${LEFT_OUT} ${this.#settings.maxMinutes}: it needed a ${seconds} s wait with ${Math.max(0, Math.floor(left))} s left`,
       );
+    }
+    record('waited');
   }
 
   /** What the model or a check found broken: a failure of the running check, or its warning (the first of each rule). */
@@ -267,17 +366,37 @@ export class TargetSession {
     const left = this.secondsLeft();
     if (left !== undefined && left <= 0)
       throw new TimeBudgetExhausted(`${LEFT_OUT} ${this.#settings.maxMinutes}: the time was used up`);
+    if (this.#settings.signal?.aborted)
+      throw new TimeBudgetExhausted(`${INTERRUPTED}: the run was stopped before this request`);
+    const { operations } = this.#settings;
+    if (operations) {
+      const { baseUrl } = this.#descriptor;
+      const operationId = operationOfRequest(request.method, `${baseUrl}${request.path}`, baseUrl)?.operationId;
+      if (operationId === undefined || !operations.has(operationId))
+        throw new CheckNotApplicable(
+          `it sends ${operationId ?? `${request.method} ${request.path.split('?')[0]} (no operation)`}, outside --operations ${[...operations].join(',')}`,
+        );
+    }
     this.#sent += 1;
     this.#tally.requests += 1;
     const tally = this.#tally;
     const ticket = this.model.sending();
     let exchange: Exchange;
     try {
-      exchange = await sendRequest(this.#descriptor.baseUrl, this.#descriptor.apiKey, request);
+      exchange = await sendRequest(
+        this.#descriptor.baseUrl,
+        this.#descriptor.apiKey,
+        request,
+        this.#settings.extraHeaders,
+      );
     } catch (error) {
       tally.broken.push(...this.model.abandoned(ticket));
+      // A request the target never answered is a finding of its own, whatever the check makes of it.
+      tally.unanswered += 1;
+      this.unanswered.add({ request: `${request.method} ${request.path.split('?')[0]}`, why: whyUnanswered(error) });
       throw error;
     }
+    this.#lastAnswer = exchange;
     for (const broken of this.model.answered(ticket, exchange, this.targetNow(exchange))) this.report(broken);
     const { baseUrl } = this.#descriptor;
     for (const item of observedItems(exchange, baseUrl)) tally.observed.add(item);

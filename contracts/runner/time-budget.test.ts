@@ -34,14 +34,22 @@ describe('the time budget of a run (--max-minutes)', () => {
     const started = performance.now();
     const leftOut = await runCheck(waitingCheck(30), descriptor, { settings });
     expect(performance.now() - started).toBeLessThan(2_000);
+    // 30 s is past the whole budget (3 s): the target asked for more than the run could ever wait.
     expect(leftOut).toMatchObject({
       outcome: 'skipped',
-      reason: expect.stringMatching(
-        new RegExp(`^${LEFT_OUT} 0.05: it needed a 30 s wait with \\d+ s left$`),
-      ) as unknown,
+      reason:
+        "not completed: the target asked for a 30 s wait (a window to end), past the run's whole bound of 3 s (--max-minutes)",
       requests: 1,
     });
     expect(await runCheck(waitingCheck(0.01), descriptor, { settings })).toMatchObject({ outcome: 'passed' });
+    // 2.9 s fits the budget but no longer what is left of it: left out, not a finding.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await runCheck(waitingCheck(2.9), descriptor, { settings })).toMatchObject({
+      outcome: 'skipped',
+      reason: expect.stringMatching(
+        new RegExp(`^${LEFT_OUT} 0.05: it needed a 2.9 s wait with \\d+ s left$`),
+      ) as unknown,
+    });
   });
 
   it('sends nothing more once the time is used up', async () => {

@@ -72,7 +72,12 @@ function closedIdleConnection(error: unknown): boolean {
  * closed while it sat idle in the pool is never a failure: the request goes again, once, on a new one.
  * @example await sendRequest('http://127.0.0.1:4010/v1', 'free-test-key', { method: 'GET', path: '/categories' })
  */
-export async function sendRequest(baseUrl: string, apiKey: string, contract: ContractRequest): Promise<Exchange> {
+export async function sendRequest(
+  baseUrl: string,
+  apiKey: string,
+  contract: ContractRequest,
+  extra: ExtraHeaders = { headers: [], shown: false },
+): Promise<Exchange> {
   const sent = sentRequest(baseUrl, contract, apiKey);
   // A method token Node would rewrite or fetch refuses, or a field sent twice: written on a socket as given.
   if (
@@ -83,14 +88,24 @@ export async function sendRequest(baseUrl: string, apiKey: string, contract: Con
   )
     return sendRaw(sent);
   try {
-    return await sendOnce(baseUrl, sent);
+    return await sendOnce(baseUrl, sent, extra);
   } catch (error) {
     if (!closedIdleConnection(error)) throw error;
-    return sendOnce(baseUrl, sent);
+    return sendOnce(baseUrl, sent, extra);
   }
 }
 
-async function sendOnce(baseUrl: string, sent: SentRequest): Promise<Exchange> {
+/**
+ * Headers the user adds to every request (`--header`: a gateway's, tracing's). They go on the wire
+ * but not into the exchange, so nothing judges them and no curl shows them, unless `shown`.
+ * A header the request sets itself wins.
+ */
+export interface ExtraHeaders {
+  headers: ReadonlyArray<readonly [string, string]>;
+  shown: boolean;
+}
+
+async function sendOnce(baseUrl: string, sent: SentRequest, extra: ExtraHeaders): Promise<Exchange> {
   const origin = new URL(baseUrl).origin;
   const agent = request(origin);
   const method = sent.method.toLowerCase() as 'get';
@@ -108,6 +123,9 @@ async function sendOnce(baseUrl: string, sent: SentRequest): Promise<Exchange> {
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('end', () => done(null, Buffer.concat(chunks)));
     });
+  const own = new Set(Object.keys(sent.headers).map((name) => name.toLowerCase()));
+  const added = extra.headers.filter(([name]) => !own.has(name.toLowerCase()));
+  for (const [name, value] of added) test = test.set(name, value);
   for (const [name, value] of Object.entries(sent.headers)) test = test.set(name, value);
   // Always bytes: given a string without a Content-Type, superagent would declare it a form.
   const body = sent.body === undefined ? undefined : Buffer.from(sent.body);
@@ -120,5 +138,7 @@ async function sendOnce(baseUrl: string, sent: SentRequest): Promise<Exchange> {
       Array.isArray(value) ? value.join(', ') : value,
     ]),
   );
-  return { request: sent, status: response.status, headers, text, json: parsedJson(text), bytes };
+  const shown =
+    extra.shown && added.length > 0 ? { ...sent, headers: { ...sent.headers, ...Object.fromEntries(added) } } : sent;
+  return { request: shown, status: response.status, headers, text, json: parsedJson(text), bytes };
 }

@@ -20,6 +20,8 @@ export interface UpstreamAddress {
   host: string;
   /** Opens a new connection to it (TLS for `https:`). */
   connect(): Socket;
+  /** Name, value, ... added to every forwarded request (`watch --header`); not in what is judged or recorded. */
+  extraFields?: readonly string[];
 }
 
 /** One request and its answer as they went through, for the judge and the HAR. */
@@ -48,7 +50,18 @@ export interface ConnectionEvents {
   answered(exchange: ForwardedExchange): void;
   /** It will never be answered through: the client went away, or the upstream did not answer (then `upstreamError` first). */
   abandoned(exchange: ForwardedExchange): void;
-  upstreamError(message: string): void;
+  /** The upstream did not answer a request: the proxy answered the client `status` itself. */
+  upstreamError(failure: UpstreamFailure): void;
+}
+
+/** A request the upstream did not answer, and what the proxy answered in its place. */
+export interface UpstreamFailure {
+  /** `GET /v1/categories`. */
+  request: string;
+  why: string;
+  status: 502 | 504;
+  /** The line printed for it. */
+  message: string;
 }
 
 interface InFlight extends ForwardedExchange {
@@ -75,6 +88,8 @@ const MAX_ANSWER_HEAD_BYTES = 64 * 1024;
 // Shorter than a server's usual 5 s keep-alive: the proxy closes an idle upstream connection before the
 // upstream does, so a request never goes out on a connection the upstream is closing.
 const UPSTREAM_IDLE_MS = 4_000;
+/** How long the upstream may take to begin an answer, by default (`watch --upstream-timeout`). */
+export const DEFAULT_ANSWER_TIMEOUT_MS = 30_000;
 
 const EMPTY = Buffer.alloc(0);
 
@@ -124,8 +139,18 @@ export class ProxiedConnection {
   // goes out in one write.
   #corked: Socket | undefined;
 
-  constructor(client: Socket, address: UpstreamAddress, events: ConnectionEvents, limit: number) {
+  readonly #answerTimeoutMs: number;
+
+  /** `answerTimeoutMs`: how long the upstream may take to begin an answer before the client gets a 504. */
+  constructor(
+    client: Socket,
+    address: UpstreamAddress,
+    events: ConnectionEvents,
+    limit: number,
+    answerTimeoutMs = DEFAULT_ANSWER_TIMEOUT_MS,
+  ) {
     this.#client = client;
+    this.#answerTimeoutMs = answerTimeoutMs;
     this.#address = address;
     this.#events = events;
     this.#limit = limit;
@@ -207,7 +232,8 @@ export class ProxiedConnection {
     const target = originForm(head.target);
     const fields = forwardedFields(head.fields, this.#address.host, head.connection);
     const framing = requestFraming(head);
-    const upstreamFields = framing.kind === 'chunked' ? [...fields, 'Transfer-Encoding', 'chunked'] : fields;
+    const withExtra = this.#address.extraFields?.length ? [...fields, ...this.#address.extraFields] : fields;
+    const upstreamFields = framing.kind === 'chunked' ? [...withExtra, 'Transfer-Encoding', 'chunked'] : withExtra;
     const exchange: InFlight = {
       method: head.method,
       target,
@@ -242,8 +268,14 @@ export class ProxiedConnection {
   #connect(): Socket {
     const upstream = this.#address.connect();
     upstream.setNoDelay(true);
-    upstream.setTimeout(UPSTREAM_IDLE_MS, () => {
-      if (this.#inFlight.length === 0 && this.#upstream === upstream) this.#dropUpstream();
+    upstream.setTimeout(Math.min(UPSTREAM_IDLE_MS, this.#answerTimeoutMs), () => {
+      if (this.#upstream !== upstream) return;
+      if (this.#inFlight.length === 0) return this.#dropUpstream();
+      const waiting = this.#inFlight[0]!;
+      if (!waiting.answering && Date.now() - waiting.started >= this.#answerTimeoutMs)
+        return this.#upstreamFailed(`no answer within ${Math.round(this.#answerTimeoutMs / 1000)} s`, 504);
+      // A socket's timeout fires once per quiet spell: armed again, it fires until the answer's time is up.
+      upstream.setTimeout(Math.min(UPSTREAM_IDLE_MS, this.#answerTimeoutMs));
     });
     upstream.on('data', (chunk: Buffer) => this.#fromUpstream(upstream, chunk));
     upstream.on('end', () => this.#upstreamGone(upstream));
@@ -373,7 +405,7 @@ export class ProxiedConnection {
   }
 
   /** The upstream will not answer what is in flight: 502 for the first unless its answer has begun. */
-  #upstreamFailed(why: string): void {
+  #upstreamFailed(why: string, status: 502 | 504 = 502): void {
     this.#dropUpstream();
     const first = this.#inFlight[0];
     if (!first || this.#closed) return;
@@ -382,8 +414,9 @@ export class ProxiedConnection {
       return this.#close();
     }
     const message = `the upstream ${this.#address.base} did not answer ${first.method} ${first.target} (${why})`;
-    this.#events.upstreamError(message);
-    this.#client.end(rawErrorResponse({ code: 'bad_gateway', message, status: 502 }));
+    this.#events.upstreamError({ request: `${first.method} ${first.target}`, why, status, message });
+    const code = status === 504 ? 'gateway_timeout' : 'bad_gateway';
+    this.#client.end(rawErrorResponse({ code, message, status }));
     this.#close();
   }
 

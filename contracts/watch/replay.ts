@@ -8,6 +8,7 @@ import type { CreatedRecord } from '../model/record-ledger.js';
 import type { RecordedExchange } from './har.js';
 import { TrafficJudge } from './traffic-judge.js';
 import type { WatchReport } from './watch-report.js';
+import { reachabilityOf, UnansweredLog, whyUnanswered } from '../transport/unanswered.js';
 
 /** Where a replayed answer differs from the recorded one in a way the spec does not allow. */
 export interface ReplayDifference {
@@ -32,7 +33,7 @@ export interface ReplayReport {
   traffic: WatchReport;
   /** On a URL target: the mark the replayed writes carry, and every record they created there. */
   created?: { marker: string; records: CreatedRecord[] };
-  exitCode: 0 | 1;
+  exitCode: 0 | 1 | 2;
 }
 
 // Fields that belong to one connection or that the sender sets itself; a recorded key is never replayed.
@@ -147,6 +148,12 @@ export interface ReplayOptions {
   writes: boolean;
   /** Called with each note of the session (a wait for the target's quota). */
   onNote?: (message: string) => void;
+  /** Requests the target did not answer are reported, not failed (`--allow-upstream-errors`). */
+  allowUpstreamErrors?: boolean;
+  /** Others use the target's key too: quota promises are judged only where unseen traffic cannot explain an answer. */
+  sharedKey?: boolean;
+  /** Headers added to every replayed request (`--header`), never judged nor shown. */
+  extraHeaders?: ReadonlyArray<readonly [string, string]>;
 }
 
 /**
@@ -161,7 +168,14 @@ export async function replayAgainst(
   options: ReplayOptions,
 ): Promise<ReplayReport> {
   const { descriptor } = target;
-  const session = new TargetSession(descriptor, suiteSettings({ live: descriptor.paced }));
+  const session = new TargetSession(
+    descriptor,
+    suiteSettings({
+      live: descriptor.paced,
+      sharedKey: options.sharedKey ?? false,
+      ...(options.extraHeaders && { extraHeaders: { headers: options.extraHeaders, shown: false } }),
+    }),
+  );
   const tally = session.begin((message) => options.onNote?.(message));
   const judge = new TrafficJudge(descriptor.baseUrl);
   const startedAt = new Date();
@@ -170,6 +184,7 @@ export async function replayAgainst(
   const differences: ReplayDifference[] = [];
   let rateLimitedDifferently = 0;
   let sent = 0;
+  const unanswered = new UnansweredLog();
   for (const entry of recorded) {
     const request = `${entry.method} ${entry.url}`;
     const path = apiPathOf(entry.url);
@@ -197,7 +212,16 @@ export async function replayAgainst(
       });
       continue;
     }
-    const exchange = await session.send(replayedRequest(entry, path));
+    let exchange: Exchange;
+    try {
+      exchange = await session.send(replayedRequest(entry, path));
+    } catch (error) {
+      const why = whyUnanswered(error);
+      unanswered.add({ request: `${entry.method} ${path}`, why });
+      options.onNote?.(`entry ${entry.index} ${entry.method} ${path}: no answer from the target (${why})`);
+      tally.broken.splice(0);
+      continue;
+    }
     sent += 1;
     judge.record(exchange, tally.broken.splice(0));
     const operationId = operationOfRequest(
@@ -212,13 +236,16 @@ export async function replayAgainst(
     differences.push(...differencesOf(entry, exchange, `${entry.method} ${path}`, operationId));
   }
   const summary = judge.summary();
+  const reachability = reachabilityOf(sent, unanswered.count, options.allowUpstreamErrors ?? false);
   const traffic: WatchReport = {
     upstream: descriptor.baseUrl,
     startedAt: startedAt.toISOString(),
     durationMs: Date.now() - startedAt.getTime(),
     summary,
-    upstreamErrors: 0,
-    exitCode: summary.violations.length > 0 ? 1 : 0,
+    upstreamErrors: unanswered.count,
+    unanswered: unanswered.list(),
+    reachability,
+    exitCode: Math.max(reachability.exitCode, summary.violations.length > 0 ? 1 : 0) as 0 | 1 | 2,
   };
   const created =
     session.marker === undefined ? undefined : { marker: session.marker, records: session.model.created() };
@@ -230,6 +257,6 @@ export async function replayAgainst(
     rateLimitedDifferently,
     traffic,
     ...(created && { created }),
-    exitCode: differences.length > 0 || traffic.exitCode === 1 ? 1 : 0,
+    exitCode: Math.max(traffic.exitCode, differences.length > 0 ? 1 : 0) as 0 | 1 | 2,
   };
 }

@@ -81,10 +81,11 @@ export class TrafficJudge {
   #notKept = 0;
   #bySizeOnly = 0;
 
-  constructor(baseUrl: string) {
+  /** `sharedKey`: the keys are used beside the proxy too, so only what unseen traffic cannot explain is judged. */
+  constructor(baseUrl: string, { sharedKey = false } = {}) {
     this.#baseUrl = baseUrl;
     // Real traffic is held to every promise a live service makes; its plan is read from its answers.
-    this.#model = new PromiseModel({ baseUrl, capabilities: LIVE_CAPABILITIES });
+    this.#model = new PromiseModel({ baseUrl, capabilities: LIVE_CAPABILITIES, sharedKey });
   }
 
   /** A request is on its way to the upstream. */

@@ -6,7 +6,9 @@ import {
   type ConnectionEvents,
   type ForwardedExchange,
   type UpstreamAddress,
+  type UpstreamFailure,
 } from './proxy-connection.js';
+import { UnansweredLog } from '../transport/unanswered.js';
 import { parsedJson, type Exchange } from '../core/exchange.js';
 import { HarRecorder } from './har.js';
 import { TrafficJudge, type TrafficSummary, type TrafficViolation } from './traffic-judge.js';
@@ -23,18 +25,31 @@ export interface WatchProxyOptions {
   maxBodyBytes?: number;
   /** Called with each violation as soon as the exchange that shows it is judged. */
   onViolation?: (violation: TrafficViolation) => void;
-  /** Called once per request the upstream did not answer (502 to the client). */
-  onUpstreamError?: (line: string) => void;
+  /** Called once per request the upstream did not answer (502, or 504 after `answerTimeoutMs`, to the client). */
+  onUpstreamError?: (failure: UpstreamFailure) => void;
+  /** How long the upstream may take to begin an answer before the client gets a 504. Default 30 s. */
+  answerTimeoutMs?: number;
   /** Keep every exchange for a HAR file. */
   har?: boolean;
+  /**
+   * The proxy sees every request of the keys it watches (`watch --exclusive-key`): quota promises are
+   * then judged exactly. Default false: others may use the keys beside the proxy.
+   */
+  exclusiveKey?: boolean;
+  /** Headers added to every forwarded request (`--header`): on the wire only, never judged nor recorded. */
+  extraHeaders?: ReadonlyArray<readonly [string, string]>;
 }
 
 /** A watching proxy that is listening. */
 export interface RunningWatchProxy {
   /** Where clients send their requests: the proxy's origin plus the upstream's path (`http://127.0.0.1:4800/v1`). */
   baseUrl: string;
+  /** The port it listens on (the one bound, when asked for 0). */
+  port: number;
   /** What the traffic has shown so far: exchanges, coverage, violations, deprecated calls. */
   summary(): TrafficSummary;
+  /** Requests the upstream did not answer (the proxy answered 502/504 in its place). */
+  unanswered: UnansweredLog;
   /** The exchanges recorded so far (with `har: true`). */
   har: HarRecorder | undefined;
   /** Stops listening and ends every connection; the exchanges already answered are judged before it resolves. */
@@ -53,8 +68,9 @@ export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 export async function startWatchProxy(options: WatchProxyOptions): Promise<RunningWatchProxy> {
   const upstream = new URL(options.upstream);
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const judge = new TrafficJudge(options.upstream.replace(/\/$/, ''));
+  const judge = new TrafficJudge(options.upstream.replace(/\/$/, ''), { sharedKey: !options.exclusiveKey });
   const har = options.har ? new HarRecorder() : undefined;
+  const unanswered = new UnansweredLog();
 
   // Exchanges are judged after their answers went out, a batch per turn of the event loop.
   let toJudge: ForwardedExchange[] = [];
@@ -97,13 +113,19 @@ export async function startWatchProxy(options: WatchProxyOptions): Promise<Runni
       toJudge.push(exchange);
     },
     abandoned: (exchange) => judge.abandoned(exchange.ticket),
-    upstreamError: (message) => options.onUpstreamError?.(message),
+    upstreamError(failure) {
+      unanswered.add({ request: failure.request, why: failure.why, answeredByProxy: failure.status });
+      options.onUpstreamError?.(failure);
+    },
   };
 
-  const address = upstreamAddress(upstream, options.upstream);
+  const address = {
+    ...upstreamAddress(upstream, options.upstream),
+    extraFields: (options.extraHeaders ?? []).flatMap(([name, value]) => [name, value]),
+  };
   const connections = new Set<ProxiedConnection>();
   const server = createServer((client) => {
-    const connection = new ProxiedConnection(client, address, events, limit);
+    const connection = new ProxiedConnection(client, address, events, limit, options.answerTimeoutMs);
     connections.add(connection);
     client.once('close', () => connections.delete(connection));
   });
@@ -116,7 +138,9 @@ export async function startWatchProxy(options: WatchProxyOptions): Promise<Runni
   const shownHost = host.includes(':') ? `[${host}]` : host;
   return {
     baseUrl: `http://${shownHost}:${port}${upstream.pathname.replace(/\/$/, '')}`,
+    port,
     summary: () => judge.summary(),
+    unanswered,
     har,
     async close() {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));

@@ -1,6 +1,8 @@
 import { PROMISE_NAMES } from '../model/promise-rules.js';
 import { coverageText } from '../report/matrix-report.js';
-import { xmlText } from '../report/junit-report.js';
+import { xmlText } from '../report/xml-text.js';
+import { unansweredTestcase, unansweredText } from '../report/unanswered-report.js';
+import type { Reachability, UnansweredExchange } from '../transport/unanswered.js';
 import type { TrafficSummary, TrafficViolation } from './traffic-judge.js';
 
 /** What a watch (or a replay against one target) reports: where, how long, and what the traffic showed. */
@@ -9,13 +11,17 @@ export interface WatchReport {
   startedAt: string;
   durationMs: number;
   summary: TrafficSummary;
-  /** Requests the upstream did not answer (502 to the client). */
+  /** Requests the upstream did not answer (refused, reset, timed out: 502 or 504 to the client). */
   upstreamErrors: number;
-  exitCode: 0 | 1;
+  /** The first of them in full. */
+  unanswered: UnansweredExchange[];
+  /** What the unanswered requests decide: exit 2 when nothing was answered, 1 when some were not. */
+  reachability: Reachability;
+  exitCode: 0 | 1 | 2;
 }
 
 // Every response rule of the suite's conformance, so JUnit lists the rules that held, not only those broken.
-const RESPONSE_RULES = [
+export const RESPONSE_RULES = [
   'undocumented_status',
   'undocumented_content_type',
   'body_not_json',
@@ -37,7 +43,8 @@ export function violationLine(violation: TrafficViolation): string {
 export function watchSummaryText(report: WatchReport): string {
   const { summary } = report;
   const lines = [
-    `Watched ${summary.exchanges} exchanges with ${report.upstream} in ${(report.durationMs / 1000).toFixed(1)} s${report.upstreamErrors > 0 ? `; ${report.upstreamErrors} requests got no answer from it (502)` : ''}`,
+    `Watched ${summary.exchanges} exchanges with ${report.upstream} in ${(report.durationMs / 1000).toFixed(1)} s${report.upstreamErrors > 0 ? `; ${report.upstreamErrors} requests got no answer from it` : ''}`,
+    ...unansweredText(report.upstreamErrors, report.unanswered, report.reachability),
   ];
   const rows = Object.entries(summary.byOperationStatus);
   if (rows.length > 0)
@@ -76,13 +83,16 @@ export function watchJson(report: WatchReport): string {
 }
 
 /**
- * The JUnit report (`--junit`): one testcase per rule (every response rule and every promise of the
- * model), failed with its violations when the traffic broke it; exchanges and coverage as properties.
+ * The JUnit report (`--junit`): `target_answered` (failed when requests got no answer), then one
+ * testcase per rule (every response rule and every promise of the model), failed with its violations
+ * when the traffic broke it; exchanges and coverage as properties.
  */
 export function watchJunit(report: WatchReport): string {
   const { summary } = report;
   const rules = [...RESPONSE_RULES, ...PROMISE_NAMES];
-  const failures = rules.filter((rule) => (summary.byRule[rule] ?? 0) > 0).length;
+  const unansweredFails = report.reachability.exitCode !== 0 ? 1 : 0;
+  const failures = rules.filter((rule) => (summary.byRule[rule] ?? 0) > 0).length + unansweredFails;
+  const tests = rules.length + 1;
   const seconds = (report.durationMs / 1000).toFixed(3);
   const cases = rules.map((rule) => {
     const open = `    <testcase classname="watch" name="${xmlText(rule)}" time="0">`;
@@ -103,13 +113,14 @@ export function watchJunit(report: WatchReport): string {
   });
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="petstore contract watch" tests="${rules.length}" failures="${failures}" time="${seconds}">`,
-    `  <testsuite name="${xmlText(`watch (${report.upstream})`)}" tests="${rules.length}" failures="${failures}" errors="0" skipped="0" timestamp="${report.startedAt}" time="${seconds}">`,
+    `<testsuites name="petstore contract watch" tests="${tests}" failures="${failures}" time="${seconds}">`,
+    `  <testsuite name="${xmlText(`watch (${report.upstream})`)}" tests="${tests}" failures="${failures}" errors="0" skipped="0" timestamp="${report.startedAt}" time="${seconds}">`,
     '    <properties>',
     `      <property name="upstream" value="${xmlText(report.upstream)}"/>`,
     `      <property name="exchanges" value="${summary.exchanges}"/>`,
     `      <property name="coverage.percent" value="${summary.coverage.percent.toFixed(1)}"/>`,
     '    </properties>',
+    unansweredTestcase('watch', report.upstreamErrors, report.unanswered, report.reachability),
     ...cases,
     '  </testsuite>',
     '</testsuites>',

@@ -65,6 +65,7 @@ export const FAKE_EXIT =
 export function fakeServerCommand(command = 'petstore-fake'): Command {
   return new Command(command)
     .description('The Pet Store fake as a standalone HTTP server (the API under /v1).')
+    .version(packageVersion(), '-V, --version', 'the version of the harness')
     .option('--host <address>', 'address to listen on; beyond loopback, /__admin needs --admin-token', '127.0.0.1')
     .option('--port <number>', 'port to listen on; 0 picks a free one (printed)', integerIn(0, 65_535), 4010)
     .option('--keys <file>', 'JSON array of { key, plan, perMinute?, perDay? } replacing the default keys')
@@ -91,6 +92,12 @@ export function fakeServerCommand(command = 'petstore-fake'): Command {
     .option('--quiet', 'do not log one line per request')
     .exitOverride()
     .configureOutput({ writeErr: () => undefined, writeOut: () => undefined });
+}
+
+/** The package's version: package.json two folders up from here (mocks/server/) and from the bin (dist/bin/). */
+function packageVersion(): string {
+  return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string })
+    .version;
 }
 
 /** Raw values commander produced. */

@@ -1,6 +1,8 @@
 import type { Command, Option } from 'commander';
 import { CONTRACT_EXIT, contractProgram } from '../../contracts/cli/cli-options.js';
-import { REPLAY_EXIT, replayProgram, WATCH_EXIT, watchProgram } from '../../contracts/cli/watch-cli.js';
+import { WATCH_EXIT, watchProgram } from '../../contracts/cli/watch-cli.js';
+import { REPLAY_EXIT, replayProgram } from '../../contracts/cli/replay-cli.js';
+import { checksProgram } from '../../contracts/cli/checks-cli.js';
 import { FAKE_EXIT, fakeServerCommand } from '../../mocks/server/cli-options.js';
 
 const cell = (text: string) => text.replace(/\|/g, '\\|');
@@ -48,5 +50,6 @@ export function cliReferenceMarkdown(): string {
     commandSection('`petstore-contract` (`npm run contract --`)', contractProgram('petstore-contract'), CONTRACT_EXIT),
     commandSection('`petstore-contract watch`', watchProgram('petstore-contract'), WATCH_EXIT),
     commandSection('`petstore-contract replay`', replayProgram('petstore-contract'), REPLAY_EXIT),
+    commandSection('`petstore-contract checks`', checksProgram('petstore-contract'), 'Exit: 0; 2 bad usage.'),
   ].join('\n\n');
 }

@@ -2,7 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CommanderError, type Command } from 'commander';
 import { contractProgram } from '../../contracts/cli/cli-options.js';
-import { replayProgram, watchProgram } from '../../contracts/cli/watch-cli.js';
+import { watchProgram } from '../../contracts/cli/watch-cli.js';
+import { replayProgram } from '../../contracts/cli/replay-cli.js';
 import { fakeServerCommand } from '../../mocks/server/cli-options.js';
 
 /** One command of a `sh` block: continuation lines joined, the comment and leading `VAR=value`s dropped. */

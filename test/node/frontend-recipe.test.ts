@@ -5,7 +5,8 @@ import { setupFake } from '../../mocks/node/index.js';
 import { conforming } from '../support/spec-conformance.js';
 
 const baseUrl = 'http://petstore.test/v1';
-const { server, fake } = setupFake({ baseUrl });
+// The clock stands still (tests move it): a window cannot roll over while a loaded machine sends 60 requests.
+const { server, fake } = setupFake({ baseUrl, clock: { now: () => Date.UTC(2026, 10, 22, 10, 0, 0) } });
 const key = { authorization: 'Bearer free-test-key' };
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));

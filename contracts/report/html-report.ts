@@ -1,0 +1,95 @@
+import Handlebars from 'handlebars';
+import type { CoverageItem } from '../coverage/coverage.js';
+import { HTML_TEMPLATE } from './html-template.js';
+
+/** One cell of the check x target matrix. */
+export interface MatrixCell {
+  outcome: 'passed' | 'failed' | 'skipped';
+  /** The failure's title or the skip's reason. */
+  note?: string;
+}
+
+/**
+ * What the HTML report shows, the same for a suite run, a watch session and a replay: built from each
+ * one's report by its own command, so this module knows none of them.
+ */
+export interface HtmlReportInput {
+  title: string;
+  /** One sentence: the exit status and why. */
+  verdict: string;
+  exitCode: number;
+  generatedAt: string;
+  targets: string[];
+  /** Rows of checks (or rules) against the targets, in the order of `targets`. */
+  matrix: Array<{ check: string; cells: MatrixCell[] }>;
+  /** Per target, every operation x status x header item, exercised or not. */
+  coverage: Array<{ target: string; items: CoverageItem[] }>;
+  failures: Array<{ target: string; check: string; title: string; lines: string[]; curl?: string }>;
+  waits: Array<{ target: string; check: string; why: string; startedAfter: number; seconds: number; outcome: string }>;
+  created: Array<{ target: string; marker: string; records: number; ids: string }>;
+  deprecated: Array<{ operation: string; calls: number; sunset?: string; clients: string }>;
+  /** Lines a reader needs beside the rest (unanswered requests, a baseline's verdict). */
+  notes: string[];
+}
+
+const MARK = { passed: 'PASS', failed: 'FAIL', skipped: 'SKIP' } as const;
+
+/** The coverage as a heat map: a row per operation and status, a column per header, the share of targets that exercised it. */
+function heatMap(coverage: HtmlReportInput['coverage']) {
+  const headers = [...new Set(coverage.flatMap(({ items }) => items.map((item) => item.header ?? '(status)')))].sort(
+    (a, b) => (a === '(status)' ? -1 : b === '(status)' ? 1 : a.localeCompare(b)),
+  );
+  const rows = [...new Set(coverage.flatMap(({ items }) => items.map((item) => `${item.operationId} ${item.status}`)))];
+  return {
+    headers,
+    rows: rows.map((row) => ({
+      row,
+      cells: headers.map((header) => {
+        const items = coverage.flatMap(({ target, items: all }) =>
+          all
+            .filter((item) => `${item.operationId} ${item.status}` === row && (item.header ?? '(status)') === header)
+            .map((item) => ({ target, exercised: item.exercised })),
+        );
+        if (items.length === 0) return { documented: false, share: 0, title: `${row}: ${header} is not documented` };
+        const exercised = items.filter((item) => item.exercised);
+        return {
+          documented: true,
+          share: Math.round((exercised.length / items.length) * 100),
+          title: `${row} ${header}: exercised on ${exercised.map((item) => item.target).join(', ') || 'no target'}`,
+        };
+      }),
+    })),
+  };
+}
+
+let compiled: HandlebarsTemplateDelegate | undefined;
+
+/**
+ * The report as one self-contained HTML file: styles and the little script that copies a curl are
+ * inline, nothing is fetched when it is opened. Handlebars escapes every value (answers and requests
+ * are the target's and the client's text, never trusted as markup).
+ * @example await writeReport('reports/contract.html', htmlReport(input));
+ */
+export function htmlReport(input: HtmlReportInput): string {
+  compiled ??= Handlebars.create().compile(HTML_TEMPLATE, { strict: false });
+  const longest = Math.max(1, ...input.waits.map((wait) => wait.startedAfter + wait.seconds));
+  return compiled({
+    ...input,
+    passed: input.exitCode === 0,
+    matrix: input.matrix.map(({ check, cells }) => ({
+      check,
+      cells: cells.map((cell) => ({ ...cell, mark: MARK[cell.outcome] })),
+    })),
+    heat: heatMap(input.coverage),
+    coveragePercents: input.coverage.map(({ target, items }) => ({
+      target,
+      percent:
+        items.length === 0 ? '0.0' : ((items.filter((item) => item.exercised).length / items.length) * 100).toFixed(1),
+    })),
+    waits: input.waits.map((wait) => ({
+      ...wait,
+      left: ((wait.startedAfter / longest) * 100).toFixed(2),
+      width: Math.max(0.5, (wait.seconds / longest) * 100).toFixed(2),
+    })),
+  });
+}

@@ -1,0 +1,87 @@
+/** The Handlebars template of the HTML report (contracts/report/html-report.ts): one file, no network. */
+export const HTML_TEMPLATE = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'">
+<title>{{title}}</title>
+<style>
+  body { font: 14px/1.45 system-ui, sans-serif; margin: 24px; color: #1d2330; }
+  h1 { font-size: 20px; margin: 0 0 4px; } h2 { font-size: 16px; margin: 28px 0 8px; }
+  .verdict { padding: 8px 12px; border-radius: 6px; display: inline-block; font-weight: 600; }
+  .verdict.pass { background: #dff3e3; color: #14592a; } .verdict.fail { background: #fbe0e0; color: #8a1c1c; }
+  table { border-collapse: collapse; } th, td { border: 1px solid #d8dce6; padding: 3px 8px; text-align: left; }
+  th { background: #f2f4f8; font-weight: 600; }
+  td.passed { background: #e3f5e7; } td.failed { background: #f9d6d6; font-weight: 600; } td.skipped { background: #f1f1f1; color: #666; }
+  .heat td { width: 22px; height: 18px; padding: 0; } .heat td.none { background: repeating-linear-gradient(45deg,#fff,#fff 3px,#eee 3px,#eee 6px); }
+  .heat th.col { writing-mode: vertical-rl; transform: rotate(180deg); font-weight: 500; white-space: nowrap; }
+  .failure { border: 1px solid #f0c4c4; border-radius: 6px; padding: 8px 12px; margin: 10px 0; }
+  .failure pre { background: #f7f7f9; padding: 6px 8px; white-space: pre-wrap; word-break: break-all; margin: 6px 0; }
+  .curl { display: flex; gap: 8px; align-items: flex-start; } .curl pre { flex: 1; }
+  button { font: inherit; cursor: pointer; }
+  .timeline { position: relative; height: 22px; background: #f2f4f8; margin: 4px 0; border-radius: 3px; }
+  .timeline .bar { position: absolute; top: 3px; height: 16px; border-radius: 3px; background: #5b7bd5; }
+  .timeline .bar.refused { background: #d55b5b; }
+  .muted { color: #666; }
+</style>
+</head>
+<body>
+<h1>{{title}}</h1>
+<p class="muted">Written {{generatedAt}}</p>
+<p class="verdict {{#if passed}}pass{{else}}fail{{/if}}" id="verdict">{{verdict}}</p>
+{{#each notes}}<p>{{this}}</p>{{/each}}
+
+<h2>Check x target</h2>
+<table id="matrix">
+  <thead><tr><th>check</th>{{#each targets}}<th>{{this}}</th>{{/each}}</tr></thead>
+  <tbody>
+  {{#each matrix}}<tr><td>{{check}}</td>{{#each cells}}<td class="{{outcome}}" title="{{note}}">{{mark}}</td>{{/each}}</tr>
+  {{/each}}
+  </tbody>
+</table>
+
+<h2>Coverage: operation x status x header</h2>
+<p>{{#each coveragePercents}}{{target}}: {{percent}}%{{#unless @last}} · {{/unless}}{{/each}}. Each cell: the share of targets that exercised it (striped: not documented).</p>
+<table class="heat" id="heatmap">
+  <thead><tr><th></th>{{#each heat.headers}}<th class="col">{{this}}</th>{{/each}}</tr></thead>
+  <tbody>
+  {{#each heat.rows}}<tr><th>{{row}}</th>{{#each cells}}{{#if documented}}<td data-share="{{share}}" title="{{title}}" style="background: hsl({{share}}, 65%, 62%)"></td>{{else}}<td class="none" title="{{title}}"></td>{{/if}}{{/each}}</tr>
+  {{/each}}
+  </tbody>
+</table>
+
+<h2>Failures ({{failures.length}})</h2>
+{{#each failures}}
+<div class="failure">
+  <strong>{{check}}</strong> on {{target}}: {{title}}
+  <pre>{{#each lines}}{{this}}
+{{/each}}</pre>
+  {{#if curl}}<div class="curl"><pre>{{curl}}</pre><button type="button" data-copy="{{curl}}">Copy curl</button></div>{{/if}}
+</div>
+{{else}}<p>None.</p>
+{{/each}}
+
+<h2>Waits</h2>
+{{#each waits}}
+<div>{{target}} · {{check}}: {{seconds}} s, {{outcome}} ({{why}}), at {{startedAfter}} s
+  <div class="timeline"><div class="bar {{outcome}}" style="left: {{left}}%; width: {{width}}%"></div></div></div>
+{{else}}<p>No real waits.</p>
+{{/each}}
+
+<h2>Created on the targets</h2>
+{{#each created}}<p>{{target}}: {{records}} records, each marked {{marker}} (ids {{ids}})</p>
+{{else}}<p>Nothing.</p>
+{{/each}}
+
+<h2>Deprecated calls</h2>
+{{#each deprecated}}<p>{{calls}} calls to {{operation}}{{#if sunset}}, sunset {{sunset}}{{/if}}{{#if clients}}, from {{clients}}{{/if}}</p>
+{{else}}<p>None seen.</p>
+{{/each}}
+
+<script>
+  for (const button of document.querySelectorAll('button[data-copy]'))
+    button.addEventListener('click', () => navigator.clipboard.writeText(button.dataset.copy).then(() => (button.textContent = 'Copied')));
+</script>
+</body>
+</html>
+`;

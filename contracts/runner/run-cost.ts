@@ -1,0 +1,82 @@
+import type { Capability } from '../core/capabilities.js';
+
+/**
+ * The checks that drive the key's window to a 429 on a live target, one window each: each costs the
+ * key's whole per-minute limit, so their cost grows with the plan (an enterprise key: 5,000 each).
+ */
+export const WINDOW_DRIVING_CHECKS: ReadonlySet<string> = new Set([
+  'rate_limit_exceeded_answer',
+  'rate_limit_promises_kept',
+]);
+
+// Measured against the standalone fake with a key that never waits (593 requests and 70 records at
+// --runs 20; contracts/cli/run-bounds.test.ts compares a run with its estimate): the requests and
+// created records of every other check, fixed and per generated case.
+const FIXED_REQUESTS = 113;
+const REQUESTS_PER_RUN = 24;
+const FIXED_RECORDS = 20;
+const RECORDS_PER_RUN = 2.5;
+
+/** Requests one window-driving check sends: the key's limit, the probe before it and the 429 after. */
+export const windowRequests = (keyLimit: number) => keyLimit + 3;
+
+/** What a run on one live target will cost, stated before it drives any window. */
+export interface RunCost {
+  /** Every request, window-driving checks included. */
+  requests: number;
+  /** Of which the window-driving checks send. */
+  windowRequests: number;
+  /** Seconds, most of them waits for the key's windows to end. */
+  seconds: number;
+  /** Records the run creates (and cannot delete: the interface has no delete), with `--allow writes`. */
+  records: number;
+}
+
+/**
+ * The cost of a run on a live target, from the key's per-minute limit its first answers stated: the
+ * requests of the other checks (by `--runs`), one window per window-driving check it is allowed to run,
+ * the minutes those requests take at the key's pace, and the records its writes leave.
+ * @example estimateRunCost({ runs: 20, keyLimit: 60, capabilities: ['writes', 'quota'], checks: ['rate_limit_promises_kept'] })
+ */
+export function estimateRunCost(options: {
+  runs: number;
+  keyLimit: number;
+  capabilities: readonly Capability[];
+  /** The names of the checks the run will run. */
+  checks: readonly string[];
+}): RunCost {
+  const quota = options.capabilities.includes('quota');
+  const windows = quota ? options.checks.filter((name) => WINDOW_DRIVING_CHECKS.has(name)).length : 0;
+  const window = windows * windowRequests(options.keyLimit);
+  const requests = Math.round(FIXED_REQUESTS + REQUESTS_PER_RUN * options.runs) + window;
+  // Every window used up is waited out to its end: one minute per limit's worth of requests.
+  const seconds = Math.ceil(requests / options.keyLimit) * 60;
+  const records = options.capabilities.includes('writes')
+    ? Math.round(FIXED_RECORDS + RECORDS_PER_RUN * options.runs)
+    : 0;
+  return { requests, windowRequests: window, seconds, records };
+}
+
+/** The line the suite prints once the key's limit is known. */
+export function runCostText(cost: RunCost, bounds: { maxRequests?: number; maxMinutes?: number }): string {
+  const minutes = cost.seconds < 60 ? `under a minute` : `about ${Math.round(cost.seconds / 60)} min`;
+  const windows = cost.windowRequests > 0 ? ` (${cost.windowRequests} of them to drive windows to a 429)` : '';
+  const records =
+    cost.records > 0 ? `, about ${cost.records} records created (they cannot be deleted)` : ', no records created';
+  const bound = [
+    bounds.maxRequests !== undefined && `--max-requests ${bounds.maxRequests}`,
+    bounds.maxMinutes !== undefined && `--max-minutes ${bounds.maxMinutes}`,
+  ].filter(Boolean);
+  return `Cost of this run: about ${cost.requests} requests${windows}, ${minutes}${records}${bound.length > 0 ? `; bounded by ${bound.join(' and ')}` : ''}`;
+}
+
+/**
+ * Why a window-driving check is refused before its first request: driving the window would take the
+ * run past `--max-requests`. The message names the flag and the value that would let it run.
+ */
+export function windowRefusal(keyLimit: number, sent: number, maxRequests: number): string | undefined {
+  const needed = windowRequests(keyLimit);
+  if (sent + needed <= maxRequests) return undefined;
+  const enough = Math.ceil((sent + needed * 2 + 500) / 1000) * 1000;
+  return `refused before its first request: driving the key's window (X-RateLimit-Limit ${keyLimit}) to a 429 takes about ${needed} requests, past --max-requests ${maxRequests} with ${sent} sent; pass --max-requests ${enough} to run it`;
+}
