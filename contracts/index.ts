@@ -74,7 +74,6 @@ export {
 /** The command line of `npm run contract`, as a function that resolves with the exit code. */
 export { runContractCli, type CliIo } from './cli/run-contract-cli.js';
 /** Deliberately broken fakes and the checks that must catch each. */
-export { BROKEN_VARIANTS, type BrokenVariant, type Intercept } from './broken-variants/index.js';
 /** Real traffic: the watching proxy, its judge and reports, HAR files and their replay. */
 export { startWatchProxy, type WatchProxyOptions, type RunningWatchProxy } from './watch/watch-proxy.js';
 export {

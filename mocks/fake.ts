@@ -4,7 +4,6 @@ import { authenticate } from './domain/auth.js';
 import { DEFAULT_BAN_POLICY, type BanPolicy } from './domain/ban.js';
 import { AdjustableClock, systemClock, type Clock } from './domain/clock.js';
 import { GET_PET_DEPRECATION } from './domain/deprecation.js';
-import type { ApiError } from './domain/errors.js';
 import { parseFaultRules, parseLatency, type ActiveFault, type FaultRule, type RuleHandle } from './domain/faults.js';
 import { KeyControls } from './domain/key-controls.js';
 import { DEFAULT_KEYS, type ApiKey, type Plan } from './domain/plans.js';
@@ -14,7 +13,10 @@ import { MemoryStore } from './stores/memory-store.js';
 import type { Answer, ApiCall } from './handlers/api-call.js';
 import { setClientAddress, type FakeContext } from './handlers/context.js';
 import { createHandlers, createOperations } from './handlers/index.js';
+import { Journal, type RequestJournal } from './handlers/journal.js';
 import { OperationRouter } from './handlers/operation.js';
+import { OverrideRegistry, type Override, type OverrideControls } from './handlers/overrides.js';
+import { createPipeline, type DefectListener } from './handlers/pipeline.js';
 
 /** The address the standalone fake serves by default. */
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:4010/v1';
@@ -53,6 +55,16 @@ export interface FakeOptions {
    * memory. The standalone server passes a Redis store for `--store redis://...`.
    */
   store?: (parts: StoreParts) => FakeStore;
+  /**
+   * Per-test overrides from the start (docs/guides/overrides-and-journal.md); `reset()` brings them back.
+   * Build them typed with `override.get(path, resolver)` / `override.post(...)`. Default none.
+   * @example [override.get('/pets/{petId}', ({ response }) => response(200).json({ id: 1, name: 'Rex', status: 'sold' }))]
+   */
+  overrides?: readonly Override[];
+  /** How many requests `fake.requests` keeps; the oldest go first. 0 keeps none. Default 500. */
+  journalSize?: number;
+  /** Told about a failure of the fake itself (answered 500 `internal_error`); the standalone server logs it. */
+  onDefect?: DefectListener;
 }
 
 export type { StoreParts } from './domain/fake-store.js';
@@ -79,12 +91,18 @@ export interface Fake {
   /** Answers one request through the msw handlers; undefined when it is not for this fake. */
   handle(request: Request, clientAddress?: string): Promise<Response | undefined>;
   /**
-   * Answers one call under the base URL by routing on method and path to the same resolvers the
-   * handlers call, without msw's matching or fetch objects: the standalone server's fast path.
+   * Answers one call under the base URL through the fake's pipeline (docs/explanation/design.md, "The
+   * request pipeline"): what every host does with each request; the standalone server calls it directly.
    */
   answer(call: ApiCall): Promise<Answer>;
-  /** The 404/405 error for a method and path below the base URL, without auth or quota. */
-  unmatchedError(method: string, path: string): { error: ApiError; headers: Record<string, string> };
+  /**
+   * Per-test overrides: `use(override.get(path, resolver))` answers one operation as the test says, after
+   * auth and quota (so with the fake's rate-limit headers); the handle's `remove()` takes it out; `reset()`
+   * keeps only the ones given at start.
+   */
+  readonly overrides: OverrideControls;
+  /** What was sent and answered, newest last: `last('createCategory')`, `count('createCategory')`, `all()`. Cleared by reset. */
+  readonly requests: RequestJournal;
   /**
    * Fault rules: `add(rule)` returns a handle whose `remove()` takes it out; `list()` shows how often each
    * fired; `clear()` removes all. `reset()` keeps only the rules the fake started with.
@@ -97,8 +115,8 @@ export interface Fake {
   /** Settles when the state is usable: the seed loaded, or a shared store's state found. */
   ready(): Promise<void>;
   /**
-   * Back to the start: records, quota counters, bans, revocations, the clock offset, and the fault rules
-   * and latency given in the options. The one reset entry point.
+   * Back to the start: records, quota counters, bans, revocations, the clock offset, the journal, and the
+   * fault rules, overrides and latency given in the options. The one reset entry point.
    */
   reset(): Promise<void>;
   /** The plan of the key in an `Authorization` header, for logs that must not show the key. */
@@ -127,24 +145,30 @@ export function createFake(options: FakeOptions = {}): Fake {
   const store = options.store
     ? options.store({ schemas, access: accessOptions, seed, faults: startFaults })
     : new MemoryStore({ schemas, access: accessOptions, seed, faults: startFaults, persist: options.persist === true });
+  const basePath = new URL(baseUrl, 'http://base.invalid').pathname.replace(/\/$/, '');
+  const petsDeprecation = options.petsSunset
+    ? { ...GET_PET_DEPRECATION, sunsetAtEpochSeconds: Math.floor(options.petsSunset.getTime() / 1000) }
+    : GET_PET_DEPRECATION;
   const keysByToken = new Map(keys.map((apiKey) => [apiKey.key, apiKey]));
   const [minLatency, maxLatency] =
     options.latency === undefined ? [0, 0] : parseLatency(options.latency, 'createFake({ latency })');
 
+  const operations = createOperations({ schemas, clock, petsDeprecation });
+  const router = new OperationRouter({ basePath }, operations);
+  const overrides = new OverrideRegistry(options.overrides ?? [], (operation) => router.has(operation));
+  const journal = new Journal(options.journalSize);
   const context: FakeContext = {
     baseUrl,
-    basePath: new URL(baseUrl, 'http://base.invalid').pathname.replace(/\/$/, ''),
+    basePath,
     store,
     schemas,
     clock,
-    petsDeprecation: options.petsSunset
-      ? { ...GET_PET_DEPRECATION, sunsetAtEpochSeconds: Math.floor(options.petsSunset.getTime() / 1000) }
-      : GET_PET_DEPRECATION,
+    petsDeprecation,
+    overrides,
     latencyMs: () => minLatency + Math.floor(Math.random() * (maxLatency - minLatency + 1)),
   };
-  const operations = createOperations(context);
-  const router = new OperationRouter(context, operations);
-  const handlers = createHandlers(context, operations, router);
+  const answer = createPipeline(context, router, journal, options.onDefect);
+  const handlers = createHandlers(context, answer);
 
   return {
     handlers,
@@ -166,9 +190,14 @@ export function createFake(options: FakeOptions = {}): Fake {
       if (clientAddress !== undefined) setClientAddress(request, clientAddress);
       return getResponse(handlers, request);
     },
-    answer: (call) => router.answer(call),
-    unmatchedError: (method, path) => router.unmatchedError(method, path),
-    reset: () => store.reset(seed),
+    answer,
+    overrides,
+    requests: journal,
+    async reset() {
+      overrides.reset();
+      journal.clear();
+      await store.reset(seed);
+    },
     planOf(authorization) {
       const auth = authenticate(authorization, keysByToken);
       return auth.ok ? auth.apiKey.plan : undefined;

@@ -1,8 +1,10 @@
-import { onSpecPath, rebuiltRequest, withHeaders, withJson, type BrokenVariant } from './variant.js';
+import { override } from '../../mocks/handlers/typed-override.js';
+import { onSpecPath, textAnswer, withHeaders, withJson, wrapping, type BrokenVariant } from './variant.js';
 
 const KNOWN_KEYS = ['free-test-key', 'pro-test-key', 'business-test-key', 'enterprise-test-key'].map(
   (key) => `Bearer ${key}`,
 );
+const AS_FREE_KEY = { headers: { Authorization: 'Bearer free-test-key' } };
 
 /** Variants that break authentication or the shape of errors. */
 export const AUTH_AND_ERROR_VARIANTS: BrokenVariant[] = [
@@ -10,101 +12,95 @@ export const AUTH_AND_ERROR_VARIANTS: BrokenVariant[] = [
     name: 'no-auth',
     breaks: 'a request without a key is served (as if it carried the free key)',
     caughtBy: ['missing_api_key_rejected', 'create_requires_api_key'],
-    intercept: async (request, next) =>
-      next(
-        request.headers.has('authorization')
-          ? request
-          : await rebuiltRequest(request, { headers: { Authorization: 'Bearer free-test-key' } }),
-      ),
+    fake: wrapping((request, next) => next(request.header('authorization') === null ? AS_FREE_KEY : undefined)),
   },
   {
     name: 'any-key-accepted',
     breaks: 'an unknown or malformed key is served (as if it were the free key)',
     caughtBy: ['invalid_api_key_rejected', 'create_requires_api_key'],
-    intercept: async (request, next) => {
-      const authorization = request.headers.get('authorization');
-      if (authorization === null || KNOWN_KEYS.includes(authorization)) return next(request);
-      return next(await rebuiltRequest(request, { headers: { Authorization: 'Bearer free-test-key' } }));
-    },
+    fake: wrapping((request, next) => {
+      const authorization = request.header('authorization');
+      return next(authorization === null || KNOWN_KEYS.includes(authorization) ? undefined : AS_FREE_KEY);
+    }),
   },
   {
     name: 'key-read-from-query',
     breaks: 'without Authorization, a key in the api_key query parameter is served as if it were the bearer token',
     caughtBy: ['missing_api_key_rejected'],
-    intercept: async (request, next) => {
-      const key = new URL(request.url).searchParams.get('api_key');
+    fake: wrapping((request, next) => {
+      const key = request.query.get('api_key');
       return next(
-        key === null || request.headers.has('authorization')
-          ? request
-          : await rebuiltRequest(request, { headers: { Authorization: `Bearer ${key}` } }),
+        key === null || request.header('authorization') !== null
+          ? undefined
+          : { headers: { Authorization: `Bearer ${key}` } },
       );
-    },
+    }),
   },
   {
     name: 'key-read-from-x-api-key',
     breaks: 'without Authorization, a key in an X-API-Key header is served as if it were the bearer token',
     caughtBy: ['missing_api_key_rejected'],
-    intercept: async (request, next) => {
-      const key = request.headers.get('x-api-key');
+    fake: wrapping((request, next) => {
+      const key = request.header('x-api-key');
       return next(
-        key === null || request.headers.has('authorization')
-          ? request
-          : await rebuiltRequest(request, { headers: { Authorization: `Bearer ${key}` } }),
+        key === null || request.header('authorization') !== null
+          ? undefined
+          : { headers: { Authorization: `Bearer ${key}` } },
       );
-    },
+    }),
   },
   {
     name: 'www-authenticate-missing',
     breaks: '401 answers carry no WWW-Authenticate challenge',
     caughtBy: ['missing_api_key_rejected', 'invalid_api_key_rejected'],
-    intercept: async (request, next) => {
-      const response = await next(request);
-      return response.status === 401
-        ? withHeaders(response, (headers) => headers.delete('www-authenticate'))
-        : response;
-    },
+    fake: wrapping(async (_request, next) => {
+      const answer = await next();
+      return answer.status === 401 ? withHeaders(answer, (headers) => headers.delete('www-authenticate')) : answer;
+    }),
   },
   {
     name: 'error-status-mismatch',
     breaks: 'Error.status differs from the HTTP status (every error says 400)',
     caughtBy: ['error_body_conformance'],
-    intercept: async (request, next) => {
-      const response = await next(request);
-      return response.status >= 400 ? withJson(response, (json) => ({ ...(json as object), status: 400 })) : response;
-    },
+    fake: wrapping(async (_request, next) => {
+      const answer = await next();
+      return answer.status >= 400 ? withJson(answer, (json) => ({ ...(json as object), status: 400 })) : answer;
+    }),
   },
   {
     name: 'unknown-path-html',
     breaks: 'an unknown path answers an HTML 404 page instead of an Error',
     caughtBy: ['unknown_path_not_found'],
-    intercept: async (request, next) => {
-      const response = await next(request);
-      if (response.status !== 404 || onSpecPath(request)) return response;
-      const headers = new Headers(response.headers);
-      headers.set('content-type', 'text/html');
-      headers.delete('content-length');
-      return new Response('<html><body>Not Found</body></html>', { status: 404, headers });
-    },
+    fake: wrapping(async (request, next) => {
+      const answer = await next();
+      if (answer.status !== 404 || onSpecPath(request)) return answer;
+      return textAnswer(404, '<html><body>Not Found</body></html>', 'text/html', answer.headers);
+    }),
   },
   {
     name: 'allow-header-missing',
     breaks: '405 answers carry no Allow header',
     caughtBy: ['method_not_allowed'],
-    intercept: async (request, next) => {
-      const response = await next(request);
-      return response.status === 405 ? withHeaders(response, (headers) => headers.delete('allow')) : response;
-    },
+    fake: wrapping(async (_request, next) => {
+      const answer = await next();
+      return answer.status === 405 ? withHeaders(answer, (headers) => headers.delete('allow')) : answer;
+    }),
   },
   {
     name: 'rate-limit-headers-missing-on-404',
     breaks: 'an unknown path answers without X-RateLimit-* headers',
     caughtBy: ['rate_limit_headers_on_every_response'],
-    intercept: async (request, next) => {
-      const response = await next(request);
-      if (response.status !== 404 || onSpecPath(request)) return response;
-      return withHeaders(response, (headers) =>
-        ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'].forEach((name) => headers.delete(name)),
-      );
+    // After auth, on what no operation answers: the 404s and 405s of the router.
+    fake: {
+      overrides: [
+        override.all(async ({ request, next }) => {
+          const answer = await next();
+          if (answer.status !== 404 || onSpecPath(request)) return answer;
+          return withHeaders(answer, (headers) =>
+            ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'].forEach((name) => headers.delete(name)),
+          );
+        }),
+      ],
     },
   },
 ];

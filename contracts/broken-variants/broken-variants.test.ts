@@ -3,11 +3,12 @@ import { CHECKS, checkNamed } from '../checks/registry.js';
 import type { Check } from '../checks/check.js';
 import type { CheckResult } from '../runner/check-result.js';
 import { runChecks } from '../runner/run-check.js';
-import { startFakeTarget } from '../targets/fake-target.js';
-import { BROKEN_VARIANTS, type Intercept } from './index.js';
+import { override } from '../../mocks/handlers/typed-override.js';
+import { startFakeTarget, type FakeTargetOptions } from '../targets/fake-target.js';
+import { BROKEN_VARIANTS } from './index.js';
 
-async function suiteAgainst(intercept: Intercept, checks: readonly Check[] = CHECKS): Promise<CheckResult[]> {
-  const target = await startFakeTarget({ intercept });
+async function suiteAgainst(fake: FakeTargetOptions, checks: readonly Check[] = CHECKS): Promise<CheckResult[]> {
+  const target = await startFakeTarget(fake);
   try {
     return await runChecks(checks, target.descriptor);
   } finally {
@@ -34,8 +35,10 @@ describe('the contract suite against deliberately broken fakes', () => {
     expect(CHECKS.map((check) => check.name).filter((name) => !caught.has(name))).toEqual([]);
   });
 
-  it('passes every check on the fake behind a pass-through intercept (the hook itself breaks nothing)', async () => {
-    const results = await suiteAgainst((request, next) => next(request));
+  it('passes every check on the fake with pass-through overrides at both stages (the seam itself breaks nothing)', async () => {
+    const results = await suiteAgainst({
+      overrides: [override.all(({ next }) => next(), { beforeAuth: true }), override.all(({ next }) => next())],
+    });
     expect(results.filter((result) => result.outcome !== 'passed')).toEqual([]);
   }, 120_000);
 
@@ -43,7 +46,7 @@ describe('the contract suite against deliberately broken fakes', () => {
     let results: CheckResult[] = [];
     beforeAll(async () => {
       // Only the checks the variant names: that they fail is the claim (the whole suite passes on the fake above).
-      results = await suiteAgainst(variant.intercept, variant.caughtBy.map(checkNamed));
+      results = await suiteAgainst(variant.fake, variant.caughtBy.map(checkNamed));
     }, 120_000);
 
     it(`fails with ${variant.caughtBy.join(', ')} (it breaks: ${variant.breaks})`, () => {

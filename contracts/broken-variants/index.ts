@@ -8,7 +8,17 @@ import { PROTOCOL_RULE_VARIANTS } from './protocol-rule-variants.js';
 import { RATE_LIMIT_PROMISE_VARIANTS } from './rate-limit-promise-variants.js';
 import type { BrokenVariant } from './variant.js';
 
-/** Deliberately broken fakes, each breaking one rule; the suite must fail each with the named checks. */
+/**
+ * Deliberately broken fakes, each breaking one rule through the fake's own options; the suite must fail
+ * each with the named checks. Test material of this repository, not part of the public `contracts` entry.
+ *
+ * To add one: `{ name, breaks, caughtBy, fake }` in a `*-variants.ts` file whose array is spread below.
+ * `fake` is `FakeOptions` (keys, ban, clock, faults, overrides...); most breaks are one override:
+ * `{ overrides: [override.get('/categories', async ({ next }) => withJson(await next(), edit))] }` for an
+ * operation's answer after auth, or `wrapping(async (request, next) => ...)` for every request in front
+ * of auth and quota (`next(changes)` changes the request; the helpers in variant.ts edit an answer).
+ * broken-variants.test.ts then proves the named checks fail on it.
+ */
 export const BROKEN_VARIANTS: readonly BrokenVariant[] = [
   ...AUTH_AND_ERROR_VARIANTS,
   ...BODY_AND_STATE_VARIANTS,
@@ -20,4 +30,4 @@ export const BROKEN_VARIANTS: readonly BrokenVariant[] = [
   ...PROTOCOL_RULE_VARIANTS,
 ];
 
-export type { BrokenVariant, Intercept } from './variant.js';
+export type { BrokenConfiguration, BrokenVariant } from './variant.js';

@@ -1,4 +1,18 @@
-import { apiPath, onSpecPath, tokenOf, withHeaders, withJson, type BrokenVariant, type Intercept } from './variant.js';
+import { apiError } from '../../mocks/domain/errors.js';
+import type { Answer } from '../../mocks/handlers/api-call.js';
+import type { OverrideRequest } from '../../mocks/handlers/overrides.js';
+import { override } from '../../mocks/handlers/typed-override.js';
+import {
+  headerOf,
+  onSpecPath,
+  tokenOf,
+  withHeaders,
+  withJson,
+  wrapping,
+  type BrokenConfiguration,
+  type BrokenVariant,
+  type Next,
+} from './variant.js';
 
 const RATE_LIMIT_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -8,33 +22,27 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * a read-modify-write race behaves correctly one request at a time and wrongly only under concurrency.
  */
 function racing(
-  applies: (request: Request) => boolean,
-  answer: (
-    response: Response,
-    group: Response[],
-    request: Request,
-    next: (request: Request) => Promise<Response>,
-  ) => Promise<Response>,
+  applies: (request: OverrideRequest) => boolean,
+  answer: (answer: Answer, group: Answer[], next: Next) => Promise<Answer>,
   windowMs = 5,
-): Intercept {
+): BrokenConfiguration {
   let inFlight = 0;
-  let group: Response[] = [];
-  return async (request, next) => {
-    if (!applies(request)) return next(request);
+  let group: Answer[] = [];
+  return wrapping(async (request, next) => {
+    if (!applies(request)) return next();
     if (inFlight === 0) group = [];
     inFlight += 1;
     const mine = group;
     try {
       // The window of the race: long enough for requests sent together to overlap.
       await pause(windowMs);
-      const response = await next(request);
-      const answered = await answer(response, mine, request, next);
-      mine.push(answered.clone());
+      const answered = await answer(await next(), mine, next);
+      mine.push(answered);
       return answered;
     } finally {
       inFlight -= 1;
     }
-  };
+  });
 }
 
 /** Variants whose break shows only across exchanges: in the run's model of the spec's promises. */
@@ -43,13 +51,13 @@ export const PROMISE_MODEL_VARIANTS: BrokenVariant[] = [
     name: 'create-ids-race',
     breaks: 'creates in flight together are answered with the same id (the id is read, then written)',
     caughtBy: ['concurrent_clients_serialisable'],
-    intercept: racing(
-      (request) => request.method === 'POST' && apiPath(request) === '/categories',
-      async (response, group) => {
+    fake: racing(
+      (request) => request.method === 'POST' && request.path === '/categories',
+      async (answer, group) => {
         const first = group.find((earlier) => earlier.status === 201);
-        if (response.status !== 201 || !first) return response;
-        const { id } = (await first.clone().json()) as { id: number };
-        return withJson(response, (json) => ({ ...(json as object), id }));
+        if (answer.status !== 201 || !first) return answer;
+        const { id } = first.body as { id: number };
+        return withJson(answer, (json) => ({ ...(json as object), id }));
       },
       // Creates are few, so a wider window costs little; requests a client sends together can reach the
       // service several ms apart on a loaded machine, through a proxy even more so.
@@ -61,52 +69,46 @@ export const PROMISE_MODEL_VARIANTS: BrokenVariant[] = [
     breaks:
       'requests in flight together each read the count before any wrote it: they claim one place, and a burst past the limit is admitted',
     caughtBy: ['concurrent_clients_serialisable'],
-    intercept: racing(
+    fake: racing(
       (request) => tokenOf(request) !== undefined && request.method === 'GET',
-      async (response, group, request, next) => {
-        const first = group.find((earlier) => earlier.status !== 429 && earlier.headers.has('x-ratelimit-remaining'));
-        if (!first) return response;
+      async (answer, group, next) => {
+        const first = group.find(
+          (earlier) => earlier.status !== 429 && headerOf(earlier, 'x-ratelimit-remaining') !== null,
+        );
+        if (!first) return answer;
         // Admitted on the stale count: answered as the service would, with the place the first one claimed.
         const admitted =
-          response.status === 429
-            ? await next(
-                new Request(request, {
-                  headers: { ...Object.fromEntries(request.headers), authorization: 'Bearer enterprise-test-key' },
-                }),
-              )
-            : response;
+          answer.status === 429 ? await next({ headers: { authorization: 'Bearer enterprise-test-key' } }) : answer;
         return withHeaders(admitted, (headers) =>
-          RATE_LIMIT_HEADERS.forEach((name) => headers.set(name, first.headers.get(name)!)),
+          RATE_LIMIT_HEADERS.forEach((name) => headers.set(name, headerOf(first, name)!)),
         );
       },
     ),
   },
   (() => {
-    const lastHeaders = new Map<string, Headers>();
+    const lastHeaders = new Map<string, Answer>();
     return {
       name: 'wrong-method-uncharged',
       breaks:
         'a known path with another method is refused (405) before the quota is counted: it costs nothing, and says so',
       caughtBy: ['every_outcome_charged'],
-      intercept: async (request, next) => {
+      fake: wrapping(async (request, next) => {
         const token = tokenOf(request);
         const known = token === undefined ? undefined : lastHeaders.get(token);
         if (known && onSpecPath(request) && !['GET', 'POST'].includes(request.method)) {
-          const allow = apiPath(request) === '/categories' ? 'GET, POST' : 'GET';
+          const allow = request.path === '/categories' ? 'GET, POST' : 'GET';
           const headers = Object.fromEntries([
-            ...RATE_LIMIT_HEADERS.map((name) => [name, known.get(name)!]),
+            ...RATE_LIMIT_HEADERS.map((name) => [name, headerOf(known, name)!]),
             ['allow', allow],
           ]);
-          return Response.json(
-            { code: 'method_not_allowed', message: `${request.method} is not allowed; use ${allow}.`, status: 405 },
-            { status: 405, headers },
-          );
+          const error = apiError('method_not_allowed', `${request.method} is not allowed; use ${allow}.`);
+          return { status: error.status, headers, body: error };
         }
-        const response = await next(request);
-        if (token !== undefined && response.headers.has('x-ratelimit-remaining') && response.status !== 401)
-          lastHeaders.set(token, response.headers);
-        return response;
-      },
+        const answer = await next();
+        if (token !== undefined && headerOf(answer, 'x-ratelimit-remaining') !== null && answer.status !== 401)
+          lastHeaders.set(token, answer);
+        return answer;
+      }),
     } satisfies BrokenVariant;
   })(),
   {
@@ -114,36 +116,38 @@ export const PROMISE_MODEL_VARIANTS: BrokenVariant[] = [
     breaks:
       'X-RateLimit-Reset is rounded down: one second before the end of the fixed window (the spec says rounded up)',
     caughtBy: ['rate_limit_reset_in_window'],
-    intercept: async (request, next) => {
-      const response = await next(request);
-      const reset = Number(response.headers.get('x-ratelimit-reset'));
-      return response.status === 429 || !reset
-        ? response
-        : withHeaders(response, (headers) => headers.set('x-ratelimit-reset', String(reset - 1)));
-    },
+    fake: wrapping(async (_request, next) => {
+      const answer = await next();
+      const reset = Number(headerOf(answer, 'x-ratelimit-reset'));
+      return answer.status === 429 || !reset
+        ? answer
+        : withHeaders(answer, (headers) => headers.set('x-ratelimit-reset', String(reset - 1)));
+    }),
   },
   {
     name: 'orders-declared-deprecated',
     breaks: 'GET /store/orders answers with Deprecation and Sunset, though the spec does not mark it deprecated',
     caughtBy: ['list_orders_conforms'],
-    intercept: async (request, next) => {
-      const response = await next(request);
-      if (apiPath(request) !== '/store/orders') return response;
-      return withHeaders(response, (headers) => {
+    fake: wrapping(async (request, next) => {
+      const answer = await next();
+      if (request.path !== '/store/orders') return answer;
+      return withHeaders(answer, (headers) => {
         headers.set('deprecation', '@1782864000');
         headers.set('sunset', 'Thu, 01 Jul 2027 00:00:00 GMT');
       });
-    },
+    }),
   },
   {
     name: 'categories-newest-first',
     breaks:
       'GET /categories lists the newest category first (descending ids), though the spec fixes ascending id order',
     caughtBy: ['list_categories_conforms'],
-    intercept: async (request, next) => {
-      const response = await next(request);
-      if (request.method !== 'GET' || apiPath(request) !== '/categories' || response.status !== 200) return response;
-      return withJson(response, (json) => (json as unknown[]).slice().reverse());
+    fake: {
+      overrides: [
+        override.get('/categories', async ({ next }) =>
+          withJson(await next(), (json) => (json as unknown[]).slice().reverse()),
+        ),
+      ],
     },
   },
   (() => {
@@ -153,24 +157,17 @@ export const PROMISE_MODEL_VARIANTS: BrokenVariant[] = [
       breaks:
         'every seventh keyed request is answered 429 rate_limit_exceeded though the headers before it announced requests left',
       caughtBy: ['near_miss_paths_not_found', 'invalid_parameters_rejected'],
-      intercept: async (request, next) => {
-        const response = await next(request);
-        if (
-          tokenOf(request) === undefined ||
-          response.status === 429 ||
-          response.status === 401 ||
-          (keyed += 1) % 7 !== 0
-        )
-          return response;
+      fake: wrapping(async (request, next) => {
+        const answer = await next();
+        if (tokenOf(request) === undefined || answer.status === 429 || answer.status === 401 || (keyed += 1) % 7 !== 0)
+          return answer;
         const headers = Object.fromEntries([
-          ...RATE_LIMIT_HEADERS.map((name) => [name, response.headers.get(name) ?? '0']),
+          ...RATE_LIMIT_HEADERS.map((name) => [name, headerOf(answer, name) ?? '0']),
           ['retry-after', '1'],
         ]);
-        return Response.json(
-          { code: 'rate_limit_exceeded', message: 'Too many requests.', status: 429 },
-          { status: 429, headers: { ...headers, 'x-ratelimit-remaining': '0' } },
-        );
-      },
+        const error = apiError('rate_limit_exceeded', 'Too many requests.');
+        return { status: error.status, headers: { ...headers, 'x-ratelimit-remaining': '0' }, body: error };
+      }),
     } satisfies BrokenVariant;
   })(),
 ];

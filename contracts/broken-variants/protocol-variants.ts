@@ -1,12 +1,12 @@
-import { apiPath, onSpecPath, tokenOf, jsonOf, rebuiltRequest, type BrokenVariant } from './variant.js';
+import type { OverrideRequest } from '../../mocks/handlers/overrides.js';
+import { onCreate, onSpecPath, tokenOf, wrapping, type BrokenVariant } from './variant.js';
 
 const KNOWN_KEYS = ['free-test-key', 'pro-test-key', 'business-test-key', 'enterprise-test-key'];
-const isCreate = (request: Request) => request.method === 'POST' && apiPath(request) === '/categories';
-const hasValidKey = (request: Request) =>
-  KNOWN_KEYS.some((key) => request.headers.get('authorization') === `Bearer ${key}`);
+const isCreate = (request: OverrideRequest) => request.method === 'POST' && request.path === '/categories';
+const hasValidKey = (request: OverrideRequest) =>
+  KNOWN_KEYS.some((key) => request.header('authorization') === `Bearer ${key}`);
 
-const withAuthorization = (request: Request, authorization: string | null) =>
-  rebuiltRequest(request, { headers: { Authorization: authorization } });
+const withAuthorization = (authorization: string | null) => ({ headers: { Authorization: authorization } });
 
 /** Variants that break authentication details, protocol equivalences or the order of evaluation. */
 export const PROTOCOL_VARIANTS: BrokenVariant[] = [
@@ -14,136 +14,126 @@ export const PROTOCOL_VARIANTS: BrokenVariant[] = [
     name: 'key-prefix-accepted',
     breaks: 'a token that starts with a valid key is accepted (the key is compared with startsWith)',
     caughtBy: ['invalid_api_key_rejected'],
-    intercept: async (request, next) => {
+    fake: wrapping((request, next) => {
       const token = tokenOf(request);
       const key =
         token === undefined
           ? undefined
           : KNOWN_KEYS.find((candidate) => token !== candidate && token.startsWith(candidate));
-      return next(key ? await withAuthorization(request, `Bearer ${key}`) : request);
-    },
+      return next(key ? withAuthorization(`Bearer ${key}`) : undefined);
+    }),
   },
   {
     name: 'key-case-folded',
     breaks: 'keys are compared case-insensitively',
     caughtBy: ['invalid_api_key_rejected'],
-    intercept: async (request, next) => {
+    fake: wrapping((request, next) => {
       const token = tokenOf(request);
       const key =
         token === undefined
           ? undefined
           : KNOWN_KEYS.find((candidate) => token !== candidate && token.toLowerCase() === candidate);
-      return next(key ? await withAuthorization(request, `Bearer ${key}`) : request);
-    },
+      return next(key ? withAuthorization(`Bearer ${key}`) : undefined);
+    }),
   },
   {
     name: 'auth-scheme-case-sensitive',
     breaks: 'only "Bearer" with a capital B is read; "bearer <key>" counts as no key (RFC 9110 §11.1)',
     caughtBy: ['equivalent_reads_answered_alike', 'equivalent_writes_answered_alike'],
-    intercept: async (request, next) => {
-      const authorization = request.headers.get('authorization');
-      return next(
-        authorization !== null && !authorization.startsWith('Bearer ')
-          ? await withAuthorization(request, null)
-          : request,
-      );
-    },
+    fake: wrapping((request, next) => {
+      const authorization = request.header('authorization');
+      return next(authorization !== null && !authorization.startsWith('Bearer ') ? withAuthorization(null) : undefined);
+    }),
   },
   {
     name: 'charset-parameter-refused',
     breaks: 'Content-Type must be exactly "application/json": a charset parameter or other case gets 415',
     caughtBy: ['equivalent_writes_answered_alike'],
-    intercept: async (request, next) => {
-      const contentType = request.headers.get('content-type');
-      if (!isCreate(request) || contentType === null || contentType === 'application/json') return next(request);
-      return next(await rebuiltRequest(request, { headers: { 'Content-Type': 'text/plain' } }));
-    },
+    fake: onCreate(async (request, next) => {
+      const contentType = request.header('content-type');
+      if (contentType === null || contentType === 'application/json') return next();
+      return next({ headers: { 'Content-Type': 'text/plain' } });
+    }),
   },
   {
     name: 'json-read-by-pattern',
     breaks: 'fields are pulled out of the body text with a pattern, so \\u escapes are stored undecoded',
     caughtBy: ['equivalent_writes_answered_alike'],
-    intercept: async (request, next) => {
-      if (!isCreate(request)) return next(request);
-      const text = await request.clone().text();
-      if (!text.includes('\\u')) return next(request);
+    fake: onCreate(async (request, next) => {
+      const text = await request.text();
+      if (!text.includes('\\u')) return next();
       const field = (name: string) => new RegExp(`"${name}"\\s*:\\s*"((?:[^"\\\\]|\\\\.)*)"`).exec(text)?.[1];
       const [name, description] = [field('name'), field('description')];
       const body = { ...(name !== undefined && { name }), ...(description !== undefined && { description }) };
-      return next(await rebuiltRequest(request, { body: JSON.stringify(body) }));
-    },
+      return next({ body: JSON.stringify(body) });
+    }),
   },
   {
     name: 'accept-must-be-exact',
     breaks: 'any Accept other than exactly "application/json" (none, */*, a list) gets 406',
     caughtBy: ['equivalent_reads_answered_alike'],
-    intercept: async (request, next) => {
-      if (request.headers.get('accept') === 'application/json') return next(request);
-      return Response.json(
-        { code: 'not_acceptable', message: 'Accept must be application/json.', status: 406 },
-        { status: 406 },
-      );
-    },
+    // 406 is outside the fake's catalogue on purpose: this broken service invents its own error.
+    fake: wrapping(async (request, next) =>
+      request.header('accept') === 'application/json'
+        ? next()
+        : {
+            status: 406,
+            headers: {},
+            body: { code: 'not_acceptable', message: 'Accept must be application/json.', status: 406 },
+          },
+    ),
   },
   {
     name: 'percent-encoded-ids-refused',
     breaks: 'a percent-encoded petId (/pets/%31) is refused with 400 instead of read as /pets/1',
     caughtBy: ['equivalent_reads_answered_alike'],
-    intercept: async (request, next) => {
-      if (!/^\/pets\/[^/]*%/.test(apiPath(request))) return next(request);
-      return next(await rebuiltRequest(request, { path: '/pets/not-decoded' }));
-    },
+    fake: wrapping((request, next) =>
+      next(/^\/pets\/[^/]*%/.test(request.path) ? { path: '/pets/not-decoded' } : undefined),
+    ),
   },
   {
     name: 'lenient-path-matching',
     breaks:
       'paths are matched like a lenient router: any letter case, a trailing slash, empty segments and encoded slashes reach the operation',
     caughtBy: ['near_miss_paths_not_found'],
-    intercept: async (request, next) => {
-      const path = apiPath(request);
-      const lenient = path
+    fake: wrapping((request, next) => {
+      const lenient = request.path
         .replace(/%2F/gi, '/')
         .replace(/\/{2,}/g, '/')
         .replace(/(.)\/$/, '$1')
         .toLowerCase();
-      return next(lenient === path ? request : await rebuiltRequest(request, { path: lenient }));
-    },
+      return next(lenient === request.path ? undefined : { path: lenient });
+    }),
   },
   {
     name: 'not-found-before-auth',
     breaks: 'an unknown path is answered 404 before the key is checked',
     caughtBy: ['evaluation_order_reads', 'evaluation_order_writes'],
-    intercept: async (request, next) => {
-      if (hasValidKey(request) || onSpecPath(request)) return next(request);
-      return next(await withAuthorization(request, 'Bearer enterprise-test-key'));
-    },
+    fake: wrapping((request, next) =>
+      next(hasValidKey(request) || onSpecPath(request) ? undefined : withAuthorization('Bearer enterprise-test-key')),
+    ),
   },
   {
     name: 'validation-before-auth',
     breaks: 'a write body is validated before the key is checked: an invalid body without a key gets 400, not 401',
     caughtBy: ['evaluation_order_writes'],
-    intercept: async (request, next) => {
-      if (!isCreate(request) || hasValidKey(request)) return next(request);
-      const validated = await next(await withAuthorization(request.clone(), 'Bearer enterprise-test-key'));
-      return [400, 413, 415].includes(validated.status) ? validated : next(request);
-    },
+    fake: wrapping(async (request, next) => {
+      if (!isCreate(request) || hasValidKey(request)) return next();
+      const validated = await next(withAuthorization('Bearer enterprise-test-key'));
+      return [400, 413, 415].includes(validated.status) ? validated : next();
+    }),
   },
   {
     name: 'schema-before-media-type',
     breaks:
       'a body is parsed and validated before its Content-Type is checked: text/plain with a broken body gets 400, not 415',
     caughtBy: ['evaluation_order_writes'],
-    intercept: async (request, next) => {
-      const contentType = request.headers.get('content-type') ?? '';
-      if (
-        !isCreate(request) ||
-        /^application\/json/i.test(contentType) ||
-        ((await jsonOf(request)) !== undefined && hasName(await jsonOf(request)))
-      )
-        return next(request);
-      const asJson = await next(await rebuiltRequest(request, { headers: { 'Content-Type': 'application/json' } }));
-      return asJson.status === 400 ? asJson : next(request);
-    },
+    fake: onCreate(async (request, next) => {
+      const contentType = request.header('content-type') ?? '';
+      if (/^application\/json/i.test(contentType) || hasName(await request.json())) return next();
+      const asJson = await next({ headers: { 'Content-Type': 'application/json' } });
+      return asJson.status === 400 ? asJson : next();
+    }),
   },
 ];
 

@@ -1,91 +1,79 @@
-import type { FakeServerOptions } from '../../mocks/server/index.js';
+import type { FakeOptions } from '../../mocks/fake.js';
+import type { Answer } from '../../mocks/handlers/api-call.js';
+import type { OverrideRequest, RequestChanges } from '../../mocks/handlers/overrides.js';
+import { override } from '../../mocks/handlers/typed-override.js';
 
-/** The fake's request hook: sees every request under /v1 and the fake's answer to it. */
-export type Intercept = NonNullable<FakeServerOptions['intercept']>;
-
-/** A fake broken in exactly one rule, and the checks that must catch it. */
+/**
+ * A fake broken in exactly one rule, and the checks that must catch it. The break is configuration a
+ * user could write (`FakeOptions`: keys, ban policy, clock, faults, overrides...), so the variant runs on
+ * the very pipeline users run, in any host.
+ * @example { name: 'retry-after-missing', breaks: 'a 429 carries no Retry-After', caughtBy: [...], fake: wrapping(...) }
+ */
 export interface BrokenVariant {
   name: string;
   /** The one rule of the spec or of the design (docs/explanation/design.md) the variant breaks. */
   breaks: string;
   /** Checks that must fail on this variant (others may fail too, as a consequence). */
   caughtBy: string[];
-  /** The standalone server's hook that breaks the one rule. */
-  intercept: Intercept;
+  /** The fake's options that break the one rule. */
+  fake: BrokenConfiguration;
 }
 
-/** The path under the base address, without `/v1` (`/categories`). */
-export function apiPath(request: Request): string {
-  return new URL(request.url).pathname.replace(/^\/v1/, '');
+/** What a variant may set: the fake's own options (the base URL is the host's). */
+export type BrokenConfiguration = Omit<FakeOptions, 'baseUrl' | 'store' | 'onDefect'>;
+
+/** The fake's own answer from the override's stage on, for this request or a changed one. */
+export type Next = (changes?: RequestChanges) => Promise<Answer>;
+
+/**
+ * A fake whose every request under /v1 goes through `resolve` first: a `beforeAuth` override of all
+ * requests, wrapping auth, quota and the operation (what a broken gateway or service in front does).
+ */
+export function wrapping(resolve: (request: OverrideRequest, next: Next) => Promise<Answer>): BrokenConfiguration {
+  return { overrides: [override.all(({ request, next }) => resolve(request, next), { beforeAuth: true })] };
+}
+
+/** A fake whose `POST /categories` goes through `resolve` after auth and quota: an override of that one operation. */
+export function onCreate(resolve: (request: OverrideRequest, next: Next) => Promise<Answer>): BrokenConfiguration {
+  return { overrides: [override.post('/categories', ({ request, next }) => resolve(request, next))] };
 }
 
 /** The bearer token the request carries, if any. */
-export function tokenOf(request: Request): string | undefined {
-  return /^Bearer +(\S+)/i.exec(request.headers.get('authorization') ?? '')?.[1];
+export function tokenOf(request: OverrideRequest): string | undefined {
+  return /^Bearer +(\S+)/i.exec(request.header('authorization') ?? '')?.[1];
 }
 
 /** Whether the request is on one of the spec's paths, exactly as written (`/pets/{petId}` any one segment). */
-export function onSpecPath(request: Request): boolean {
-  return /^\/(categories|store\/orders|pets\/[^/]+)$/.test(apiPath(request));
+export function onSpecPath(request: OverrideRequest): boolean {
+  return /^\/(categories|store\/orders|pets\/[^/]+)$/.test(request.path);
 }
 
-/** A copy of the request with other headers (`null` removes one), another body or another path under /v1 (a Request's own are read-only). */
-export async function rebuiltRequest(
-  request: Request,
-  changes: { headers?: Record<string, string | null>; body?: string; path?: string },
-): Promise<Request> {
-  const headers = new Headers(request.headers);
-  for (const [name, value] of Object.entries(changes.headers ?? {})) {
-    if (value === null) headers.delete(name);
-    else headers.set(name, value);
-  }
-  const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
-  // Bytes, not text: a body that is not UTF-8 must reach the fake as sent.
-  const body =
-    changes.body !== undefined
-      ? new TextEncoder().encode(changes.body)
-      : hasBody
-        ? new Uint8Array(await request.arrayBuffer())
-        : undefined;
-  headers.delete('content-length');
-  const url = changes.path === undefined ? request.url : new URL(`/v1${changes.path}`, request.url).href;
-  return new Request(url, {
-    method: request.method,
-    headers,
-    ...(body !== undefined && body.byteLength > 0 && { body }),
-  });
+/** A response header by case-insensitive name. */
+export function headerOf(answer: Answer, name: string): string | null {
+  const wanted = name.toLowerCase();
+  for (const held in answer.headers) if (held.toLowerCase() === wanted) return answer.headers[held]!;
+  return null;
 }
 
-/** A copy of the response with its headers edited (and the body unchanged). */
-export async function withHeaders(response: Response, edit: (headers: Headers) => void): Promise<Response> {
-  const headers = new Headers(response.headers);
+/** A copy of the answer with its headers edited (through fetch's `Headers`, case-insensitive). */
+export function withHeaders(answer: Answer, edit: (headers: Headers) => void): Answer {
+  const headers = new Headers(answer.headers);
   edit(headers);
-  return new Response(await response.arrayBuffer(), { status: response.status, headers });
+  return { ...answer, headers: Object.fromEntries(headers) };
 }
 
-/** A copy of a JSON response with its body rewritten (and optionally its status). */
-export async function withJson(
-  response: Response,
-  edit: (json: unknown) => unknown,
-  status = response.status,
-): Promise<Response> {
-  const text = await response.text();
-  const headers = new Headers(response.headers);
-  headers.delete('content-length');
-  let body = text;
-  try {
-    body = JSON.stringify(edit(JSON.parse(text)));
-  } catch {
-    // Not JSON: nothing to rewrite.
-  }
-  return new Response(body, { status, headers });
+/** A copy of an answer with its JSON body rewritten (and optionally its status). */
+export function withJson(answer: Answer, edit: (json: unknown) => unknown, status = answer.status): Answer {
+  if (answer.body === undefined) return { ...answer, status };
+  return { ...answer, status, body: edit(JSON.parse(JSON.stringify(answer.body))) };
 }
 
-/** The request's body, parsed as JSON, or undefined. */
-export async function jsonOf(request: Request): Promise<unknown> {
-  try {
-    return JSON.parse(await request.clone().text()) as unknown;
-  } catch {
-    return undefined;
-  }
+/** An answer whose body is text of another media type (a crash page, an HTML 404). */
+export function textAnswer(status: number, text: string, contentType: string, headers: Record<string, string> = {}) {
+  return { status, headers: { ...headers, 'Content-Type': contentType }, body: undefined, rawBody: text } as Answer;
+}
+
+/** The code of an answer's `Error` body, if it has one. */
+export function codeOf(answer: Answer): unknown {
+  return (answer.body as { code?: unknown } | undefined)?.code;
 }

@@ -20,7 +20,7 @@ describe('a baseline of known failures: a gate fails only on new ones', () => {
     // Category ids answered as strings: list_categories_conforms fails on listCategories.
     broken = await startFakeServer({
       port: 0,
-      intercept: BROKEN_VARIANTS.find(({ name }) => name === 'category-id-as-string')!.intercept,
+      ...BROKEN_VARIANTS.find(({ name }) => name === 'category-id-as-string')!.fake,
     });
   });
   afterAll(async () => {

@@ -99,7 +99,7 @@ describe("the CI guide's watch recipe, run as written", () => {
   it('fails the step when staging breaks a promise', async () => {
     const { env, run } = await recipe();
     const variant = BROKEN_VARIANTS.find(({ name }) => name === 'category-id-as-string')!;
-    const broken = await startFakeServer({ port: 0, intercept: variant.intercept });
+    const broken = await startFakeServer({ port: 0, ...variant.fake });
     try {
       const result = await runStep(run, project, { ...env, STAGING_URL: broken.baseUrl });
       expect(result.code).toBe(1);

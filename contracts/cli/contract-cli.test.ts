@@ -127,7 +127,7 @@ describe('npm run contract', () => {
       ).json()) as Array<Record<string, unknown>>;
     beforeAll(async () => {
       const variant = BROKEN_VARIANTS.find(({ name }) => name === 'extra-properties-accepted')!;
-      broken = await startFakeServer({ host: '127.0.0.1', port: 0, intercept: variant.intercept });
+      broken = await startFakeServer({ host: '127.0.0.1', port: 0, ...variant.fake });
       seeded = (await listed()).map(({ id }) => id as number);
     });
     afterAll(async () => {

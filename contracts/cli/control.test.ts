@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { CHECKS } from '../checks/registry.js';
-import { startFakeServer } from '../../mocks/server/index.js';
+import { override, startFakeServer } from '../../mocks/server/index.js';
 import { capturedIo } from './captured-io.js';
 import { watchRun } from './watch-in-process.js';
 import { runContractCli } from './run-contract-cli.js';
@@ -82,12 +82,17 @@ describe('control over a run', () => {
     // A service that answers the list with an undocumented status, so the report has a failure with its curl.
     const service = await startFakeServer({
       port: 0,
-      intercept: async (request, next) => {
-        seen.push(request.headers.get('x-gateway-token'));
-        return new URL(request.url).pathname.endsWith('/categories') && request.method === 'GET'
-          ? new Response('no', { status: 418 })
-          : next(request);
-      },
+      overrides: [
+        override.all(
+          ({ request, next }) => {
+            seen.push(request.header('x-gateway-token'));
+            return request.path === '/categories' && request.method === 'GET'
+              ? { status: 418, headers: { 'Content-Type': 'text/plain' }, body: undefined, rawBody: 'no' }
+              : next();
+          },
+          { beforeAuth: true },
+        ),
+      ],
     });
     try {
       const args = ['--target', service.baseUrl, '--api-key', 'free-test-key', '--checks', 'list_categories_conforms'];

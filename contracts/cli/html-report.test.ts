@@ -60,7 +60,7 @@ withChromium('the HTML report (--html), opened in Chromium', () => {
     reports = await mkdtemp(join(tmpdir(), 'html-report-'));
     broken = await startFakeServer({
       port: 0,
-      intercept: BROKEN_VARIANTS.find(({ name }) => name === 'category-id-as-string')!.intercept,
+      ...BROKEN_VARIANTS.find(({ name }) => name === 'category-id-as-string')!.fake,
     });
   });
   afterAll(async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { startFakeServer } from '../../mocks/server/index.js';
+import { override, startFakeServer } from '../../mocks/server/index.js';
 import { BROKEN_VARIANTS } from '../broken-variants/index.js';
 import { CHECKS } from '../checks/registry.js';
 import { EXCLUSIVE_KEY_CHECKS, SHARED_KEY_SKIP } from '../runner/shared-key.js';
@@ -49,7 +49,7 @@ describe('a key used beside the proxy: watch judges only what the traffic it did
   it('still catches a service whose Remaining does not fall, or that changes its Limit, with the key shared', async () => {
     for (const name of ['remaining-not-decreasing', 'errors-shown-uncharged']) {
       const variant = BROKEN_VARIANTS.find((each) => each.name === name)!;
-      const service = await startFakeServer({ port: 0, intercept: variant.intercept });
+      const service = await startFakeServer({ port: 0, ...variant.fake });
       try {
         const run = await watchRun(['--upstream', service.baseUrl], async (proxied) => {
           await besideTheProxy(service.baseUrl)(proxied);
@@ -67,13 +67,19 @@ describe('a key used beside the proxy: watch judges only what the traffic it did
     }
     const changing = await startFakeServer({
       port: 0,
-      intercept: async (request, next) => {
-        const response = await next(request);
-        const headers = new Headers(response.headers);
-        // Every other answer claims a larger plan: no other client of the key explains a Limit that moves.
-        if (Number(headers.get('x-ratelimit-remaining')) % 2 === 0) headers.set('x-ratelimit-limit', '1000');
-        return new Response(response.body, { status: response.status, headers });
-      },
+      overrides: [
+        override.all(
+          async ({ next }) => {
+            const answer = await next();
+            // Every other answer claims a larger plan: no other client of the key explains a Limit that moves.
+            const remaining = Number(answer.headers['X-RateLimit-Remaining'] ?? null);
+            return remaining % 2 === 0
+              ? { ...answer, headers: { ...answer.headers, 'X-RateLimit-Limit': '1000' } }
+              : answer;
+          },
+          { beforeAuth: true },
+        ),
+      ],
     });
     try {
       const run = await watchRun(['--upstream', changing.baseUrl], besideTheProxy(changing.baseUrl));

@@ -20,8 +20,11 @@ export const FAKE_CAPABILITIES: Capability[] = [
 /** The key the suite uses on the fake, and that key's plan (free: the smallest quota, the fastest to drive). */
 const FAKE_KEY = { apiKey: 'free-test-key', plan: { perMinute: 60, perDay: 1_000 } };
 
-/** Options of {@link startFakeTarget}; `intercept` makes a deliberately broken fake. */
-export type FakeTargetOptions = Pick<FakeServerOptions, 'intercept'>;
+/**
+ * Options of {@link startFakeTarget}: the fake's own configuration (keys, plans, ban policy, clock, faults,
+ * overrides...), as a user gives `startFakeServer`; where it listens is the target's choice.
+ */
+export type FakeTargetOptions = Omit<FakeServerOptions, 'host' | 'port' | 'redis' | 'adminToken' | 'limits'>;
 
 /**
  * Starts the fake in this process on 127.0.0.1 and a random port; the suite resets it before each check.

@@ -59,6 +59,10 @@ const NOT_SHOWN_BY_ORDINARY_TRAFFIC = new Set([
   'key-read-from-query',
   'key-read-from-x-api-key',
   'long-names-crash',
+  // State a proxy cannot see: which ids name no pet, and that a refused body was stored (the suite reads
+  // the list back). Through the intercept hook these showed only by charging the quota twice.
+  'unknown-id-answers-another-pet',
+  'invalid-body-stored',
   // Shown only by requests an attacker or a protocol check sends (contracts/rules/): a hostile Origin,
   // malformed credentials, HEAD, conditional requests, a repeated member.
   'cors-reflects-any-origin',
@@ -405,10 +409,10 @@ describe('petstore-contract watch', () => {
   it('finds nothing in ordinary traffic to the correct fake, and every break of a broken variant that the traffic shows', async () => {
     const shown: string[] = [];
     for (const variant of [undefined, ...BROKEN_VARIANTS]) {
-      const server = variant ? await startFakeServer({ port: 0, intercept: variant.intercept }) : fake;
-      // The proxy is the key's only client here: exact accounting. (Shared, the default, four of these go
-      // unseen: any-key-accepted, rate-limit-headers-missing-on-404, invalid-body-stored and
-      // unknown-id-answers-another-pet show only as a Remaining that fell by the wrong amount.)
+      const server = variant ? await startFakeServer({ port: 0, ...variant.fake }) : fake;
+      // The proxy is the key's only client here: exact accounting. (Shared, the default, two of these go
+      // unseen: any-key-accepted and rate-limit-headers-missing-on-404 show only as a Remaining that fell
+      // by the wrong amount.)
       const proxy = await startWatchProxy({ upstream: server.baseUrl, exclusiveKey: true });
       await sendOrdinaryTraffic(proxy.baseUrl, KEY);
       await proxy.close();
@@ -426,7 +430,7 @@ describe('petstore-contract watch', () => {
 
   it('prints each violation as it comes, and on stop the exchanges, coverage, rules and deprecated calls; writes JSON, JUnit and a HAR without keys', async () => {
     const variant = BROKEN_VARIANTS.find(({ name }) => name === 'category-id-as-string')!;
-    const broken = await startFakeServer({ port: 0, intercept: variant.intercept });
+    const broken = await startFakeServer({ port: 0, ...variant.fake });
     const files = {
       json: join(reports, 'watch.json'),
       junit: join(reports, 'watch.xml'),
@@ -488,7 +492,7 @@ describe('petstore-contract watch', () => {
     expect(same.out.join('\n')).toMatch(/^Replay against fake: \d+ requests sent, 0 entries left out/m);
     expect(same.out.join('\n')).toContain('Differences the spec does not allow: none');
     const variant = BROKEN_VARIANTS.find(({ name }) => name === 'media-type-ignored')!;
-    const broken = await startFakeServer({ port: 0, intercept: variant.intercept });
+    const broken = await startFakeServer({ port: 0, ...variant.fake });
     try {
       const other = capturedIo();
       expect(

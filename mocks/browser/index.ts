@@ -4,3 +4,7 @@ export type { Fake, FakeOptions } from '../fake.js';
 export { DEFAULT_KEYS, PLAN_LIMITS, type ApiKey, type ApiKeyConfig, type Plan } from '../domain/plans.js';
 export type { ActiveFault, FaultEffect, FaultMatch, FaultRule } from '../domain/faults.js';
 export type { KeyState, KeyWindow, RemainingQuota } from '../domain/key-controls.js';
+/** Typed per-test overrides and the journal of what was sent. */
+export { override } from '../handlers/typed-override.js';
+export type { Override, OverrideControls, RequestChanges } from '../handlers/overrides.js';
+export type { JournalEntry, RequestJournal } from '../handlers/journal.js';

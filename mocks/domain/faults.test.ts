@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { ConfigError } from './config-error.js';
-import { defaultFaultCode, drawAt, FaultRules, outcomeOf, parseFaultRule, type FaultRule } from './faults.js';
+import { defaultFaultCode } from './errors.js';
+import { drawAt, FaultRules, outcomeOf, parseFaultRule, type FaultRule } from './faults.js';
 
 const get = (path: string, key?: string) => ({ method: 'GET', path, ...(key && { key }) });
 

@@ -1,5 +1,5 @@
 import { ConfigError } from './config-error.js';
-import type { ApiError } from './errors.js';
+import { faultError, type ApiError } from './errors.js';
 
 // Fault rules (docs/explanation/design.md section 5): the same JSON in every host. This module holds the model, its
 // validation and the matching; the hosts decide how an effect is delivered (a delay, an Error answer,
@@ -197,14 +197,6 @@ function parseEffect(input: unknown, fail: (field: string, problem: string) => n
 /** A delay longer than this is a mistake, not a slow network: it would outlast any test's timeout. */
 export const MAX_DELAY_MS = 120_000;
 
-/** The `code` of an injected error when the rule names none (docs/explanation/design.md section 5). */
-export function defaultFaultCode(status: number): string {
-  return (
-    { 500: 'internal_error', 502: 'bad_gateway', 503: 'service_unavailable', 504: 'gateway_timeout' }[status] ??
-    'injected_fault'
-  );
-}
-
 /**
  * The `n`th number (from 0) a rule seeded with `seed` draws, in [0, 1): mulberry32, whose state after
  * n steps is seed + (n + 1) * its constant. A pure function of (seed, n), so a shared store needs only
@@ -293,11 +285,8 @@ export function outcomeOf(id: string, effect: FaultEffect, random: () => number)
   }
   if ('status' in effect) {
     const { status } = effect;
-    const error = {
-      code: effect.code ?? defaultFaultCode(status),
-      message: effect.message ?? `Injected by the fake's fault rule "${id}" (status ${status}).`,
-      status,
-    };
+    const error = faultError(id, status, effect.code, effect.message);
+    // A 503 tells the client when to retry, as a gateway that is down would.
     const retryAfterSeconds = effect.retryAfterSeconds ?? (status === 503 ? 1 : undefined);
     return retryAfterSeconds === undefined ? { error } : { error, retryAfterSeconds };
   }

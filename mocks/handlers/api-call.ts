@@ -10,6 +10,8 @@ export interface ApiCall {
   method: string;
   /** The path below the base URL, percent-encoding kept, no query: `/pets/1`. */
   path: string;
+  /** The query string as sent, without `?`; empty when there is none. Operations ignore it (the spec defines none). */
+  query: string;
   /** A request header by case-insensitive name; repeated headers joined with `, `, as fetch does. */
   header(name: string): string | null;
   /** The request body as sent; empty when there is none. */
@@ -25,7 +27,10 @@ export interface Answer {
   body: unknown;
   /** Set by a fault only: send no answer; the connection ends (a network error to the client). */
   dropped?: true;
-  /** Set by a fault only: send this text as the body, which is not valid JSON. */
+  /**
+   * Send this text as the body instead of `body`'s JSON: a fault's truncated JSON, or an override's text.
+   * Its media type is the `Content-Type` in `headers`, else `application/json`.
+   */
   rawBody?: string;
 }
 

@@ -2,6 +2,7 @@ import type { AdjustableClock } from '../domain/clock.js';
 import type { DeprecationPolicy } from '../domain/deprecation.js';
 import type { FakeStore } from '../domain/fake-store.js';
 import type { SchemaValidators } from '../../spec/schema-registry.js';
+import type { OverrideRegistry } from './overrides.js';
 
 /** What every resolver reads: the domain objects of one fake. */
 export interface FakeContext {
@@ -13,6 +14,8 @@ export interface FakeContext {
   schemas: SchemaValidators;
   clock: AdjustableClock;
   petsDeprecation: DeprecationPolicy;
+  /** Test control: the per-test overrides (`fake.overrides`). */
+  overrides: OverrideRegistry;
   /** Test control: the delay before this answer, drawn from the latency range (0 without one). */
   latencyMs(): number;
 }

@@ -1,124 +1,134 @@
+import type { Access } from '../domain/access.js';
 import { bearerToken } from '../domain/auth.js';
 import { apiError } from '../domain/errors.js';
-import { StoreUnavailableError, storeUnavailable } from '../domain/fake-store.js';
-import type { FaultOutcome, FaultSubject } from '../domain/faults.js';
+import type { FaultOutcome, FaultSubject, FiredFault } from '../domain/faults.js';
+import type { Plan as KeyPlan } from '../domain/plans.js';
 import { preferredFaults } from '../domain/prefer.js';
-import { takeStep, type RecordStep, type StepResult } from '../domain/record-step.js';
+import { takeStep } from '../domain/record-step.js';
 import { errorAnswer, type Answer, type ApiCall } from './api-call.js';
 import type { FakeContext } from './context.js';
+import type { Target } from './operation.js';
+import type { OperationPlan } from './operation-plan.js';
+import { runOverrides } from './overrides.js';
 import { HARDENING_HEADERS, rateLimitHeaders } from './responses.js';
 import { normalizedPath } from '../../spec/path-normalization.js';
 
-/**
- * What an operation makes of a call before the guards run: the record step it needs once the request
- * is admitted (none when it can answer without the store, e.g. a body that fails validation), and how
- * it answers then. Deciding the step first lets a shared store take admission and the step together.
- */
-export interface Plan {
-  step?: RecordStep;
-  /** Runs once the request is admitted, with the step's result. */
-  answer(result: unknown): Answer;
+/** What the stages learn about one request, for the journal. */
+export interface Trace {
+  keyPlan?: KeyPlan;
+  fault?: string;
 }
 
 /**
- * A plan with a record step, typed by the step.
- * @example afterStep({ kind: 'listCategories' }, (categories) => jsonAnswer(categories))
+ * The guard stages of the pipeline, in the order of docs/explanation/design.md section 5: latency,
+ * `beforeAuth` fault rules (consuming nothing), `beforeAuth` overrides, auth and quota, the request's
+ * `Prefer` faults, the first matching rule, overrides, then the operation (validation, the record step,
+ * its answer) under the rate-limit headers. A denied request never reaches a fault, an override or the
+ * operation's record step. `route` routes a call an override changed.
  */
-export function afterStep<S extends RecordStep>(step: S, answer: (result: StepResult<S>) => Answer): Plan {
-  return { step, answer: answer as (result: unknown) => Answer };
-}
-
-/** A plan that needs no record step: its answer is known before admission, and given only after it. */
-export function answerWith(answer: Answer): Plan {
-  return { answer: () => answer };
-}
-
-/** Options of {@link guarded}. */
-export interface GuardOptions {
-  /** Headers every response of the operation carries, denials included (e.g. deprecation). */
-  headers?: Record<string, string>;
-}
-
-/** An operation's entry point: one call in, one answer out. */
-export type Resolver = (call: ApiCall) => Promise<Answer>;
-
-/**
- * Runs the test controls, auth and quota before an operation, and puts the rate-limit headers on
- * whatever it answers. The order is docs/explanation/design.md section 5's: latency, `beforeAuth` rules (consuming
- * nothing), auth and quota, the request's `Prefer` faults, the first matching rule, the operation.
- * A denied request never reaches a fault or the operation's record step.
- * @example guarded(context, () => afterStep({ kind: 'listOrders' }, (orders) => jsonAnswer(orders)))
- */
-export function guarded(
+export async function answerGuarded(
   context: FakeContext,
-  planOf: (call: ApiCall) => Plan | Promise<Plan>,
-  options: GuardOptions = {},
-): Resolver {
-  const answer = async (call: ApiCall): Promise<Answer> => {
-    const { store } = context;
-    await store.ready();
-    const latencyMs = context.latencyMs();
-    if (latencyMs > 0) await pause(latencyMs);
-    const authorization = call.header('authorization');
-    const subject: FaultSubject = {
-      method: call.method,
-      path: normalizedPath(call.path),
-      key: bearerToken(authorization),
-    };
-    const preferred = preferredFaults(call.header('prefer'));
-    const planned = planOf(call);
-    const plan = planned instanceof Promise ? await planned : planned;
-    const step = preferred.ok ? plan.step : undefined;
-    // With no fault to deliver, nothing comes between admission and the step: the store takes them together.
-    const atOnce =
-      preferred.ok && preferred.outcomes.length > 0
-        ? undefined
-        : await store.admitAtOnce({ authorization, clientAddress: call.clientAddress, subject, step });
-    if (!atOnce) {
-      const early = await store.faults.take(subject, 'beforeAuth');
-      const answer = early && (await deliver(early.outcome, { ...HARDENING_HEADERS }));
-      if (answer) return answer;
+  route: (call: ApiCall) => Target,
+  target: Target,
+  call: ApiCall,
+  trace: Trace,
+): Promise<Answer> {
+  const { store, overrides } = context;
+  await store.ready();
+  const latencyMs = context.latencyMs();
+  if (latencyMs > 0) await pause(latencyMs);
+  const before = overrides.matching(call.method, target, true);
+  const after = overrides.matching(call.method, target, false);
+  const subject = subjectOf(call);
+  const preferred = preferredFaults(call.header('prefer'));
+  let plan: OperationPlan | undefined;
+  if (before.length === 0 && after.length === 0 && !(preferred.ok && preferred.outcomes.length > 0)) {
+    // Nothing comes between admission and the step: the store takes them together (one Redis round trip).
+    // Most plans are known at once: no await for them (a hot path).
+    const planned = target.plan(call);
+    plan = planned instanceof Promise ? await planned : planned;
+    const atOnce = await store.admitAtOnce({
+      authorization: call.header('authorization'),
+      clientAddress: call.clientAddress,
+      subject,
+      step: preferred.ok ? plan.step : undefined,
+    });
+    if (atOnce) {
+      const { headers, denied } = admittedHeaders(context, target, atOnce.access, trace);
+      if (denied) return denied;
+      if (!preferred.ok) return errorAnswer(apiError('invalid_request', preferred.message), headers);
+      return withHeaders(plan.answer(atOnce.result), headers);
     }
+  }
+  const early = await store.faults.take(subject, 'beforeAuth');
+  const earlyAnswer = early && (await deliver(early, { ...HARDENING_HEADERS }, trace));
+  if (earlyAnswer) return earlyAnswer;
+  return runOverrides(overrides, before, call, {}, (admitted) =>
+    admitted === call
+      ? answerAdmitted(context, target, call, after, route, trace, plan)
+      : answerAdmitted(context, route(admitted), admitted, after, route, trace),
+  );
+}
 
-    const access = atOnce?.access ?? (await store.access.check(authorization, call.clientAddress));
-    const headers = { ...rateLimitHeaders(access.rateLimit, context.clock.now()), ...HARDENING_HEADERS };
-    if (options.headers) Object.assign(headers, options.headers);
-    if (!access.granted) {
-      if (access.challenge) headers['WWW-Authenticate'] = access.challenge;
-      if (access.retryAfterSeconds !== undefined) headers['Retry-After'] = String(access.retryAfterSeconds);
-      return errorAnswer(access.error, headers);
-    }
+/** From auth and quota on: the stages after the `beforeAuth` ones. */
+async function answerAdmitted(
+  context: FakeContext,
+  target: Target,
+  call: ApiCall,
+  after: ReturnType<FakeContext['overrides']['matching']>,
+  route: (call: ApiCall) => Target,
+  trace: Trace,
+  /** The call's plan when it was made already (a fault rule kept the store from taking it at once). */
+  planned?: OperationPlan,
+): Promise<Answer> {
+  const { store } = context;
+  const access = await store.access.check(call.header('authorization'), call.clientAddress);
+  const { headers, denied } = admittedHeaders(context, target, access, trace);
+  if (denied) return denied;
+  // The request earned its headers and consumed its quota: what a fault or an override answers carries them.
+  const preferred = preferredFaults(call.header('prefer'));
+  if (!preferred.ok) return errorAnswer(apiError('invalid_request', preferred.message), headers);
+  if (preferred.applied.length > 0) headers['Preference-Applied'] = preferred.applied.join(', ');
+  const fired: FiredFault[] = preferred.outcomes.map((outcome) => ({ id: 'Prefer', outcome }));
+  if (!preferred.outcomes.some(endsTheRequest)) {
+    const rule = await store.faults.take(subjectOf(call), 'afterAuth');
+    if (rule) fired.push(rule);
+  }
+  for (const fault of fired) {
+    const answer = await deliver(fault, headers, trace);
+    if (answer) return answer;
+  }
+  return runOverrides(context.overrides, after, call, headers, async (changed) => {
+    const plan = changed === call ? (planned ?? (await target.plan(call))) : await route(changed).plan(changed);
+    const result = plan.step && (await takeStep(store.records, plan.step));
+    return withHeaders(plan.answer(result), headers);
+  });
+}
 
-    // The request earned its headers and consumed its quota: what a fault answers carries them.
-    if (!preferred.ok) return errorAnswer(apiError('invalid_request', preferred.message), headers);
-    if (preferred.applied.length > 0) headers['Preference-Applied'] = preferred.applied.join(', ');
-    if (!atOnce) {
-      const outcomes = [...preferred.outcomes];
-      if (!outcomes.some(endsTheRequest)) {
-        const fired = await store.faults.take(subject, 'afterAuth');
-        if (fired) outcomes.push(fired.outcome);
-      }
-      for (const outcome of outcomes) {
-        const answer = await deliver(outcome, headers);
-        if (answer) return answer;
-      }
-    }
+function subjectOf(call: ApiCall): FaultSubject {
+  return { method: call.method, path: normalizedPath(call.path), key: bearerToken(call.header('authorization')) };
+}
 
-    const result = atOnce ? atOnce.result : step && (await takeStep(store.records, step));
-    const answer = plan.answer(result);
-    for (const name in answer.headers) if (!(name in headers)) headers[name] = answer.headers[name]!;
-    return { ...answer, headers };
-  };
-  return async (call) => {
-    try {
-      return await answer(call);
-    } catch (error) {
-      // Never a wrong answer: a request the shared store could not serve changed nothing (docs/explanation/design.md section 6).
-      if (error instanceof StoreUnavailableError)
-        return errorAnswer(storeUnavailable(), { 'Retry-After': '1', ...HARDENING_HEADERS });
-      throw error;
-    }
-  };
+/** The rate-limit and operation headers an admission earned, and the answer when it was refused. */
+function admittedHeaders(
+  context: FakeContext,
+  target: Target,
+  access: Access,
+  trace: Trace,
+): { headers: Record<string, string>; denied?: Answer } {
+  if (access.apiKey) trace.keyPlan = access.apiKey.plan;
+  const headers = { ...rateLimitHeaders(access.rateLimit, context.clock.now()), ...HARDENING_HEADERS };
+  if (target.headers) Object.assign(headers, target.headers);
+  if (access.granted) return { headers };
+  if (access.challenge) headers['WWW-Authenticate'] = access.challenge;
+  if (access.retryAfterSeconds !== undefined) headers['Retry-After'] = String(access.retryAfterSeconds);
+  return { headers, denied: errorAnswer(access.error, headers) };
+}
+
+/** The operation's answer under the guard headers: the answer's own fill in what the guards did not set. */
+function withHeaders(answer: Answer, headers: Record<string, string>): Answer {
+  for (const name in answer.headers) if (!(name in headers)) headers[name] = answer.headers[name]!;
+  return { ...answer, headers };
 }
 
 function endsTheRequest(outcome: FaultOutcome): boolean {
@@ -126,7 +136,12 @@ function endsTheRequest(outcome: FaultOutcome): boolean {
 }
 
 /** Carries out one fault: a delay waits and lets the request go on (undefined); the others are the answer. */
-async function deliver(outcome: FaultOutcome, headers: Record<string, string>): Promise<Answer | undefined> {
+async function deliver(
+  { id, outcome }: FiredFault,
+  headers: Record<string, string>,
+  trace: Trace,
+): Promise<Answer | undefined> {
+  trace.fault = trace.fault === undefined ? id : `${trace.fault}, ${id}`;
   if ('delayMs' in outcome) {
     await pause(outcome.delayMs);
     return undefined;

@@ -1,25 +1,30 @@
-import { http, HttpResponse, type HttpResponseResolver, type JsonBodyType, type RequestHandler } from 'msw';
+import { http, HttpResponse, type JsonBodyType, type RequestHandler } from 'msw';
 import type { Answer, ApiCall } from './api-call.js';
 import { categoryOperations } from './categories.js';
 import { clientAddressOf, type FakeContext } from './context.js';
-import type { Resolver } from './guarded.js';
-import { OperationRouter, type Operation } from './operation.js';
+import type { Operation } from './operation.js';
 import { orderOperations } from './orders.js';
 import { petOperations } from './pets.js';
 import { underBaseUrl } from './route-pattern.js';
 
+/** What the operations read of the fake. */
+export type OperationContext = Pick<FakeContext, 'schemas' | 'clock' | 'petsDeprecation'>;
+
 /** Every operation of the interface, in the order of the spec. */
-export function createOperations(context: FakeContext): Operation[] {
-  return [...categoryOperations(context), ...petOperations(context), ...orderOperations(context)];
+export function createOperations(context: OperationContext): Operation[] {
+  return [...categoryOperations(context), ...petOperations(context), ...orderOperations()];
 }
 
-/** A fetch `Request` (what msw hands a resolver) as an {@link ApiCall}. */
+/** A fetch `Request` (what msw hands a resolver) as an {@link ApiCall}; the body is read once. */
 export function callOfRequest(request: Request, basePath: string): ApiCall {
+  const url = new URL(request.url);
+  let body: Promise<Uint8Array> | undefined;
   return {
     method: request.method,
-    path: new URL(request.url).pathname.slice(basePath.length),
+    path: url.pathname.slice(basePath.length),
+    query: url.search.slice(1),
     header: (name) => request.headers.get(name),
-    body: async () => new Uint8Array(await request.arrayBuffer()),
+    body: () => (body ??= request.arrayBuffer().then((bytes) => new Uint8Array(bytes))),
     clientAddress: clientAddressOf(request),
   };
 }
@@ -29,40 +34,23 @@ export function responseOf(answer: Answer): Response {
   // A network error: fetch rejects, as when the connection drops (docs/explanation/design.md section 5).
   if (answer.dropped) return HttpResponse.error();
   if (answer.rawBody !== undefined) {
-    return new HttpResponse(answer.rawBody, {
-      status: answer.status,
-      headers: { 'Content-Type': 'application/json', ...answer.headers },
-    });
+    const headers = new Headers(answer.headers);
+    if (!headers.has('content-type')) headers.set('content-type', 'application/json');
+    return new HttpResponse(answer.rawBody, { status: answer.status, headers });
   }
+  if (answer.body === undefined) return new HttpResponse(null, { status: answer.status, headers: answer.headers });
   return HttpResponse.json(answer.body as JsonBodyType, { status: answer.status, headers: answer.headers });
 }
 
 /**
- * The msw request handlers: one per operation, then one answering the rest of the base URL with
- * 404/405 (auth and quota still first). Thin: each calls the operation's resolver.
+ * The msw request handler of an msw host (`setupServer`, `setupWorker`): one, answering every request
+ * under the base URL through the fake's pipeline, as the standalone server does.
  */
-export function createHandlers(
-  context: FakeContext,
-  operations: readonly Operation[],
-  router: OperationRouter,
-): RequestHandler[] {
+export function createHandlers(context: FakeContext, answer: (call: ApiCall) => Promise<Answer>): RequestHandler[] {
   const { basePath } = context;
-  const viaMsw =
-    (resolve: Resolver): HttpResponseResolver =>
-    async ({ request }) =>
-      responseOf(await resolve(callOfRequest(request, basePath)));
-  const forOperation = (operation: Operation) => {
-    // An exact spelling only; any other (`/categori%65s`) reaches the router below, which normalises it.
-    const path = underBaseUrl(context.baseUrl, operation.path);
-    return operation.method === 'GET'
-      ? http.get(path, viaMsw(operation.resolve))
-      : http.post(path, viaMsw(operation.resolve));
-  };
   return [
-    ...operations.map(forOperation),
-    http.all(
-      underBaseUrl(context.baseUrl, '(?:/.*)?'),
-      viaMsw((call) => router.answer(call)),
+    http.all(underBaseUrl(context.baseUrl, '(?:/.*)?'), async ({ request }) =>
+      responseOf(await answer(callOfRequest(request, basePath))),
     ),
   ];
 }

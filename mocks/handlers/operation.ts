@@ -1,59 +1,74 @@
 import { apiError, type ApiError } from '../domain/errors.js';
-import { errorAnswer, type Answer, type ApiCall } from './api-call.js';
+import { errorAnswer, type ApiCall } from './api-call.js';
 import type { FakeContext } from './context.js';
-import { answerWith, guarded, type Resolver } from './guarded.js';
+import type { OperationId } from './journal.js';
+import { answerWith, type Planner } from './operation-plan.js';
 import { normalizedPath } from '../../spec/path-normalization.js';
 
-/** One operation of the interface: where it answers and the resolver that answers. */
+/** One operation of the interface: where it answers and how it plans its answer. */
 export interface Operation {
-  operationId: string;
+  operationId: OperationId;
   method: 'GET' | 'POST';
   /**
    * RegExp source of the path below the base URL, without capturing groups (see route-pattern.ts).
    * Matched exactly, after percent-encoded unreserved characters are decoded.
    */
   path: string;
-  resolve: Resolver;
+  /** The spec's path template (`/pets/{petId}`): what overrides name. */
+  specPath: string;
+  plan: Planner;
+  /** Headers every response of the operation carries, denials included (e.g. deprecation). */
+  headers?: Record<string, string>;
 }
+
+/** What a call was routed to: an operation, or the 404/405 answer of no operation (guarded all the same). */
+export type Target = Pick<Operation, 'plan' | 'headers'> & Partial<Pick<Operation, 'operationId' | 'specPath'>>;
 
 interface Route {
   pattern: RegExp;
-  resolvers: ReadonlyMap<string, Resolver>;
+  operations: ReadonlyMap<string, Operation>;
   allow: string;
 }
 
 /**
  * Routes a call to its operation by method and path, and answers what no operation matches: 405 with
- * `Allow` on a known path, else 404, after auth and quota like any call. The standalone server calls
- * it directly; the msw handlers call the same resolvers after msw has matched them.
- * @example await router.answer({ method: 'GET', path: '/categories', ... })
+ * `Allow` on a known path, else 404, after auth and quota like any call.
+ * @example router.route({ method: 'GET', path: '/categories', ... }).operationId // 'listCategories'
  */
 export class OperationRouter {
   readonly #routes: Route[] = [];
   readonly #basePath: string;
-  readonly #unmatched: Resolver;
+  readonly #unmatched: Target;
+  readonly #operations: readonly Operation[];
 
-  constructor(context: FakeContext, operations: readonly Operation[]) {
+  constructor(context: Pick<FakeContext, 'basePath'>, operations: readonly Operation[]) {
     this.#basePath = context.basePath;
+    this.#operations = operations;
     for (const path of new Set(operations.map((operation) => operation.path))) {
       const here = operations.filter((operation) => operation.path === path);
       this.#routes.push({
         pattern: new RegExp(`^${path}$`),
-        resolvers: new Map(here.map((operation) => [operation.method, operation.resolve])),
+        operations: new Map(here.map((operation) => [operation.method, operation])),
         allow: here.map((operation) => operation.method).join(', '),
       });
     }
-    this.#unmatched = guarded(context, (call) => {
-      const { error, headers } = this.unmatchedError(call.method, call.path);
-      return answerWith(errorAnswer(error, headers));
-    });
+    this.#unmatched = {
+      plan: (call) => {
+        const { error, headers } = this.unmatchedError(call.method, call.path);
+        return answerWith(errorAnswer(error, headers));
+      },
+    };
   }
 
-  /** Answers one call: its operation's resolver, or the guarded 404/405. */
-  answer(call: ApiCall): Promise<Answer> {
-    const route = this.#routeOf(call.path);
-    const resolve = route?.resolvers.get(call.method.toUpperCase()) ?? this.#unmatched;
-    return resolve(call);
+  /** The operation a call names, or the 404/405 target. */
+  route(call: ApiCall): Target {
+    const operation = this.#routeOf(call.path)?.operations.get(call.method.toUpperCase());
+    return operation ?? this.#unmatched;
+  }
+
+  /** Whether the spec has an operation at this method and path template (`GET /pets/{petId}`). */
+  has(operation: { method: string; path: string }): boolean {
+    return this.#operations.some(({ method, specPath }) => method === operation.method && specPath === operation.path);
   }
 
   #routeOf(path: string): Route | undefined {
@@ -62,7 +77,7 @@ export class OperationRouter {
   }
 
   /**
-   * The error of a call no operation matches, without the guards (for methods no host can route).
+   * The error of a call no operation matches.
    * @example router.unmatchedError('DELETE', '/pets/1') // 405, { Allow: 'GET' }
    */
   unmatchedError(method: string, path: string): { error: ApiError; headers: Record<string, string> } {

@@ -2,7 +2,7 @@ import { deprecationHeaders, isPastSunset } from '../domain/deprecation.js';
 import { apiError } from '../domain/errors.js';
 import { errorAnswer, jsonAnswer, type Answer } from './api-call.js';
 import type { FakeContext } from './context.js';
-import { afterStep, guarded } from './guarded.js';
+import { afterStep, type Planner } from './operation-plan.js';
 import type { Operation } from './operation.js';
 import { lastPathSegment } from './route-pattern.js';
 
@@ -10,7 +10,7 @@ const INT64_MAX = 2n ** 63n - 1n;
 const POSITIVE_INTEGER = /^[1-9][0-9]{0,18}$/;
 
 /** `getPetById`: deprecated, so every response carries `Deprecation`, `Sunset` and `Link`. */
-export function petOperations(context: FakeContext): Operation[] {
+export function petOperations(context: Pick<FakeContext, 'clock' | 'petsDeprecation'>): Operation[] {
   const policy = context.petsDeprecation;
 
   // Retirement is judged after admission, on the clock admission read (another instance may have moved it).
@@ -19,27 +19,32 @@ export function petOperations(context: FakeContext): Operation[] {
     const sunset = new Date(policy.sunsetAtEpochSeconds * 1000).toUTCString();
     return errorAnswer(apiError('gone', `GET /pets/{petId} was retired on ${sunset}.`));
   };
-  const getPetById = guarded(
-    context,
-    (call) => {
-      const raw = lastPathSegment(call.path);
-      if (raw === undefined || !POSITIVE_INTEGER.test(raw) || BigInt(raw) > INT64_MAX) {
-        const got = raw === undefined ? 'malformed percent-encoding' : JSON.stringify(raw.slice(0, 40));
-        return {
-          answer: () =>
-            retired() ??
-            errorAnswer(apiError('invalid_request', `path: petId must be a positive 64-bit integer, got ${got}.`)),
-        };
-      }
-      const id = Number(raw);
-      const notFound = () => errorAnswer(apiError('not_found', `No pet has id ${raw}.`));
-      // An id past 2^53 names no stored pet: no step to take.
-      if (!Number.isSafeInteger(id)) return { answer: () => retired() ?? notFound() };
-      return afterStep({ kind: 'findPet', id }, (pet) => retired() ?? (pet ? jsonAnswer(pet) : notFound()));
-    },
-    { headers: deprecationHeaders(policy) },
-  );
+  const getPetById: Planner = (call) => {
+    const raw = lastPathSegment(call.path);
+    if (raw === undefined || !POSITIVE_INTEGER.test(raw) || BigInt(raw) > INT64_MAX) {
+      const got = raw === undefined ? 'malformed percent-encoding' : JSON.stringify(raw.slice(0, 40));
+      return {
+        answer: () =>
+          retired() ??
+          errorAnswer(apiError('invalid_request', `path: petId must be a positive 64-bit integer, got ${got}.`)),
+      };
+    }
+    const id = Number(raw);
+    const notFound = () => errorAnswer(apiError('not_found', `No pet has id ${raw}.`));
+    // An id past 2^53 names no stored pet: no step to take.
+    if (!Number.isSafeInteger(id)) return { answer: () => retired() ?? notFound() };
+    return afterStep({ kind: 'findPet', id }, (pet) => retired() ?? (pet ? jsonAnswer(pet) : notFound()));
+  };
 
   // A RegExp segment, not `:petId`: see route-pattern.ts for why msw must not decode it.
-  return [{ operationId: 'getPetById', method: 'GET', path: '/pets/[^/]+', resolve: getPetById }];
+  return [
+    {
+      operationId: 'getPetById',
+      method: 'GET',
+      path: '/pets/[^/]+',
+      specPath: '/pets/{petId}',
+      plan: getPetById,
+      headers: deprecationHeaders(policy),
+    },
+  ];
 }

@@ -1,5 +1,6 @@
-// The standalone server routes calls itself (Fake.answer) and msw hosts match the handlers (Fake.handle);
-// both must give the very same answers, or the fake would behave differently per host.
+// The standalone server hands calls to the pipeline itself (Fake.answer) and msw hosts go through the msw
+// handler and its fetch objects (Fake.handle); both must give the very same answers, or the fake would
+// behave differently per host.
 import { describe, expect, it } from '@jest/globals';
 import { createFake, type Fake } from '../fake.js';
 import type { ApiCall } from './api-call.js';
@@ -72,6 +73,7 @@ async function viaRouter(fake: Fake, c: Case) {
   const call: ApiCall = {
     method: c.method,
     path: new URL(`${BASE_URL}${c.path}`).pathname.slice('/v1'.length),
+    query: '',
     header: (name) => headers.get(name),
     body: async () => new TextEncoder().encode(c.body ?? ''),
     clientAddress: ADDRESS,
@@ -84,7 +86,7 @@ async function viaRouter(fake: Fake, c: Case) {
   };
 }
 
-describe('Fake.answer (routed by the standalone server) and Fake.handle (msw handlers)', () => {
+describe("Fake.answer (the standalone server's way in) and Fake.handle (the msw handler)", () => {
   it('give the same status, headers and body for every operation, error and unknown route, in sequence', async () => {
     const [mswFake, routedFake] = [fixedFake(), fixedFake()];
     for (const c of CASES) {

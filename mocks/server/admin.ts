@@ -164,6 +164,14 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
           : error(apiError('not_found', `No fault rule has id "${id}".`)),
     },
   },
+  {
+    // What the clients sent (the journal): oldest first, keys never shown (their plan only).
+    pattern: /^\/__admin\/requests$/,
+    methods: {
+      GET: (fake) => ok(fake.requests.all()),
+      DELETE: (fake) => (fake.requests.clear(), { status: 204 }),
+    },
+  },
   { pattern: /^\/__admin\/keys\/([^/]+)$/, methods: { GET: async (fake, key) => ok(await fake.keys.state(key)) } },
   {
     pattern: /^\/__admin\/keys\/([^/]+)\/quota$/,

@@ -5,8 +5,9 @@ import { parseJsonBody } from '../domain/request-body.js';
 import { connectRedisStore, type RedisStoreOptions } from '../stores/redis-store.js';
 import { createFake, type Fake, type FakeOptions } from '../fake.js';
 import type { ApiCall } from '../handlers/api-call.js';
+import { preflightAnswer } from '../handlers/pipeline.js';
 import { answerAdmin, isLoopbackHost } from './admin.js';
-import { CORS_HEADERS, PREFLIGHT_HEADERS } from './cors.js';
+import { CORS_HEADERS } from '../handlers/cors.js';
 import { applyServerLimits, DEFAULT_SERVER_LIMITS, serverOptionsOf, type ServerLimits } from './limits.js';
 import { closeWithError, ProtocolErrorAnswerer } from './protocol-errors.js';
 import { isClientAborted, readBoundedBody } from './request-body-reader.js';
@@ -21,8 +22,6 @@ export interface FakeServerOptions extends Omit<FakeOptions, 'baseUrl'> {
   adminToken?: string;
   /** Receives one line per request (method, path, status, plan, remaining; never a key). Default: silent. */
   log?: (line: string) => void;
-  /** For tests that need a deliberately non-conforming fake: wraps every request under `/v1`. */
-  intercept?: (request: Request, next: (request: Request) => Promise<Response>) => Promise<Response>;
   /** Timeouts and header limits; default {@link DEFAULT_SERVER_LIMITS}. Tests shorten the timeouts. */
   limits?: Partial<ServerLimits>;
   /**
@@ -46,8 +45,6 @@ export interface RunningFakeServer {
 // Requests are built against the fake's own origin, never the client's Host header.
 const INTERNAL_ORIGIN = 'http://127.0.0.1:4010';
 const API_PREFIX = '/v1';
-// Methods Node parses but fetch's Request refuses to carry, so they never reach the msw handlers.
-const METHODS_FETCH_REFUSES = new Set(['TRACE', 'TRACK']);
 
 function isUnderApi(pathname: string): boolean {
   return pathname === API_PREFIX || pathname.startsWith(`${API_PREFIX}/`);
@@ -87,18 +84,6 @@ function headerOf(incoming: IncomingMessage, name: string): string | null {
   return value;
 }
 
-function toHeaders(incoming: IncomingMessage): Headers {
-  const headers = new Headers();
-  for (let i = 0; i < incoming.rawHeaders.length; i += 2) {
-    try {
-      headers.append(incoming.rawHeaders[i]!, incoming.rawHeaders[i + 1]!);
-    } catch {
-      // Refused by fetch (see FETCH_REFUSED_VALUE): dropped.
-    }
-  }
-  return headers;
-}
-
 // writeHead takes a flat [name, value, ...] list without the per-call object copies; CORS first, as
 // every answer of the standalone fake carries it.
 const CORS_HEADER_LIST = Object.entries(CORS_HEADERS).flat();
@@ -112,10 +97,15 @@ function send(
 ): void {
   const length = body === undefined ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
   const list = CORS_HEADER_LIST.slice();
-  if (contentType !== undefined && !('Content-Type' in headers)) list.push('Content-Type', contentType);
+  let typed = false;
   for (const name in headers) {
-    if (!(name in CORS_HEADERS)) list.push(name, headers[name]!);
+    if (name in CORS_HEADERS) continue;
+    // An override may name a header in any case; the length test keeps the common path cheap.
+    if (name.length === 12 && name.toLowerCase() === 'content-type') typed = true;
+    else if (name.length === 14 && name.toLowerCase() === 'content-length') continue;
+    list.push(name, headers[name]!);
   }
+  if (contentType !== undefined && !typed) list.push('Content-Type', contentType);
   list.push('Content-Length', String(length));
   res.writeHead(status, list);
   res.end(body);
@@ -144,37 +134,23 @@ function sendJson(res: ServerResponse, status: number, headers: Record<string, s
   send(res, status, headers, jsonOf(value), 'application/json');
 }
 
-/** A fault rule's network error on the intercepted path: the connection ends without an answer. */
-class ConnectionDropped extends Error {
-  constructor() {
-    super('dropped by a fault rule (network error)');
-  }
-}
-
-async function sendResponse(res: ServerResponse, response: Response): Promise<void> {
-  const headers = Object.fromEntries(response.headers);
-  delete headers['content-length'];
-  send(res, response.status, headers, new Uint8Array(await response.arrayBuffer()));
-}
-
 /**
  * Starts the fake as an HTTP server on a thin `node:http` adapter. Nothing listens until this is called.
  * @example const server = await startFakeServer({ port: 0 }); await server.close();
  */
 export async function startFakeServer(options: FakeServerOptions = {}): Promise<RunningFakeServer> {
-  const {
-    host = '127.0.0.1',
-    port = 4010,
-    adminToken,
-    log,
-    intercept,
-    limits: limitOptions,
-    redis,
-    ...fakeOptions
-  } = options;
+  const { host = '127.0.0.1', port = 4010, adminToken, log, limits: limitOptions, redis, ...fakeOptions } = options;
   const limits = { ...DEFAULT_SERVER_LIMITS, ...limitOptions };
   const store = redis ? await connectRedisStore(redis) : undefined;
-  const fake = createFake({ ...fakeOptions, ...(store && { store }), baseUrl: `${INTERNAL_ORIGIN}${API_PREFIX}` });
+  const fake = createFake({
+    ...fakeOptions,
+    ...(store && { store }),
+    baseUrl: `${INTERNAL_ORIGIN}${API_PREFIX}`,
+    onDefect: (call, error) => {
+      fakeOptions.onDefect?.(call, error);
+      log?.(`${call.method} ${API_PREFIX}${call.path} failed: ${(error as Error).message}`);
+    },
+  });
   try {
     await fake.ready();
   } catch (error) {
@@ -183,39 +159,11 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
   }
   const adminAccess = { loopback: isLoopbackHost(host), ...(adminToken !== undefined && { token: adminToken }) };
 
-  // The slow path, only for tests that wrap the fake: through fetch objects and msw's handlers.
-  function answerIntercepted(
-    incoming: IncomingMessage,
-    call: ApiCall,
-    search: string,
-    bytes: Uint8Array<ArrayBuffer>,
-    wrap: NonNullable<typeof intercept>,
-  ): Promise<Response> {
-    const request = new Request(`${INTERNAL_ORIGIN}${API_PREFIX}${call.path}${search}`, {
-      method: call.method,
-      headers: toHeaders(incoming),
-      ...(bytes.byteLength > 0 && { body: bytes }),
-    });
-    return wrap(request, async (req) => {
-      const response =
-        (await fake.handle(req, call.clientAddress)) ??
-        Response.json(apiError('not_found', `No operation at ${call.method} ${API_PREFIX}${call.path}.`), {
-          status: 404,
-        });
-      // A fault's network error reaches a wrapper as a throw, as a failed fetch would, not as a Response it could rebuild.
-      if (response.type === 'error') throw new ConnectionDropped();
-      return response;
-    });
-  }
-
   async function answer(incoming: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = log ? performance.now() : 0;
     const method = incoming.method ?? 'GET';
     const path = pathOf(incoming.url ?? '/');
 
-    if (method === 'OPTIONS' && incoming.headers['access-control-request-method']) {
-      return send(res, 204, PREFLIGHT_HEADERS);
-    }
     const { bytes, overLimit } =
       method === 'GET' || method === 'HEAD'
         ? { bytes: new Uint8Array(), overLimit: false }
@@ -224,6 +172,10 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
 
     // The admin API and the /v1 prefix are matched on the path as sent: dot segments never lead in or out.
     const sentPath = path.split('?')[0]!;
+    const outsideApi = !isUnderApi(sentPath);
+    // The pipeline's first stage, for the server's own paths too: a browser's preflight needs no key anywhere.
+    const preflight = outsideApi && preflightAnswer(method, incoming.headers['access-control-request-method']);
+    if (preflight) return send(res, preflight.status, preflight.headers);
     if (sentPath.startsWith('/__admin')) {
       const parsed = parseJsonBody(bytes);
       const admin = await answerAdmin(fake, adminAccess, {
@@ -243,7 +195,7 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     const { pathname, search } = PLAIN_PATH.test(path)
       ? { pathname: path, search: '' }
       : new URL(`${INTERNAL_ORIGIN}${path}`);
-    if (!isUnderApi(sentPath) || !isUnderApi(pathname)) {
+    if (outsideApi || !isUnderApi(pathname)) {
       return sendJson(
         res,
         404,
@@ -254,29 +206,19 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     const call: ApiCall = {
       method,
       path: pathname.slice(API_PREFIX.length),
+      query: search.slice(1),
       header: (name) => headerOf(incoming, name),
       body: () => Promise.resolve(bytes),
       clientAddress: incoming.socket.remoteAddress ?? 'unknown',
     };
-    let status: number;
-    let remaining: string | null | undefined;
-    // A hook sees a fetch Request, which cannot carry TRACE or TRACK: those go past the hook, through auth
-    // and quota first like any method (design section 7).
-    if (intercept && !METHODS_FETCH_REFUSES.has(method)) {
-      const response = await answerIntercepted(incoming, call, search, bytes, intercept);
-      ({ status } = response);
-      remaining = response.headers.get('x-ratelimit-remaining');
-      await sendResponse(res, response);
-    } else {
-      const answered = await fake.answer(call);
-      ({ status } = answered);
-      remaining = answered.headers['X-RateLimit-Remaining'];
-      // A fault's network error: the connection ends without a byte of answer.
-      if (answered.dropped) res.destroy();
-      else if (answered.rawBody !== undefined)
-        send(res, status, answered.headers, answered.rawBody, 'application/json');
-      else sendJson(res, status, answered.headers, answered.body);
-    }
+    const answered = await fake.answer(call);
+    const { status } = answered;
+    const remaining = answered.headers['X-RateLimit-Remaining'];
+    // A fault's network error: the connection ends without a byte of answer.
+    if (answered.dropped) res.destroy();
+    else if (answered.rawBody !== undefined) send(res, status, answered.headers, answered.rawBody, 'application/json');
+    else if (answered.body === undefined) send(res, status, answered.headers);
+    else sendJson(res, status, answered.headers, answered.body);
     log?.(
       `${method} ${pathname} ${status || 'dropped'} plan=${fake.planOf(call.header('authorization')) ?? 'anonymous'} ` +
         `remaining=${remaining ?? '-'} ${Math.round(performance.now() - started)}ms`,
@@ -287,11 +229,6 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
   const server = createServer(serverOptionsOf(limits), (incoming, res) => {
     protocolErrors.track(incoming, res);
     answer(incoming, res).catch((error: unknown) => {
-      if (error instanceof ConnectionDropped) {
-        log?.(`${incoming.method} ${incoming.url?.split('?')[0]} dropped: ${error.message}`);
-        res.destroy();
-        return;
-      }
       if (isClientAborted(error)) {
         // Nobody is left to answer; not a failure of the fake.
         log?.(`${incoming.method} ${incoming.url?.split('?')[0]} aborted: ${error.message}`);
@@ -300,12 +237,8 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       log?.(`${incoming.method} ${incoming.url?.split('?')[0]} failed: ${(error as Error).message}`);
       if (!res.headersSent) {
         res.setHeader('Connection', 'close');
-        sendJson(
-          res,
-          500,
-          {},
-          { code: 'internal_error', message: 'The fake failed to answer; see its log.', status: 500 },
-        );
+        const failure = apiError('internal_error', 'The fake failed to answer; see its log.');
+        sendJson(res, failure.status, {}, failure);
       } else {
         res.destroy();
       }
@@ -349,3 +282,7 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
 export { DEFAULT_SERVER_LIMITS, type ServerLimits } from './limits.js';
 /** Where a Redis store lives (`--store`). */
 export type { RedisStoreOptions } from '../stores/redis-store.js';
+/** Typed per-test overrides and the journal of what was sent. */
+export { override } from '../handlers/typed-override.js';
+export type { Override, OverrideControls, RequestChanges } from '../handlers/overrides.js';
+export type { JournalEntry, RequestJournal } from '../handlers/journal.js';

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { conforming } from '../../test/support/spec-conformance.js';
+import { override } from '../handlers/typed-override.js';
 import { startFakeServer, type RunningFakeServer } from './index.js';
 
 const key = { authorization: 'Bearer free-test-key' };
@@ -256,23 +257,27 @@ describe('the admin API behind a token', () => {
   });
 });
 
-describe('the intercept hook (for deliberately broken fakes)', () => {
-  it('wraps every /v1 request', async () => {
+describe('overrides on the standalone server (the same pipeline as in code)', () => {
+  it('wrap every /v1 request given at start, and a fault still drops the connection', async () => {
     const broken = await startFakeServer({
       port: 0,
-      intercept: async (request, next) => {
-        const response = await next(request);
-        const headers = new Headers(response.headers);
-        headers.delete('x-ratelimit-remaining');
-        return new Response(response.body, { status: response.status, headers });
-      },
+      overrides: [
+        override.all(
+          async ({ next }) => {
+            const answer = await next();
+            const { 'X-RateLimit-Remaining': _dropped, ...headers } = answer.headers;
+            return { ...answer, headers };
+          },
+          { beforeAuth: true },
+        ),
+      ],
     });
     try {
       const response = await fetch(`${broken.baseUrl}/categories`, { headers: key });
       expect(response.status).toBe(200);
       expect(response.headers.get('x-ratelimit-remaining')).toBeNull();
       await expect(conforming('listCategories', response)).rejects.toThrow('Missing header X-RateLimit-Remaining');
-      // The slow path through msw's handlers delivers faults too: a network error drops the connection.
+      // A fault rule fires inside the override's `next`: its network error drops the connection.
       await broken.fake.faults.add({ effect: { network: 'error' }, times: 1 });
       await expect(fetch(`${broken.baseUrl}/categories`, { headers: key })).rejects.toThrow('fetch failed');
     } finally {

@@ -1,0 +1,86 @@
+import { apiError } from '../domain/errors.js';
+import { StoreUnavailableError, storeUnavailable } from '../domain/fake-store.js';
+import { HARDENING_HEADERS } from './responses.js';
+import { errorAnswer, type Answer, type ApiCall } from './api-call.js';
+import type { FakeContext } from './context.js';
+import { CORS_HEADERS, PREFLIGHT_HEADERS } from './cors.js';
+import { answerGuarded, type Trace } from './guarded.js';
+import type { Journal, OperationId } from './journal.js';
+import type { OperationRouter } from './operation.js';
+
+/**
+ * Stage 1, the CORS preflight: its answer, or undefined when the request is not one. The standalone
+ * server answers preflights to its own paths (`/__admin`) with the same.
+ */
+export function preflightAnswer(method: string, requestedMethod: string | null | undefined): Answer | undefined {
+  if (method !== 'OPTIONS' || !requestedMethod) return undefined;
+  return { status: 204, headers: { ...PREFLIGHT_HEADERS }, body: undefined };
+}
+
+/** Receives what the pipeline could not answer: the fake's own defect, for the host's log. */
+export type DefectListener = (call: ApiCall, error: unknown) => void;
+
+/**
+ * The one way through the fake: every host (msw's `setupServer` and `setupWorker`, the standalone
+ * `node:http` server) hands each request under the base URL to this function and sends what it answers.
+ * The stages, in order (docs/explanation/design.md, "The request pipeline"):
+ *
+ * 1. CORS preflight: answered at once, no key, no quota.
+ * 2. (TRACE and TRACK, which only the standalone server can receive, are routed like any method:
+ *    auth and quota first, then 404/405, design section 7.)
+ * 3. Routing: the operation the method and path name, or the guarded 404/405.
+ * 4. The guards and the operation (guarded.ts): latency, `beforeAuth` faults and overrides, auth and
+ *    quota, `Prefer` faults, fault rules, overrides, validation, the record step, the answer.
+ * 5. Answer headers: CORS on every answer.
+ * 6. The journal: what was sent and answered (`fake.requests`).
+ *
+ * A failure of the store answers 503 `store_unavailable` (nothing changed); any other failure 500
+ * `internal_error`, both from the catalogue (errors.ts).
+ */
+export function createPipeline(
+  context: FakeContext,
+  router: OperationRouter,
+  journal: Journal,
+  onDefect: DefectListener = () => {},
+): (call: ApiCall) => Promise<Answer> {
+  const route = (call: ApiCall) => router.route(call);
+
+  return async (call) => {
+    const trace: Trace & { operationId?: OperationId } = {};
+    // Reading a header scans the request's: only an OPTIONS can be a preflight.
+    let answer =
+      call.method === 'OPTIONS'
+        ? preflightAnswer(call.method, call.header('access-control-request-method'))
+        : undefined;
+    if (answer === undefined) {
+      const target = route(call);
+      trace.operationId = target.operationId;
+      try {
+        answer = await answerGuarded(context, route, target, call, trace);
+      } catch (error) {
+        // Never a wrong answer: a request the shared store could not serve changed nothing (docs/explanation/design.md section 6).
+        if (error instanceof StoreUnavailableError)
+          answer = errorAnswer(storeUnavailable(), { 'Retry-After': '1', ...HARDENING_HEADERS });
+        else {
+          onDefect(call, error);
+          const failure = apiError('internal_error', 'The fake failed to answer; see its log.');
+          answer = errorAnswer(failure, { Connection: 'close' });
+        }
+      }
+    }
+    for (const name in CORS_HEADERS) answer.headers[name] = CORS_HEADERS[name]!;
+    journal.record({
+      operationId: trace.operationId,
+      method: call.method,
+      path: call.path,
+      query: call.query,
+      // The body's bytes as the operation read them; a promise already settled for every write.
+      body: call.method === 'GET' || call.method === 'HEAD' ? undefined : call.body(),
+      plan: trace.keyPlan,
+      status: answer.dropped ? null : answer.status,
+      fault: trace.fault,
+      at: context.clock.now(),
+    });
+    return answer;
+  };
+}
