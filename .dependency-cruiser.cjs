@@ -8,7 +8,7 @@ const LAYERS = [
   ['core'], // the shared words and pure judgements: exchanges, capabilities, limits, clock, windows, header verdicts, the spec's operations
   ['conformance', 'transport', 'coverage', 'sentences'], // reading the spec and the wire: validators, sending, coverage, the spec's prose
   ['generate'], // requests generated from the spec
-  ['protocol'], // HTTP's equivalences and distinctions over generated requests
+  ['protocol', 'rules'], // HTTP's equivalences and distinctions over generated requests; the rules under the spec (RFCs, OWASP) as data
   ['model'], // the model of the spec's promises across exchanges
   ['checks'], // the named checks, their registry and the seeded property they run
   ['targets', 'broken-variants'], // what a run is pointed at: the fake, Prism, a URL, the fake broken on purpose

@@ -108,7 +108,10 @@ export interface components {
             code: string;
             /** @description Human-readable description naming what is wrong. */
             message: string;
-            /** @description The HTTP status code of the response. */
+            /**
+             * Format: int32
+             * @description The HTTP status code of the response.
+             */
             status: number;
         };
         Tag: {

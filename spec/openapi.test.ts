@@ -19,7 +19,7 @@ describe('spec/openapi.yaml', () => {
     expect(validator.version).toBe('3.1');
   });
 
-  it('lints clean with Spectral (spectral:oas, no finding at any severity)', async () => {
+  it('lints clean with Spectral (spectral:oas and the OWASP API Security 2023 ruleset, no finding at any severity)', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'spec-lint-'));
     try {
       const report = join(dir, 'spectral.json');

@@ -11,19 +11,26 @@ export function describeSchemaErrors(errors: readonly ErrorObject[] | null | und
   // A hostile body can break a rule thousands of times; the first few name the problem well enough.
   const named = errors.slice(0, MAX_NAMED_ERRORS).map((error) => describeSchemaError(error, subject));
   const more = errors.length - named.length;
-  return named.join('; ') + (more > 0 ? `; and ${more} more` : '');
+  const message = named.join('; ') + (more > 0 ? `; and ${more} more` : '');
+  // The spec bounds Error.message (maxLength 1024): a long message is cut, never the answer broken.
+  return message.length <= MAX_MESSAGE ? message : `${message.slice(0, MAX_MESSAGE - 1)}…`;
 }
 
 const MAX_NAMED_ERRORS = 5;
+const MAX_MESSAGE = 1024;
+/** A member name a client sent is echoed at most this long: enough to recognise it, never a body's worth. */
+const MAX_NAME = 60;
+
+const shortName = (name: string) => (name.length <= MAX_NAME ? name : `${name.slice(0, MAX_NAME - 1)}…`);
 
 function describeSchemaError(error: ErrorObject, subject: string): string {
-  const field = error.instancePath.replace(/^\//, '').replace(/\//g, '.');
+  const field = shortName(error.instancePath.replace(/^\//, '').replace(/\//g, '.'));
   const at = field ? `${field} ` : '';
   switch (error.keyword) {
     case 'required':
-      return `${subject}: ${field ? `${field}.` : ''}${(error.params as { missingProperty: string }).missingProperty} is required`;
+      return `${subject}: ${field ? `${field}.` : ''}${shortName((error.params as { missingProperty: string }).missingProperty)} is required`;
     case 'additionalProperties':
-      return `${subject}: ${field ? `${field}.` : ''}${(error.params as { additionalProperty: string }).additionalProperty} is not an allowed field`;
+      return `${subject}: ${field ? `${field}.` : ''}${shortName((error.params as { additionalProperty: string }).additionalProperty)} is not an allowed field`;
     case 'pattern': {
       const { pattern } = error.params as { pattern: string };
       // `\S` is how the spec says "not only whitespace"; say it in words.

@@ -4,6 +4,7 @@ import { RATE_LIMIT_AND_DEPRECATION_VARIANTS } from './rate-limit-and-deprecatio
 import { INPUT_HANDLING_VARIANTS } from './input-handling-variants.js';
 import { PROMISE_MODEL_VARIANTS } from './promise-model-variants.js';
 import { PROTOCOL_VARIANTS } from './protocol-variants.js';
+import { PROTOCOL_RULE_VARIANTS } from './protocol-rule-variants.js';
 import { RATE_LIMIT_PROMISE_VARIANTS } from './rate-limit-promise-variants.js';
 import type { BrokenVariant } from './variant.js';
 
@@ -26,6 +27,7 @@ export const BROKEN_VARIANTS: readonly BrokenVariant[] = [
   ...PROTOCOL_VARIANTS,
   ...RATE_LIMIT_PROMISE_VARIANTS,
   ...PROMISE_MODEL_VARIANTS,
+  ...PROTOCOL_RULE_VARIANTS,
 ];
 
 export type { BrokenConfiguration, BrokenVariant } from './variant.js';

@@ -138,6 +138,9 @@ export const validBodiesStoredAsSent: Check = {
     'for every write (from the spec), generated valid bodies (each length boundary, any Unicode, optional fields present and absent) are accepted, answered and listed exactly as sent',
   needs: ['writes', 'stateful'],
   async run(context) {
+    // Where a key's quota limits the run, one list after the creates shows them all: the run's model
+    // holds every later list to every record created (stored_as_sent), so a list per create is repetition.
+    const listEach = context.patience() === undefined;
     for (const model of writesWithBodies()) {
       const { method, path } = exampleRequest(model);
       await checkProperty(
@@ -150,10 +153,11 @@ export const validBodiesStoredAsSent: Check = {
           expectStatus(exchange, [model.successStatus], `a valid body`);
           expectConforms(model.operation.operationId, exchange, 'a valid body');
           expectEcho(model, request.json as Body, exchange);
-          await expectListedAsAnswered(context, model, exchange.json as Body);
+          if (listEach) await expectListedAsAnswered(context, model, exchange.json as Body);
         },
         { examples: boundaryObjects(model.bodySchema) },
       );
+      if (!listEach && model.listedBy) await context.send({ method: model.listedBy.method, path: model.listedBy.path });
     }
   },
 };

@@ -11,6 +11,8 @@ export interface FakeScenario {
   reset(): Promise<void>;
   /** Sets what the key has left in its current minute window. */
   setMinuteRemaining(remaining: number): Promise<void>;
+  /** Sets what the key has left in its current day window. */
+  setDayRemaining(remaining: number): Promise<void>;
 }
 
 /** What a check gets: one way to send requests, the compiled spec, and what is known of the key. */
@@ -41,8 +43,17 @@ export interface CheckContext {
    * every case is sent. Set on a live target whose key's quota is what limits the run.
    */
   patience(): number | undefined;
+  /**
+   * Whether the run already tried a case of this kind (`record`: and count it as tried now): the
+   * evidence a budget must buy once whatever the patience (contracts/generate/evidence.ts).
+   */
+  triedKind(kind: string, record: boolean): boolean;
   /** How many distinct things (coverage items, statuses with their error codes) this check's answers have shown so far. */
   evidence(): number;
+  /** `--strict`: a SHOULD of the rule table fails instead of warning. */
+  strict: boolean;
+  /** A rule of the table the check itself found broken (one the model cannot see alone): a failure, or a warning for a SHOULD outside `--strict`. */
+  report(broken: BrokenPromise): void;
   /** Takes the promises this check's exchanges broke so far, for a check that reports them itself (after shrinking). */
   takeBrokenPromises(): BrokenPromise[];
   /** Present on the fake only. */

@@ -1,8 +1,7 @@
 import fc from 'fast-check';
 import { exampleRequest, operationModels } from '../generate/operation-model.js';
 import { notCompleted } from './property.js';
-import type { BrokenPromise } from '../model/broken-promise.js';
-import { PROMISES } from '../model/promise-rules.js';
+import { brokenHeading, heldText, type BrokenPromise } from '../model/broken-promise.js';
 import type { ContractRequest, Exchange } from '../core/exchange.js';
 import { CheckFailure, type Check, type CheckContext } from './check.js';
 
@@ -57,6 +56,16 @@ function steps(context: CheckContext, local: boolean): Array<fc.Arbitrary<fc.Asy
               exampleRequest(write, { json, ...rate }),
             ]);
           }),
+          // Creates at once: the race that hands two of them one id.
+          burst.map(
+            (size) =>
+              new Step(
+                `${size} x ${write.operation.operationId} at once`,
+                Array.from({ length: size }, (_, index) =>
+                  exampleRequest(write, { json: { name: `burst ${index}` }, ...rate }),
+                ),
+              ),
+          ),
         ]
       : []),
   ];
@@ -75,8 +84,9 @@ export const concurrentClientsSerialisable: Check = {
   needs: ['stateful'],
   async run(context) {
     const local = context.scenario !== undefined;
+    // On a live target every run is a burst of at least two clients: a race needs two.
     const sequences = fc.array(fc.commands(steps(context, local), { maxCommands: local ? 6 : 3 }), {
-      minLength: 1,
+      minLength: local ? 1 : 2,
       maxLength: Math.max(2, context.maxConcurrency),
     });
     let failing:
@@ -115,7 +125,8 @@ export const concurrentClientsSerialisable: Check = {
       failing = { broken, sent, clients: commands.map((steps) => [...steps].map(String).join('; ')) };
       return false;
     });
-    const runs = local ? Math.max(10, Math.round(context.runs / 5)) : 2;
+    // A few bursts on a live target, more where it allows writes (creates are what races show).
+    const runs = local ? Math.max(10, Math.round(context.runs / 5)) : context.capabilities.includes('writes') ? 4 : 2;
     const result = await fc.check(property, { seed: context.seed, numRuns: runs });
     context.note(
       `${result.numRuns} generated sequences of 1 to ${Math.max(2, context.maxConcurrency)} clients at once (seed ${context.seed})`,
@@ -125,10 +136,10 @@ export const concurrentClientsSerialisable: Check = {
     if (!failing) throw notCompleted(result.errorInstance, 'concurrent clients');
     const [first] = failing.broken;
     throw new CheckFailure(
-      `Broken promise ${first!.promise} with ${failing.clients.length} clients at once: ${first!.title}`,
+      `${brokenHeading(first!.promise)} with ${failing.clients.length} clients at once: ${first!.title}`,
       [
         ...first!.lines,
-        `Promise: ${PROMISES[first!.promise].promise}`,
+        heldText(first!.promise),
         `Shrunk to ${failing.clients.length} clients, ${failing.sent.length} requests (after ${result.numShrinks} shrinks); replay with --seed ${context.seed}:`,
         ...failing.clients.map((steps, index) => `  client ${index + 1}: ${steps}`),
       ],

@@ -4,7 +4,20 @@ import { CheckFailure, type CheckContext } from './check.js';
 import { checkProperty, NoveltyStop } from './property.js';
 
 function context(seed: number, patience?: number, evidence = () => 0): CheckContext {
-  return { seed, runs: 30, note: () => undefined, patience: () => patience, evidence } as unknown as CheckContext;
+  const tried = new Set<string>();
+  const triedKind = (kind: string, record: boolean) => {
+    const before = tried.has(kind);
+    if (record) tried.add(kind);
+    return before;
+  };
+  return {
+    seed,
+    runs: 30,
+    note: () => undefined,
+    patience: () => patience,
+    evidence,
+    triedKind,
+  } as unknown as CheckContext;
 }
 
 describe('checkProperty', () => {
@@ -57,9 +70,20 @@ describe('checkProperty', () => {
       );
       return { sent, tried };
     };
-    // The examples come first: 1 shows 'other' (new), 2, 3 and 4 show nothing new.
-    expect(await sendAll(3)).toEqual({ sent: 4, tried: 4 });
+    // The six examples (one of each kind) are always sent; past them only what is new: a case of a
+    // kind not tried yet (a negative, a zero) or an answer not seen yet.
+    const patient = await sendAll(3);
+    expect(patient.sent).toBeGreaterThanOrEqual(6);
+    expect(patient.sent).toBeLessThan(36);
     expect(await sendAll(undefined)).toEqual({ sent: 36, tried: 36 });
+  });
+
+  it('sends a case of a kind not tried yet even after patience ran out, and no repeat of one', async () => {
+    const sent: Array<{ breaks: string }> = [];
+    const kinds = fc.constantFrom('a', 'a', 'a', 'a', 'a', 'a', 'b').map((breaks) => ({ breaks }));
+    await checkProperty(context(9, 1), 'kinds', kinds, async (value) => void sent.push(value), { runs: 200 });
+    expect(new Set(sent.map(({ breaks }) => breaks))).toEqual(new Set(['a', 'b']));
+    expect(sent.length).toBeLessThan(10);
   });
 });
 

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { CheckFailure, isCheckFailure, isSkip, type CheckContext } from './check.js';
+import { evidenceFacets } from '../generate/evidence.js';
 
 /** Requests a failing property may spend looking for a smaller counterexample; past it, the smallest found so far is reported. */
 const SHRINK_REQUESTS = 150;
@@ -38,10 +39,13 @@ export async function checkProperty<T>(
   const examples = options.examples ?? [];
   const novelty = new NoveltyStop(context);
   let cases = 0;
+  let drawn = 0;
   const property = fc.asyncProperty(arbitrary, async (value) => {
     if (shrinking && (shrinkRequests += 1) > SHRINK_REQUESTS) return;
-    // Past the point where cases stopped showing anything new, the rest are drawn but not sent.
-    if (!shrinking && novelty.stopped) return;
+    // The fixed examples (one of each kind) are always sent; past them, a case is sent while cases
+    // still bring new evidence: a kind not tried yet, or an answer not seen yet.
+    const example = !shrinking && (drawn += 1) <= examples.length;
+    if (!shrinking && !example && novelty.stopped && !novelty.isNew(value)) return;
     cases += 1;
     try {
       await predicate(value);
@@ -49,7 +53,7 @@ export async function checkProperty<T>(
       shrinking = true;
       throw error;
     }
-    novelty.caseDone();
+    novelty.caseDone(value);
   });
   const details = await fc.check(property, {
     seed: context.seed,
@@ -105,10 +109,19 @@ export class NoveltyStop {
     return this.patience !== undefined && this.#quiet >= this.patience;
   }
 
-  /** Counts one case that was sent. */
-  caseDone(): void {
+  /** Whether a case brings a facet (what it breaks, a class of what it holds) the run has not tried. */
+  isNew(value: unknown): boolean {
+    return evidenceFacets(value).some((facet) => !this.#context.triedKind(facet, false));
+  }
+
+  /** Counts one case that was sent: new evidence when one of its facets or its answer is new to the run. */
+  caseDone(value?: unknown): void {
+    // Every facet is recorded (no short-circuit): each is tried once this case is sent.
+    const fresh =
+      value === undefined ? [] : evidenceFacets(value).filter((facet) => !this.#context.triedKind(facet, true));
+    const newKind = fresh.length > 0;
     const seen = this.#context.evidence();
-    this.#quiet = seen > this.#seen ? 0 : this.#quiet + 1;
+    this.#quiet = seen > this.#seen || newKind ? 0 : this.#quiet + 1;
     this.#seen = seen;
   }
 }

@@ -31,6 +31,12 @@ import { invalidParametersRejected, unknownQueryIgnored, validParametersAccepted
 import { rateLimitPromisesKept } from './rate-limit-promise-checks.js';
 import { concurrentClientsSerialisable } from './concurrent-clients-check.js';
 import { everyOutcomeCharged } from './outcome-charge-checks.js';
+import { everyMethodRouted, malformedCredentialsRefused } from './protocol-checks.js';
+import { conditionalRequestsHonoured } from './conditional-checks.js';
+import { answersKeepTheProtocol, answersLeakNothing } from './security-checks.js';
+import { repeatedMembersHandled } from './json-member-checks.js';
+import { bothQuotaWindowsHeld } from './quota-window-checks.js';
+import { errorMessagesNameTheField } from './error-message-checks.js';
 
 /**
  * Every check, in the order they run. Checks that exhaust the key's quota come last, so that on a live
@@ -45,6 +51,14 @@ export const CHECKS: readonly Check[] = [
   missingApiKeyRejected,
   invalidApiKeyRejected,
   createRequiresApiKey,
+  // The rules under the spec early: few requests each, and every rule of the table is tried on every
+  // target before the generated properties spend a live key's quota.
+  answersKeepTheProtocol,
+  everyMethodRouted,
+  malformedCredentialsRefused,
+  conditionalRequestsHonoured,
+  repeatedMembersHandled,
+  answersLeakNothing,
   validParametersAccepted,
   invalidParametersRejected,
   unknownQueryIgnored,
@@ -52,6 +66,7 @@ export const CHECKS: readonly Check[] = [
   validBodiesStoredAsSent,
   invalidBodyRejected,
   invalidBodyNotStored,
+  errorMessagesNameTheField,
   malformedJsonRejected,
   unsupportedMediaTypeRejected,
   payloadTooLargeRejected,
@@ -72,6 +87,7 @@ export const CHECKS: readonly Check[] = [
   rateLimitPromisesKept,
   concurrentClientsSerialisable,
   quotaWindowRollsOver,
+  bothQuotaWindowsHeld,
   banAfterRepeatedRejections,
 ];
 

@@ -18,6 +18,8 @@ export interface ContractCliOptions {
   maxMinutes?: number;
   maxConcurrency?: number;
   minCoverage?: number;
+  /** A SHOULD of the rule table (hardening included) fails instead of warning. */
+  strict?: boolean;
   allowUpstreamErrors?: boolean;
   sharedKey?: boolean;
   /** Names or globs of the checks to run (`--checks`); default every one. */
@@ -103,6 +105,10 @@ export function contractProgram(command: string): Command {
       '--max-concurrency <n>',
       'the most requests in flight at once when the suite acts as several clients (default 4)',
       wholeNumber('--max-concurrency', 1, 64),
+    )
+    .option(
+      '--strict',
+      'a SHOULD of the rules under the spec (RFC SHOULDs, OWASP hardening such as Cache-Control: no-store) fails a check instead of warning',
     )
     .option(
       '--min-coverage <percent>',

@@ -84,6 +84,10 @@ async function runAgainst(
   const created =
     session.marker === undefined ? undefined : { marker: session.marker, records: session.model.created() };
   if (created) io.out(createdText(created));
+  const rulesTried = [...session.model.rulesTried().keys()];
+  io.out(
+    `Evidence: ${session.kindsTried} facets of generated cases (each schema constraint broken; each member, class of character, length boundary and class of number sent) and ${rulesTried.length} rules of the table applied to answers (${rulesTried.join(', ')})`,
+  );
   for (const line of waitsPastBudgetText(session.waitsPastBudget)) io.out(line);
   const interrupted = results.filter((result) => result.reason?.startsWith(INTERRUPTED)).length;
   if (interrupted > 0)
@@ -216,6 +220,7 @@ export async function runContractCli(
           extraHeaders: { headers: options.header, shown: options.curlWithHeaders ?? false },
         }),
         ...(options.maxConcurrency !== undefined && { maxConcurrency: options.maxConcurrency }),
+        ...(options.strict && { strict: true }),
         ...(options.allowUpstreamErrors && { allowUpstreamErrors: true }),
         ...(options.sharedKey && { sharedKey: true }),
       });

@@ -14,6 +14,7 @@ export const CAPABILITIES = {
   httpEquivalences:
     'answers requests that HTTP says are the same (scheme and header-name case, spacing, media type spellings) alike',
   exactParameters: 'reads integer path parameters exactly: the whole int64 range, no hexadecimal or exponent coercion',
+  closedCors: 'grants CORS with credentials only to origins it trusts, as a service behind a key must',
 } as const;
 
 export type Capability = keyof typeof CAPABILITIES;

@@ -55,6 +55,8 @@ export interface Exchange {
   text: string;
   /** The body parsed as JSON, or undefined when it is not JSON. */
   json: unknown;
+  /** The body's bytes as they came, when the sender kept them (the rules judge UTF-8, a BOM, Content-Length). */
+  bytes?: Uint8Array;
 }
 
 /** A response header's value, whatever the case of its name. */

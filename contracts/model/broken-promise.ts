@@ -1,9 +1,13 @@
+import { RULES, type RuleName } from '../rules/rule-table.js';
 import type { Exchange } from '../core/exchange.js';
-import type { PromiseName } from './promise-rules.js';
+import { PROMISES, type PromiseName } from './promise-rules.js';
 
 /** An exchange (or a set of concurrent ones) that contradicts the model: the promise, what came, what the model expected. */
 export interface BrokenPromise {
-  promise: PromiseName;
+  /** A promise of the spec, or a rule of the table under it (rules/rule-table.ts). */
+  promise: PromiseName | RuleName;
+  /** A SHOULD of the rule table outside `--strict`: reported, but the check still passes. */
+  severity?: 'warning';
   title: string;
   /** `Received: ... / Expected: ...` lines, as the checks write them. */
   lines: string[];
@@ -21,4 +25,16 @@ export interface Observation {
   answered: number;
   /** The target's now, in epoch seconds, when the answer came. */
   now: number;
+}
+
+/** What a promise or a rule holds, as a report says it (a rule with its source and strength). */
+export function heldText(name: PromiseName | RuleName): string {
+  if (name in PROMISES) return `Promise: ${PROMISES[name as PromiseName].promise}`;
+  const rule = RULES[name as RuleName];
+  return `Rule (${rule.source}, ${rule.strength}): ${rule.says}`;
+}
+
+/** `Broken promise <name>` or `Broken rule <name>`: how a report heads what the model found. */
+export function brokenHeading(name: PromiseName | RuleName): string {
+  return `${name in PROMISES ? 'Broken promise' : 'Broken rule'} ${name}`;
 }

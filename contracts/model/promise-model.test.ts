@@ -1,7 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
 import type { Capability } from '../core/capabilities.js';
 import type { Exchange } from '../core/exchange.js';
+import type { BrokenPromise } from './broken-promise.js';
 import { PromiseModel } from './promise-model.js';
+import { PROMISES } from './promise-rules.js';
 
 const BASE = 'http://service.test/v1';
 const NOW = 1_800_000_005; // 5 s into a UTC minute
@@ -49,19 +51,53 @@ const rateLimited = (remaining = 0) =>
     headers: { 'retry-after': '55' },
   });
 
+/** The promises broken; the rules under the spec, judged on the same exchanges, have their own tests (rules/). */
+const promisesOf = (broken: BrokenPromise[]) => broken.map(({ promise }) => promise).filter((name) => name in PROMISES);
+
 /** Feeds answers one at a time (each answered before the next is sent) and returns the promises broken. */
 function oneByOne(model: PromiseModel, answers: Exchange[]): string[] {
-  return answers.flatMap((answer) => model.answered(model.sending(), answer, NOW).map(({ promise }) => promise));
+  return answers.flatMap((answer) => promisesOf(model.answered(model.sending(), answer, NOW)));
 }
 
 /** Feeds answers as one burst: all sent before any is answered. */
 function together(model: PromiseModel, answers: Exchange[]): string[] {
   const tickets = answers.map(() => model.sending());
-  return answers.flatMap((answer, index) => model.answered(tickets[index]!, answer, NOW).map(({ promise }) => promise));
+  return answers.flatMap((answer, index) => promisesOf(model.answered(tickets[index]!, answer, NOW)));
 }
 
 const model = (capabilities: Capability[] = STATEFUL) =>
   new PromiseModel({ baseUrl: BASE, capabilities, plan: { perMinute: 60, perDay: 1000 } });
+
+const DAY_RESET = Math.ceil(NOW / 86_400) * 86_400;
+/** An answer describing the day window (the plan's 1,000 a day). */
+const dayAnswer = (status: number, remaining: number) =>
+  exchange('GET', '/categories', status, {
+    remaining,
+    reset: DAY_RESET,
+    json: status === 429 ? { code: 'rate_limit_exceeded', message: 'm', status } : [],
+    headers: { 'x-ratelimit-limit': '1000', ...(status === 429 && { 'retry-after': String(DAY_RESET - NOW) }) },
+  });
+
+describe('the model keeps both quota windows at once', () => {
+  it('finds nothing wrong in a day counted down below the minute, then refused', () => {
+    expect(oneByOne(model(), [dayAnswer(200, 2), dayAnswer(200, 1), dayAnswer(200, 0), dayAnswer(429, 0)])).toEqual([]);
+  });
+
+  it('finds an admission in the next minute while the day was used up', () => {
+    const judged = model();
+    expect(oneByOne(judged, [dayAnswer(200, 0), dayAnswer(429, 0)])).toEqual([]);
+    const nextMinute = exchange('GET', '/categories', 200, { remaining: 59, reset: RESET + 60, json: [] });
+    const broken = judged.answered(judged.sending(), nextMinute, NOW + 60).map(({ promise }) => promise);
+    expect(broken).toContain('no_admission_past_the_limit');
+  });
+
+  it('finds headers describing the minute while earlier answers left the day lower', () => {
+    const judged = model();
+    expect(oneByOne(judged, [dayAnswer(200, 5)])).toEqual([]);
+    const minuteDescribed = exchange('GET', '/categories', 200, { remaining: 58, json: [] });
+    expect(oneByOne(judged, [minuteDescribed])).toContain('lower_window_described');
+  });
+});
 
 describe("the model of the spec's promises", () => {
   it('holds answers one by one to what the last one announced: one charge each, whatever the status', () => {

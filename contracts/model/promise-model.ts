@@ -1,7 +1,8 @@
 import type { Capability } from '../core/capabilities.js';
 import type { PlanLimits } from '../core/plan-limits.js';
 import { operationOfRequest, pathUnder } from '../core/spec-operations.js';
-import type { Exchange } from '../core/exchange.js';
+import { headerOf, type Exchange } from '../core/exchange.js';
+import { needsRawSocket } from '../transport/raw-request.js';
 import type { BrokenPromise, Observation } from './broken-promise.js';
 import { declaredHeaderBreaks } from './declared-headers.js';
 import { PROMISES } from './promise-rules.js';
@@ -9,6 +10,26 @@ import { QuotaModel } from './quota-model.js';
 import { RecordLedger, type CreatedRecord } from './record-ledger.js';
 import { errorAnswerBreaks } from './error-answers.js';
 import { refusalBreaks } from './refusals.js';
+import { ruleBreaks } from '../rules/rule-judge.js';
+import { RULES, type Rule, type RuleName } from '../rules/rule-table.js';
+
+/**
+ * A request an HTTP parser may refuse before any application sees it (a method token or header fields
+ * fetch would not send), answered as parsers do: a bare 400, 408, 431 or 501, nothing counted. The
+ * spec's promises and the rules start with the service, so the model leaves it out (design section 7:
+ * the check that sent it reports it as a warning).
+ */
+export function refusedByParser(exchange: Exchange): boolean {
+  const { method, headers } = exchange.request;
+  return (
+    needsRawSocket(
+      method,
+      Object.values(headers).some((value) => value.includes('\n')),
+    ) &&
+    [400, 408, 431, 501].includes(exchange.status) &&
+    headerOf(exchange, 'x-ratelimit-limit') === undefined
+  );
+}
 
 /** What the model knows of the target it watches. */
 export interface PromiseModelOptions {
@@ -18,6 +39,8 @@ export interface PromiseModelOptions {
   capabilities: readonly Capability[];
   /** The key's plan, when known: its windows' limits are then the plan's. */
   plan?: PlanLimits;
+  /** `--strict`: a SHOULD of the rule table fails like a MUST instead of warning. */
+  strict?: boolean;
   /** Others use the key too, unseen: quota promises are judged only where unseen traffic cannot explain an answer. */
   sharedKey?: boolean;
 }
@@ -44,6 +67,7 @@ export class PromiseModel {
   #clock = 0;
   #inFlight = new Set<Ticket>();
   #burst: Observation[] = [];
+  readonly #rulesTried = new Map<RuleName, number>();
 
   constructor(options: PromiseModelOptions) {
     this.#options = options;
@@ -52,16 +76,23 @@ export class PromiseModel {
   }
 
   /** Whether the target can be held to a promise (it has what the promise needs). */
-  judges(promise: keyof typeof PROMISES): boolean {
-    return PROMISES[promise].needs.every((capability) =>
-      (this.#options.capabilities as readonly string[]).includes(capability),
-    );
+  judges(promise: keyof typeof PROMISES | RuleName): boolean {
+    const needs: readonly Capability[] =
+      promise in PROMISES
+        ? PROMISES[promise as keyof typeof PROMISES].needs
+        : ((RULES[promise as RuleName] as Rule).needs ?? []);
+    return needs.every((capability) => (this.#options.capabilities as readonly string[]).includes(capability));
   }
 
   /** The target forgot its state (the fake's reset): records and counters start over. */
   reset(): void {
     this.#quota.reset();
     this.#records.reset();
+  }
+
+  /** How many exchanges each rule of the table applied to so far (the run's evidence about the rules). */
+  rulesTried(): ReadonlyMap<RuleName, number> {
+    return this.#rulesTried;
   }
 
   /** Every record the target answered as created since the last reset (on a URL target: what the run left there). */
@@ -104,7 +135,13 @@ export class PromiseModel {
     for (const observation of burst) {
       const { request } = observation.exchange;
       const path = pathUnder(request.url, this.#options.baseUrl);
-      if (path === undefined) continue;
+      if (path === undefined || refusedByParser(observation.exchange)) continue;
+      for (const { rule, severity, title, lines, exchange } of ruleBreaks(
+        observation.exchange,
+        this.#options.strict ?? false,
+        this.#rulesTried,
+      ))
+        broken.push({ promise: rule, title, lines, exchange, ...(severity === 'warning' && { severity }) });
       const operation = operationOfRequest(request.method, request.url, this.#options.baseUrl);
       broken.push(
         ...refusalBreaks(operation, observation.exchange, path, {
@@ -119,7 +156,9 @@ export class PromiseModel {
       );
       broken.push(...this.#records.judge(operation, observation, stateful));
     }
-    const underBase = burst.filter(({ exchange }) => exchange.request.url.startsWith(this.#options.baseUrl));
+    const underBase = burst.filter(
+      ({ exchange }) => exchange.request.url.startsWith(this.#options.baseUrl) && !refusedByParser(exchange),
+    );
     if (!quota) this.#quota.reset();
     else if (this.judges('charged_once_per_admitted_request')) broken.push(...this.#quota.judge(underBase));
     return broken.filter(({ promise }) => this.judges(promise));

@@ -28,6 +28,11 @@ export const PROMISES = {
     promise:
       "X-RateLimit-Reset is the end (rounded up) of a fixed UTC minute or day, no further away than that window lasts; X-RateLimit-Limit is constant per window and the plan's when known; a 429 says Remaining 0 and a Retry-After of at most the time left",
   },
+  lower_window_described: {
+    needs: ['stateful'],
+    promise:
+      'the model keeps both windows at once: every answer describes the window with fewer requests left (on a tie the day), and never contradicts what any earlier answer implied about either window (what each has left, at most; nothing admitted while either is at 0)',
+  },
   ids_unique: {
     needs: ['stateful'],
     promise: 'no two records of a collection share an id: a created record never takes an id already answered',

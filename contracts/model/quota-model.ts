@@ -15,9 +15,21 @@ type WindowKind = 'minute' | 'day';
 /** What one answer announced about its window: its `X-RateLimit-*` triple. */
 type Announcement = RateLimitHeaders;
 
+/**
+ * What the answers so far imply about one window, whichever window they described: when it ends, and
+ * the most requests it can have left (each admitted request costs one of each window; an answer that
+ * describes the other window says this one has at least as many left).
+ */
+interface WindowBound {
+  reset: number;
+  atMost: number;
+}
+
 /** What the model believes of one bucket: the last announced state of its window, and each kind's limit. */
 interface BucketState {
   window?: Announcement & { kind: WindowKind };
+  /** Both windows at once: what every answer implied about each, so an answer can contradict either. */
+  bounds?: Partial<Record<WindowKind, WindowBound>>;
   /** A ban's end (epoch s): until then every answer is a 429 and nothing is judged against the window. */
   bannedUntil?: number;
   limits: Partial<Record<WindowKind, number>>;
@@ -153,6 +165,14 @@ export class QuotaModel {
       broken.push(...shape.broken);
       if (shape.kind) announced.push({ ...observation, announcement, kind: shape.kind });
     }
+    // Both windows: judged in the order the answers came (a burst's order is the one place each has).
+    // Its own window against what the other's answers implied, only where the checks above cannot: the
+    // first answer of a kind after answers of the other kind.
+    const ownJudged = new Set<WindowKind>(state.window ? [state.window.kind] : []);
+    for (const answer of [...announced].sort((a, b) => a.announcement.remaining - b.announcement.remaining).reverse()) {
+      broken.push(...this.#judgeBothWindows(state, answer, !ownJudged.has(answer.kind)));
+      ownJudged.add(answer.kind);
+    }
     const previous = state.window;
     const inPrevious: typeof announced = [];
     // A window the bucket had not announced before (a fresh one): its answers must still claim one place each.
@@ -187,6 +207,58 @@ export class QuotaModel {
       }
       state.window = { ...latest.announcement, remaining: lowest, kind: latest.kind };
     }
+    return broken;
+  }
+
+  /**
+   * One answer against what earlier answers implied about both windows (design section 3: the headers
+   * describe the window with fewer requests left, on a tie the longer one; every admitted request costs
+   * one of each). Then what it implies is kept: its window's count exactly, the other's at least as many.
+   */
+  #judgeBothWindows(
+    state: BucketState,
+    { exchange, now, announcement, kind }: Observation & { announcement: Announcement; kind: WindowKind },
+    judgeOwn: boolean,
+  ): BrokenPromise[] {
+    const bounds = (state.bounds ??= {});
+    for (const which of ['minute', 'day'] as const) {
+      const bound = bounds[which];
+      // Near its end a window may already have rolled over on the target (its now is known to a second): forgotten.
+      if (bound && now + SLACK_SECONDS >= bound.reset) delete bounds[which];
+    }
+    const other: WindowKind = kind === 'minute' ? 'day' : 'minute';
+    const admitted = !isRateLimited(exchange);
+    const otherBound = bounds[other];
+    const broken: BrokenPromise[] = [];
+    const fail = (promise: BrokenPromise['promise'], title: string, line: string) =>
+      broken.push({ promise, title, lines: [line], exchange });
+    if (otherBound && admitted && otherBound.atMost <= 0)
+      fail(
+        'no_admission_past_the_limit',
+        `Admitted while the ${other} window had nothing left`,
+        `Received: ${exchange.status}, describing the ${kind} window (Remaining ${announcement.remaining}) / Expected: 429 until ${other} Reset ${otherBound.reset}, as an earlier answer left that window at 0`,
+      );
+    else if (otherBound) {
+      // After this request the other window has at most this many left.
+      const otherLeft = otherBound.atMost - (admitted ? 1 : 0);
+      const describedIsLower =
+        kind === 'minute' ? otherLeft > announcement.remaining : otherLeft >= announcement.remaining;
+      if (!describedIsLower)
+        fail(
+          'lower_window_described',
+          `The headers describe the ${kind} window, but the ${other} window has fewer left`,
+          `Received: ${kind} window, Remaining ${announcement.remaining} / Expected: the ${other} window (at most ${otherLeft} left after this request, as earlier answers imply${otherLeft === announcement.remaining ? '; on a tie the longer window' : ''})`,
+        );
+    }
+    const own = bounds[kind];
+    if (judgeOwn && own && own.reset === announcement.reset && admitted && announcement.remaining > own.atMost - 1)
+      fail(
+        'lower_window_described',
+        `The ${kind} window has more left than earlier answers allow`,
+        `Received: Remaining ${announcement.remaining} / Expected: at most ${own.atMost - 1} (earlier answers left it at most ${own.atMost}, and this request costs one)`,
+      );
+    bounds[kind] = { reset: announcement.reset, atMost: isRateLimited(exchange) ? 0 : announcement.remaining };
+    if (otherBound && admitted) otherBound.atMost = Math.max(0, otherBound.atMost - 1);
     return broken;
   }
 

@@ -5,6 +5,7 @@ import { resolveSchema } from '../core/spec-document.js';
 import type { DocumentedOperation, DocumentedResponse } from '../core/spec-document.js';
 import type { Exchange } from '../core/exchange.js';
 import type { BrokenPromise, Observation } from './broken-promise.js';
+import { duplicateMemberNames } from '../rules/json-members.js';
 import { RecentlySet } from './recently-set.js';
 
 type Record = { [field: string]: unknown };
@@ -38,7 +39,10 @@ function bodySent(exchange: Exchange): unknown {
   const { body } = exchange.request;
   if (body === undefined) return undefined;
   try {
-    return JSON.parse(typeof body === 'string' ? body : utf8.decode(body)) as unknown;
+    const text = typeof body === 'string' ? body : utf8.decode(body);
+    // A member sent twice has no one value to compare with (RFC 8259 §4): repeated_members_handled judges it.
+    const value = JSON.parse(text) as unknown;
+    return duplicateMemberNames(text).length > 0 ? undefined : value;
   } catch {
     return undefined;
   }

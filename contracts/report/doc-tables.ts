@@ -4,6 +4,7 @@ import { CHECKS } from '../checks/registry.js';
 import { PROMISES, PROMISE_NAMES } from '../model/promise-rules.js';
 import { DISTINCTIONS } from '../protocol/distinctions.js';
 import { EQUIVALENCES } from '../protocol/equivalences.js';
+import { RULES, RULE_NAMES } from '../rules/rule-table.js';
 import { SENTENCE_TABLE } from '../sentences/sentence-table.js';
 
 // The docs' tables are these, generated from the code; test/docs/docs.test.ts fails when they drift.
@@ -54,6 +55,18 @@ export function promiseTableMarkdown(): string {
   return markdownTable(
     ['Promise', 'Held over every exchange of the run', 'Needs'],
     PROMISE_NAMES.map((name) => [code(name), cell(PROMISES[name].promise), list(PROMISES[name].needs)]),
+  );
+}
+
+/** The rules under the spec: source, strength, where each applies, and what holds it. */
+export function ruleTableMarkdown(): string {
+  return markdownTable(
+    ['Rule', 'Source', 'Strength', 'Applies to', 'What it says', 'Held by'],
+    RULE_NAMES.map((name) => {
+      const rule = RULES[name];
+      const heldBy = [...(rule.model ? ['the model, on every exchange'] : []), ...rule.checks.map(code)];
+      return [code(name), rule.source, rule.strength, rule.appliesTo, cell(rule.says), heldBy.join(', ')];
+    }),
   );
 }
 

@@ -11,6 +11,8 @@ export interface CheckResult {
     /** The request that showed the failure, as `curl`, key redacted. */
     curl?: string;
   };
+  /** SHOULDs of the rule table the target broke (a failure with --strict), one line each: `rule: title; Received ...`. */
+  warnings?: string[];
   /** Things the person watching should know, e.g. waits for Retry-After. */
   notes: string[];
   durationMs: number;

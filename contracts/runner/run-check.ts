@@ -1,6 +1,6 @@
 import { isCheckFailure, isSkip, type Check, type CheckContext } from '../checks/check.js';
 import { specValidators } from '../conformance/spec-validators.js';
-import { PROMISES } from '../model/promise-rules.js';
+import { brokenHeading, heldText } from '../model/broken-promise.js';
 import { skipReason, type TargetDescriptor } from '../targets/target.js';
 import { curlCommand } from '../transport/curl-command.js';
 import type { CheckResult } from './check-result.js';
@@ -41,6 +41,7 @@ export function sessionOf(descriptor: TargetDescriptor, settings?: SuiteSettings
 }
 
 function contextFor(
+  check: Check,
   descriptor: TargetDescriptor,
   session: TargetSession,
   note: (message: string) => void,
@@ -51,7 +52,10 @@ function contextFor(
     maxConcurrency: session.settings.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY,
     patience: () => session.patience,
     evidence: () => tally.observed.size + tally.answerKinds.size,
+    triedKind: (kind, record) => session.triedKind(`${check.name} ${kind}`, record),
     takeBrokenPromises: () => tally.broken.splice(0),
+    strict: session.settings.strict ?? false,
+    report: (broken) => session.report(broken),
     send: session.send,
     marked: (request) => session.marked(request),
     spec: specValidators(),
@@ -70,6 +74,7 @@ function contextFor(
       scenario: {
         reset: () => session.resetTarget(),
         setMinuteRemaining: (remaining: number) => session.setMinuteRemaining(remaining),
+        setDayRemaining: (remaining: number) => session.setRemaining({ dayRemaining: remaining }),
       },
     }),
   };
@@ -112,6 +117,12 @@ export async function runCheck(
     durationMs: Math.round(performance.now() - started),
     requests: tally.requests,
     observed: [...tally.observed].sort(),
+    ...(tally.warnings.length > 0 && {
+      warnings: tally.warnings.map(
+        ({ promise, title, lines, exchange }) =>
+          `${promise}: ${title}; ${lines.join('; ')}; ${curlCommand(exchange.request, descriptor.apiKey)}`,
+      ),
+    }),
   });
   // A promise broken by any exchange of the check fails it first: it is what went wrong earliest.
   const brokenPromise = () => {
@@ -130,15 +141,15 @@ export async function runCheck(
           `  ${curlCommand(exchange.request, descriptor.apiKey)}  # also involved, answered ${exchange.status}`,
       );
     const failure = {
-      title: `Broken promise ${first.promise}: ${first.title}`,
-      lines: [...first.lines, `Promise: ${PROMISES[first.promise].promise}`, ...involved, ...also],
+      title: `${brokenHeading(first.promise)}: ${first.title}`,
+      lines: [...first.lines, heldText(first.promise), ...involved, ...also],
       curl: curlCommand(first.exchange.request, descriptor.apiKey),
     };
     return { ...base, outcome: 'failed' as const, failure, ...finished() };
   };
   try {
     await session.resetTarget();
-    await check.run(contextFor(descriptor, session, note, tally));
+    await check.run(contextFor(check, descriptor, session, note, tally));
     return brokenPromise() ?? { ...base, outcome: 'passed', ...finished() };
   } catch (error) {
     const broken = brokenPromise();

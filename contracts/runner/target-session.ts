@@ -28,6 +28,8 @@ export interface SuiteSettings {
   maxConcurrency?: number;
   /** The run's time on one target, from its first request; a check that would not fit is left out and reported. */
   maxMinutes?: number;
+  /** `--strict`: a SHOULD of the rule table fails a check instead of warning. */
+  strict?: boolean;
   /** Requests the target did not answer do not fail the run: their checks are reported not completed. */
   allowUpstreamErrors?: boolean;
   /** Others use the key too (`--shared-key`): the model judges only what their traffic cannot explain. */
@@ -63,6 +65,7 @@ export function suiteSettings(options: Partial<SuiteSettings> & { live: boolean 
     maxConcurrency: options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY,
     ...(options.maxRequests !== undefined && { maxRequests: options.maxRequests }),
     ...(options.maxMinutes !== undefined && { maxMinutes: options.maxMinutes }),
+    ...(options.strict && { strict: true }),
     ...(options.allowUpstreamErrors && { allowUpstreamErrors: true }),
     ...(options.sharedKey && { sharedKey: true }),
     ...(options.signal && { signal: options.signal }),
@@ -91,6 +94,8 @@ export interface CheckTally {
   /** Each operation's status with its error code, as its answers showed them (with `observed`, what the check has seen). */
   answerKinds: Set<string>;
   broken: BrokenPromise[];
+  /** SHOULDs of the rule table the check's exchanges broke (outside --strict): the first of each rule. */
+  warnings: BrokenPromise[];
   /** Requests of the check the target did not answer. */
   unanswered: number;
 }
@@ -119,7 +124,14 @@ export class TargetSession {
   #sent = 0;
   /** The fake's clock minus this machine's, in seconds, as its last move answered. */
   #clockOffset = 0;
-  #tally: CheckTally = { requests: 0, observed: new Set(), answerKinds: new Set(), broken: [], unanswered: 0 };
+  #tally: CheckTally = {
+    requests: 0,
+    observed: new Set(),
+    answerKinds: new Set(),
+    broken: [],
+    warnings: [],
+    unanswered: 0,
+  };
   /** Requests the target did not answer (refused, reset, timed out), by every check. */
   readonly unanswered = new UnansweredLog();
   /** Waits the target asked for that the run's whole bound could never hold: findings. */
@@ -132,6 +144,7 @@ export class TargetSession {
   /** The key's per-minute limit as the target's answers state it (`X-RateLimit-Limit`). */
   #keyLimit: number | undefined;
   #startedAt: number | undefined;
+  readonly #triedKinds = new Set<string>();
   #note: (message: string) => void = () => undefined;
 
   constructor(descriptor: TargetDescriptor, settings: SuiteSettings) {
@@ -141,6 +154,7 @@ export class TargetSession {
       baseUrl: descriptor.baseUrl,
       capabilities: descriptor.capabilities,
       ...(descriptor.plan && { plan: descriptor.plan }),
+      ...(settings.strict && { strict: true }),
       sharedKey: settings.sharedKey ?? false,
     });
     this.clock =
@@ -175,11 +189,30 @@ export class TargetSession {
     return this.#sent;
   }
 
+  /** Whether a kind of generated case was tried in this run (`record`: it is now). */
+  triedKind(kind: string, record: boolean): boolean {
+    const tried = this.#triedKinds.has(kind);
+    if (record) this.#triedKinds.add(kind);
+    return tried;
+  }
+
+  /** How many kinds of generated case the run tried (each schema constraint broken, each class of value). */
+  get kindsTried(): number {
+    return this.#triedKinds.size;
+  }
+
   /** Starts the tally of a check (named `check`); its notes go to `note` from now on. */
   begin(note: (message: string) => void, check = ''): CheckTally {
     this.#note = note;
     this.#check = check;
-    this.#tally = { requests: 0, observed: new Set(), answerKinds: new Set(), broken: [], unanswered: 0 };
+    this.#tally = {
+      requests: 0,
+      observed: new Set(),
+      answerKinds: new Set(),
+      broken: [],
+      warnings: [],
+      unanswered: 0,
+    };
     return this.#tally;
   }
 
@@ -195,12 +228,17 @@ export class TargetSession {
 
   /** Sets what the session's key has left in its minute window (the fake's `/__admin/keys`); the model forgets what it believed. */
   async setMinuteRemaining(remaining: number): Promise<void> {
+    await this.setRemaining({ minuteRemaining: remaining });
+  }
+
+  /** Sets what the session's key has left in its minute and/or day window; the model forgets what it believed. */
+  async setRemaining(remaining: { minuteRemaining?: number; dayRemaining?: number }): Promise<void> {
     const { adminUrl, apiKey } = this.#descriptor;
     if (!adminUrl) throw new Error('only the fake has scenario controls');
     const response = await fetch(`${adminUrl}/__admin/keys/${encodeURIComponent(apiKey)}/quota`, {
       method: 'PUT',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ minuteRemaining: remaining }),
+      body: JSON.stringify(remaining),
     });
     if (!response.ok)
       throw new Error(`PUT /__admin/keys/.../quota answered ${response.status}: ${await response.text()}`);
@@ -310,6 +348,16 @@ export class TargetSession {
     record('waited');
   }
 
+  /** What the model or a check found broken: a failure of the running check, or its warning (the first of each rule). */
+  report(broken: BrokenPromise): void {
+    const tally = this.#tally;
+    if (broken.severity !== 'warning') tally.broken.push(broken);
+    else if (!tally.warnings.some(({ promise }) => promise === broken.promise)) {
+      tally.warnings.push(broken);
+      this.#note(`warning ${broken.promise}: ${broken.title}; ${broken.lines.join('; ')}`);
+    }
+  }
+
   async #sendCounted(request: ContractRequest): Promise<Exchange> {
     const { maxRequests } = this.#settings;
     if (maxRequests !== undefined && this.#sent >= maxRequests) {
@@ -349,7 +397,7 @@ export class TargetSession {
       throw error;
     }
     this.#lastAnswer = exchange;
-    tally.broken.push(...this.model.answered(ticket, exchange, this.targetNow(exchange)));
+    for (const broken of this.model.answered(ticket, exchange, this.targetNow(exchange))) this.report(broken);
     const { baseUrl } = this.#descriptor;
     for (const item of observedItems(exchange, baseUrl)) tally.observed.add(item);
     const operation =

@@ -14,6 +14,7 @@ export const FAKE_CAPABILITIES: Capability[] = [
   'bodyLimit',
   'httpEquivalences',
   'exactParameters',
+  'closedCors',
 ];
 
 /** The key the suite uses on the fake, and that key's plan (free: the smallest quota, the fastest to drive). */

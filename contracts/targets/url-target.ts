@@ -17,6 +17,7 @@ export const LIVE_CAPABILITIES: Capability[] = [
   'bodyLimit',
   'httpEquivalences',
   'exactParameters',
+  'closedCors',
 ];
 const LIVE_LACKING: Partial<Record<Capability, string>> = {
   writes: 'not allowed on this target: pass --allow writes to let the suite create categories',

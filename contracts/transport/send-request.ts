@@ -8,6 +8,7 @@ import {
   type RequestAuth,
   type SentRequest,
 } from '../core/exchange.js';
+import { needsRawSocket, sendRaw } from './raw-request.js';
 
 const RESPONSE_TIMEOUT_MS = 30_000;
 
@@ -78,6 +79,14 @@ export async function sendRequest(
   extra: ExtraHeaders = { headers: [], shown: false },
 ): Promise<Exchange> {
   const sent = sentRequest(baseUrl, contract, apiKey);
+  // A method token Node would rewrite or fetch refuses, or a field sent twice: written on a socket as given.
+  if (
+    needsRawSocket(
+      sent.method,
+      Object.values(sent.headers).some((value) => value.includes('\n')),
+    )
+  )
+    return sendRaw(sent);
   try {
     return await sendOnce(baseUrl, sent, extra);
   } catch (error) {
@@ -110,10 +119,9 @@ async function sendOnce(baseUrl: string, sent: SentRequest, extra: ExtraHeaders)
     // Keep every body as text, whatever its media type: conformance judges the bytes, not superagent.
     .buffer(true)
     .parse((response, done) => {
-      let text = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (text += chunk));
-      response.on('end', () => done(null, text));
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => done(null, Buffer.concat(chunks)));
     });
   const own = new Set(Object.keys(sent.headers).map((name) => name.toLowerCase()));
   const added = extra.headers.filter(([name]) => !own.has(name.toLowerCase()));
@@ -122,7 +130,8 @@ async function sendOnce(baseUrl: string, sent: SentRequest, extra: ExtraHeaders)
   // Always bytes: given a string without a Content-Type, superagent would declare it a form.
   const body = sent.body === undefined ? undefined : Buffer.from(sent.body);
   const response = body === undefined ? await test : await test.send(body);
-  const text = typeof response.body === 'string' ? response.body : '';
+  const bytes = Buffer.isBuffer(response.body) ? new Uint8Array(response.body) : new Uint8Array();
+  const text = Buffer.from(bytes).toString('utf8');
   const headers = Object.fromEntries(
     Object.entries(response.headers as Record<string, string | string[]>).map(([name, value]) => [
       name.toLowerCase(),
@@ -131,5 +140,5 @@ async function sendOnce(baseUrl: string, sent: SentRequest, extra: ExtraHeaders)
   );
   const shown =
     extra.shown && added.length > 0 ? { ...sent, headers: { ...sent.headers, ...Object.fromEntries(added) } } : sent;
-  return { request: shown, status: response.status, headers, text, json: parsedJson(text) };
+  return { request: shown, status: response.status, headers, text, json: parsedJson(text), bytes };
 }

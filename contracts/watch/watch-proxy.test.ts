@@ -63,6 +63,16 @@ const NOT_SHOWN_BY_ORDINARY_TRAFFIC = new Set([
   // the list back). Through the intercept hook these showed only by charging the quota twice.
   'unknown-id-answers-another-pet',
   'invalid-body-stored',
+  // Shown only by requests an attacker or a protocol check sends (contracts/rules/): a hostile Origin,
+  // malformed credentials, HEAD, conditional requests, a repeated member.
+  'cors-reflects-any-origin',
+  'lenient-bearer-parsing',
+  'head-answers-other-type',
+  'etag-never-honoured',
+  'not-modified-to-any-tag',
+  'repeated-member-crashes',
+  'day-forgotten-each-minute',
+  'error-messages-name-nothing',
 ]);
 
 /** Starts `watch` in this process; resolves once it listens, with its address and a way to stop it. */

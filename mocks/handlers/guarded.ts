@@ -10,7 +10,7 @@ import type { FakeContext } from './context.js';
 import type { Target } from './operation.js';
 import type { OperationPlan } from './operation-plan.js';
 import { runOverrides } from './overrides.js';
-import { rateLimitHeaders } from './responses.js';
+import { HARDENING_HEADERS, rateLimitHeaders } from './responses.js';
 import { normalizedPath } from '../../spec/path-normalization.js';
 
 /** What the stages learn about one request, for the journal. */
@@ -61,7 +61,7 @@ export async function answerGuarded(
     }
   }
   const early = await store.faults.take(subject, 'beforeAuth');
-  const earlyAnswer = early && (await deliver(early, {}, trace));
+  const earlyAnswer = early && (await deliver(early, { ...HARDENING_HEADERS }, trace));
   if (earlyAnswer) return earlyAnswer;
   return runOverrides(overrides, before, call, {}, (admitted) =>
     admitted === call
@@ -117,7 +117,7 @@ function admittedHeaders(
   trace: Trace,
 ): { headers: Record<string, string>; denied?: Answer } {
   if (access.apiKey) trace.keyPlan = access.apiKey.plan;
-  const headers = rateLimitHeaders(access.rateLimit, context.clock.now());
+  const headers = { ...rateLimitHeaders(access.rateLimit, context.clock.now()), ...HARDENING_HEADERS };
   if (target.headers) Object.assign(headers, target.headers);
   if (access.granted) return { headers };
   if (access.challenge) headers['WWW-Authenticate'] = access.challenge;

@@ -27,10 +27,12 @@ describe('the request pipeline', () => {
     expect((await fake.keys.state('free-test-key')).minute.remaining).toBe(60);
   });
 
-  it('refuses what no host can route (TRACE) before the guards: no key asked, no quota charged', async () => {
+  it('routes TRACE (which only the standalone server receives) like any method: the key first, then 405 (design section 7)', async () => {
     const fake = createFake();
-    const answer = await fake.answer(callOf('TRACE', '/categories'));
-    expect(answer).toMatchObject({ status: 405, headers: { Allow: 'GET, POST' } });
+    const anonymous = await fake.answer(callOf('TRACE', '/categories'));
+    expect(anonymous).toMatchObject({ status: 401 });
+    const answer = await fake.answer(callOf('TRACE', '/categories', free));
+    expect(answer).toMatchObject({ status: 405, headers: { Allow: 'GET, POST', 'X-RateLimit-Remaining': '59' } });
     expect(answer.body).toMatchObject({ code: 'method_not_allowed', status: 405 });
   });
 

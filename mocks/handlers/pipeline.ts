@@ -1,14 +1,12 @@
 import { apiError } from '../domain/errors.js';
 import { StoreUnavailableError, storeUnavailable } from '../domain/fake-store.js';
+import { HARDENING_HEADERS } from './responses.js';
 import { errorAnswer, type Answer, type ApiCall } from './api-call.js';
 import type { FakeContext } from './context.js';
 import { CORS_HEADERS, PREFLIGHT_HEADERS } from './cors.js';
 import { answerGuarded, type Trace } from './guarded.js';
 import type { Journal, OperationId } from './journal.js';
 import type { OperationRouter } from './operation.js';
-
-// Methods Node parses but fetch's Request refuses to carry: no msw host can route them, so no host does.
-const METHODS_FETCH_REFUSES = new Set(['TRACE', 'TRACK']);
 
 /**
  * Stage 1, the CORS preflight: its answer, or undefined when the request is not one. The standalone
@@ -28,7 +26,8 @@ export type DefectListener = (call: ApiCall, error: unknown) => void;
  * The stages, in order (docs/explanation/design.md, "The request pipeline"):
  *
  * 1. CORS preflight: answered at once, no key, no quota.
- * 2. Protocol refusals: methods no host can route (TRACE), the 404/405 without the guards.
+ * 2. (TRACE and TRACK, which only the standalone server can receive, are routed like any method:
+ *    auth and quota first, then 404/405, design section 7.)
  * 3. Routing: the operation the method and path name, or the guarded 404/405.
  * 4. The guards and the operation (guarded.ts): latency, `beforeAuth` faults and overrides, auth and
  *    quota, `Prefer` faults, fault rules, overrides, validation, the record step, the answer.
@@ -53,10 +52,6 @@ export function createPipeline(
       call.method === 'OPTIONS'
         ? preflightAnswer(call.method, call.header('access-control-request-method'))
         : undefined;
-    if (answer === undefined && METHODS_FETCH_REFUSES.has(call.method)) {
-      const { error, headers } = router.unmatchedError(call.method, call.path);
-      answer = errorAnswer(error, headers);
-    }
     if (answer === undefined) {
       const target = route(call);
       trace.operationId = target.operationId;
@@ -64,7 +59,8 @@ export function createPipeline(
         answer = await answerGuarded(context, route, target, call, trace);
       } catch (error) {
         // Never a wrong answer: a request the shared store could not serve changed nothing (docs/explanation/design.md section 6).
-        if (error instanceof StoreUnavailableError) answer = errorAnswer(storeUnavailable(), { 'Retry-After': '1' });
+        if (error instanceof StoreUnavailableError)
+          answer = errorAnswer(storeUnavailable(), { 'Retry-After': '1', ...HARDENING_HEADERS });
         else {
           onDefect(call, error);
           const failure = apiError('internal_error', 'The fake failed to answer; see its log.');

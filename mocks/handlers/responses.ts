@@ -1,6 +1,15 @@
 import type { RateLimitView } from '../domain/access.js';
 
 /**
+ * On every answer under the base address: an answer to a keyed request is never stored by a cache, and
+ * a browser never reads JSON as another type (OWASP API8:2023 hardening; spec/ASSUMPTIONS.md).
+ */
+export const HARDENING_HEADERS: Readonly<Record<string, string>> = {
+  'Cache-Control': 'no-store',
+  'X-Content-Type-Options': 'nosniff',
+};
+
+/**
  * The `X-RateLimit-*` headers, and the IETF draft `RateLimit-Policy` / `RateLimit` fields when both windows are known.
  * @example rateLimitHeaders(access.rateLimit, clock.now())
  */

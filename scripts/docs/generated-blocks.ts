@@ -6,6 +6,7 @@ import {
   equivalenceTableMarkdown,
   faultTableMarkdown,
   promiseTableMarkdown,
+  ruleTableMarkdown,
   sentenceTableMarkdown,
 } from '../../contracts/report/doc-tables.js';
 import { cliReferenceMarkdown } from './cli-reference.js';
@@ -16,6 +17,7 @@ export const GENERATED_BLOCKS: Record<string, () => string> = {
   equivalences: equivalenceTableMarkdown,
   distinctions: distinctionTableMarkdown,
   promises: promiseTableMarkdown,
+  rules: ruleTableMarkdown,
   sentences: sentenceTableMarkdown,
   'evaluation-order': faultTableMarkdown,
   cli: cliReferenceMarkdown,

@@ -1,0 +1,180 @@
+import { operationsOnPath } from '../core/spec-operations.js';
+import { exampleRequest, operationModels, pathOf, type OperationModel } from '../generate/operation-model.js';
+import { malformedCredentials, methodProbes } from '../generate/protocol-requests.js';
+import { refusedByParser } from '../model/promise-model.js';
+import { RULES, severityOf, type RuleName } from '../rules/rule-table.js';
+import { headerOf, type ContractRequest, type Exchange } from '../core/exchange.js';
+import { NoAnswer } from '../transport/raw-request.js';
+import { CheckFailure, type Check, type CheckContext } from './check.js';
+import { expectErrorBody, expectStatus } from './expectations.js';
+
+/** Methods no server may take to change anything (RFC 9110 §9.2.1), and those only a WebDAV server knows to be read-only. */
+const SAFE_METHODS = ['GET', 'HEAD', 'OPTIONS', 'TRACE', 'PROPFIND', 'QUERY'];
+
+/** One exchange with the path's methods, or undefined when the connection ended without an answer. */
+async function sendOrNothing(send: CheckContext['send'], request: ContractRequest): Promise<Exchange | undefined> {
+  try {
+    return await send(request);
+  } catch (error) {
+    if (error instanceof NoAnswer) return undefined;
+    throw error;
+  }
+}
+
+/** A rule broken, as the check reports it: a failure, or a warning (a SHOULD outside --strict, or a parser's refusal). */
+function reportRule(
+  context: CheckContext,
+  rule: RuleName,
+  title: string,
+  lines: string[],
+  exchange: Exchange | undefined,
+  { warning = false } = {},
+): void {
+  // A parser's refusal is never the service's failure, --strict or not (design section 7).
+  const severity = warning ? 'warning' : severityOf(rule, context.strict);
+  if (!exchange) {
+    if (severity === 'warning') context.note(`warning ${rule}: ${title}; ${lines.join('; ')}`);
+    else throw new CheckFailure(title, [...lines, `Rule (${RULES[rule].source}): ${RULES[rule].says}`]);
+    return;
+  }
+  context.report({ promise: rule, title, lines, exchange, ...(severity === 'warning' && { severity }) });
+}
+
+/** Whether an answer is a parser's bare refusal rather than the service's (the model leaves those out). */
+const parserRefusal = refusedByParser;
+
+/** The distinct paths of the spec, each with a concrete value for its parameters. */
+function specPaths(): Array<{ template: string; path: string; get?: OperationModel }> {
+  const byTemplate = new Map<string, { template: string; path: string; get?: OperationModel }>();
+  for (const model of operationModels()) {
+    const entry = byTemplate.get(model.operation.path) ?? { template: model.operation.path, path: pathOf(model) };
+    if (model.operation.method === 'GET') entry.get = model;
+    byTemplate.set(model.operation.path, entry);
+  }
+  return [...byTemplate.values()];
+}
+
+/** HEAD on a path with GET: 405 with Allow, or the GET's status and fields without content (RFC 9110 §9.3.2). */
+async function judgeHead(context: CheckContext, path: string, head: Exchange | undefined, get: Exchange) {
+  const what = `HEAD ${path}`;
+  if (!head)
+    return reportRule(
+      context,
+      'head_is_get_without_content',
+      `${what} got no answer`,
+      ['Received: the connection closed / Expected: an answer'],
+      undefined,
+      { warning: true },
+    );
+  if (head.status === 405) return;
+  if (head.status !== get.status || headerOf(head, 'content-type') !== headerOf(get, 'content-type'))
+    reportRule(
+      context,
+      'head_is_get_without_content',
+      `${what} is neither a 405 nor the GET without content`,
+      [
+        `Received: ${head.status} ${headerOf(head, 'content-type') ?? ''} / Expected: 405 with Allow, or ${get.status} ${headerOf(get, 'content-type') ?? ''} as the GET answered`,
+      ],
+      head,
+    );
+}
+
+/** Every method token on every path of the spec: routed after the key, 405 with Allow, never admitted. */
+export const everyMethodRouted: Check = {
+  name: 'every_method_routed',
+  verifies:
+    "every method token a path lacks (the interface's others, standard, extension, lower- and mixed-case spellings of its own, sent on a raw socket where fetch cannot) answers 405 with Allow after the key (401 without it), never 2xx; HEAD is 405 or the GET without content; an OPTIONS preflight needs no key",
+  needs: ['uniformErrors'],
+  async run(context) {
+    const { send } = context;
+    for (const [index, { template, path, get }] of specPaths().entries()) {
+      const allowed = (operationsOnPath(template) ?? []).map(({ method }) => method);
+      const getAnswer = get ? await send({ method: 'GET', path }) : undefined;
+      // A key whose quota limits the run (patience set) sends one method of each kind per path; a
+      // target with room, every method token.
+      const kinds = new Set<string>();
+      const probes = methodProbes(template).filter(({ why }) => {
+        if (context.patience() === undefined) return true;
+        const kind = why.replace(/^[A-Z]+ /, '');
+        if (kinds.has(kind)) return false;
+        kinds.add(kind);
+        return true;
+      });
+      for (const { method, why } of probes) {
+        // A method that could change something goes only to a target that allows writes.
+        if (!SAFE_METHODS.includes(method.toUpperCase()) && !context.capabilities.includes('writes')) continue;
+        const what = `${method} ${path} (${why})`;
+        const request: ContractRequest = { method, path };
+        const exchange = await sendOrNothing(send, request);
+        if (method === 'HEAD' && getAnswer) {
+          await judgeHead(context, path, exchange, getAnswer);
+          continue;
+        }
+        if (method === 'OPTIONS') continue; // a plain OPTIONS may be 405 or 2xx; its preflight is judged below
+        if (!exchange || parserRefusal(exchange)) {
+          reportRule(
+            context,
+            'undefined_methods_refused',
+            `${what} was refused by the HTTP parser`,
+            [
+              `Received: ${exchange ? `a bare ${exchange.status}` : 'a closed connection'} / Expected: 405 with Allow: ${allowed.join(', ')} (a parser's refusal is allowed, as a warning)`,
+            ],
+            exchange,
+            { warning: true },
+          );
+          continue;
+        }
+        expectStatus(exchange, [405], what);
+        expectErrorBody(exchange, 'method_not_allowed', what);
+        // Authentication comes first: without a key, the same method is a 401 (only on the first path: it costs quota).
+        if (index === 0) {
+          const anonymous = await sendOrNothing(send, { ...request, auth: 'none' });
+          if (anonymous && !parserRefusal(anonymous)) expectStatus(anonymous, [401], `${what} without a key`);
+        }
+      }
+      const preflight = await sendOrNothing(send, {
+        method: 'OPTIONS',
+        path,
+        auth: 'none',
+        headers: { Origin: 'https://app.example', 'Access-Control-Request-Method': allowed[0] ?? 'GET' },
+      });
+      if (
+        preflight &&
+        headerOf(preflight, 'access-control-allow-origin') !== undefined &&
+        (preflight.status < 200 || preflight.status > 299)
+      )
+        reportRule(
+          context,
+          'preflight_needs_no_key',
+          `The CORS preflight of ${path} is refused`,
+          [
+            `Received: ${preflight.status} to OPTIONS with Origin and Access-Control-Request-Method, no key / Expected: 2xx without content`,
+          ],
+          preflight,
+        );
+    }
+  },
+};
+
+/** The key in every syntax the bearer scheme does not allow: refused with 401, never admitted. */
+export const malformedCredentialsRefused: Check = {
+  name: 'malformed_credentials_refused',
+  verifies:
+    'every read with the real key in a syntax RFC 6750 §2.1 does not allow (comma lists, auth-params, quotes, a tab, a second token, two Authorization fields) answers 401 invalid_api_key with a Bearer challenge, never 2xx',
+  needs: ['realAuth'],
+  async run({ send, patience }) {
+    const safe = operationModels().filter((model) => model.safe);
+    // Every syntax on every read; where the key's quota limits the run, every syntax on one read.
+    const reads = patience() === undefined ? safe : safe.slice(0, 1);
+    for (const { what, auth } of malformedCredentials())
+      for (const model of reads) {
+        const request = exampleRequest(model, { auth });
+        const context = `${request.method} ${request.path} with ${what}`;
+        const exchange = await sendOrNothing(send, request);
+        if (!exchange) continue; // a refusal at the parser is a refusal
+        if (parserRefusal(exchange)) continue;
+        expectStatus(exchange, [401], context);
+        expectErrorBody(exchange, 'invalid_api_key', context);
+      }
+  },
+};

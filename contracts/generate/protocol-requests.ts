@@ -1,0 +1,82 @@
+import { documentedSpec, type SpecDocument } from '../core/spec-document.js';
+import type { RequestAuth } from '../core/exchange.js';
+
+/**
+ * The methods RFC 9110 §9.3 defines, PATCH (RFC 5789), WebDAV's (RFC 4918) that servers and proxies
+ * know, and tokens no registry has: what a client, a scanner or a proxy may send to any path.
+ */
+const STANDARD_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT', 'OPTIONS', 'TRACE', 'PATCH'];
+const EXTENSION_METHODS = ['PROPFIND', 'MKCOL', 'PURGE', 'QUERY', 'X-PETSTORE'];
+
+/** One method token to send to a path, and why it is there. */
+export interface MethodProbe {
+  method: string;
+  why: string;
+}
+
+/**
+ * Every method token a path of the spec may be sent, derived from the spec: the methods of the
+ * interface that the path lacks, the standard and extension methods, and each method the path has
+ * spelt in other letter cases (a method is case-sensitive, RFC 9110 §9.1: `get` is not GET).
+ * @example methodProbes('/categories').map(({ method }) => method) // ['PUT', 'DELETE', ..., 'get', 'Get', ...]
+ */
+export function methodProbes(path: string, spec: SpecDocument = documentedSpec()): MethodProbe[] {
+  const operations = Object.values(spec.operations);
+  const own = operations.filter((operation) => operation.path === path).map(({ method }) => method);
+  const ofInterface = [...new Set(operations.map(({ method }) => method))];
+  const probes: MethodProbe[] = [];
+  const add = (method: string, why: string) => {
+    if (!own.includes(method) && !probes.some((probe) => probe.method === method)) probes.push({ method, why });
+  };
+  for (const method of ofInterface) add(method, `a method of the interface that ${path} does not have`);
+  for (const method of STANDARD_METHODS) add(method, 'a method HTTP defines (RFC 9110 §9.3, RFC 5789)');
+  for (const method of EXTENSION_METHODS) add(method, 'an extension method (RFC 9110 §16.1)');
+  for (const method of own) {
+    add(method.toLowerCase(), `${method} in lower case: another method (RFC 9110 §9.1)`);
+    add(method[0] + method.slice(1).toLowerCase(), `${method} in mixed case: another method (RFC 9110 §9.1)`);
+  }
+  return probes;
+}
+
+/** A spelling of the key that the bearer grammar does not allow, and which production it breaks. */
+export interface MalformedCredential {
+  what: string;
+  auth: RequestAuth;
+}
+
+const malformed = (what: string, spell: (key: string) => string, shown: string): MalformedCredential => ({
+  what,
+  auth: { spell, shown, invalid: true },
+});
+
+/**
+ * The real key in every syntax `credentials = "Bearer" 1*SP b64token` (RFC 6750 §2.1) does not allow,
+ * one production broken at a time: a target that accepts one of them parses credentials leniently,
+ * and what a lenient parser lets through differs from what a gateway in front of it checks.
+ * A value holding `\n` goes out as two Authorization fields (RFC 9110 §5.3: the field is not a list).
+ */
+export function malformedCredentials(): MalformedCredential[] {
+  const K = '${PETSTORE_API_KEY}';
+  return [
+    malformed('a comma list of two credentials', (key) => `Bearer ${key}, Bearer ${key}`, `Bearer ${K}, Bearer ${K}`),
+    malformed('a trailing comma', (key) => `Bearer ${key},`, `Bearer ${K},`),
+    malformed('the key as an auth-param', (key) => `Bearer token=${key}`, `Bearer token=${K}`),
+    malformed(
+      'the key as a quoted auth-param',
+      (key) => `Bearer access_token="${key}"`,
+      `Bearer access_token=\\"${K}\\"`,
+    ),
+    malformed('a tab between scheme and key', (key) => `Bearer\t${key}`, `Bearer\\t${K}`),
+    malformed('a second token after the key', (key) => `Bearer ${key} extra`, `Bearer ${K} extra`),
+    malformed('a parameter after the key', (key) => `Bearer ${key}; realm=petstore`, `Bearer ${K}; realm=petstore`),
+    malformed('"=" inside the token', (key) => `Bearer ${key}=x`, `Bearer ${K}=x`),
+    malformed('a colon after the scheme', (key) => `Bearer: ${key}`, `Bearer: ${K}`),
+    malformed('a non-breaking space before the key', (key) => `Bearer\u00a0${key}`, `Bearer\\u00a0${K}`),
+    malformed('two Authorization fields, both the key', (key) => `Bearer ${key}\nBearer ${key}`, `Bearer ${K} (twice)`),
+    malformed(
+      'two Authorization fields, the key and an unknown token',
+      (key) => `Bearer not-the-key\nBearer ${key}`,
+      `Bearer not-the-key, then Bearer ${K}`,
+    ),
+  ];
+}

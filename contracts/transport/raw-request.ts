@@ -1,0 +1,125 @@
+import net from 'node:net';
+import tls from 'node:tls';
+import { parsedJson, type Exchange, type SentRequest } from '../core/exchange.js';
+
+const RAW_TIMEOUT_MS = 15_000;
+
+/** The connection ended (or timed out) before a whole answer came: what a strict HTTP parser may do to a request it refuses. */
+export class NoAnswer extends Error {
+  override readonly name = 'NoAnswer';
+}
+
+/**
+ * Whether a request needs the raw sender: a method token Node's client would rewrite (it upper-cases
+ * `get`) or that fetch-based clients refuse (TRACE, CONNECT, TRACK), or header fields sent more than once.
+ */
+export function needsRawSocket(method: string, repeated: boolean): boolean {
+  return repeated || !/^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)$/.test(method);
+}
+
+function dechunked(body: Buffer): Buffer | undefined {
+  const parts: Buffer[] = [];
+  let at = 0;
+  for (;;) {
+    const lineEnd = body.indexOf('\r\n', at);
+    if (lineEnd < 0) return undefined;
+    const size = parseInt(body.subarray(at, lineEnd).toString('latin1').split(';')[0]!, 16);
+    if (Number.isNaN(size)) return undefined;
+    if (size === 0) return Buffer.concat(parts);
+    parts.push(body.subarray(lineEnd + 2, lineEnd + 2 + size));
+    at = lineEnd + 2 + size + 2;
+    if (at > body.length) return undefined;
+  }
+}
+
+/** The first answer in `received`, or undefined while it is not whole. */
+function parsed(received: Buffer, method: string, closed: boolean) {
+  const end = received.indexOf('\r\n\r\n');
+  if (end < 0) return undefined;
+  const [statusLine = '', ...lines] = received.subarray(0, end).toString('latin1').split('\r\n');
+  const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1]);
+  if (!status) return undefined;
+  const headers: Record<string, string> = {};
+  for (const line of lines) {
+    const colon = line.indexOf(':');
+    const name = line.slice(0, colon).trim().toLowerCase();
+    const value = line.slice(colon + 1).trim();
+    headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`;
+  }
+  const rest = received.subarray(end + 4);
+  if (method === 'HEAD' || status === 204 || status === 304 || status < 200)
+    return { status, headers, body: Buffer.alloc(0) };
+  if (headers['transfer-encoding']?.toLowerCase().includes('chunked')) {
+    const body = dechunked(rest);
+    return body && { status, headers, body };
+  }
+  if (headers['content-length'] !== undefined) {
+    const length = Number(headers['content-length']);
+    return rest.length >= length ? { status, headers, body: rest.subarray(0, length) } : undefined;
+  }
+  return closed ? { status, headers, body: rest } : undefined;
+}
+
+/**
+ * Sends one request over a fresh connection, byte for byte as given (the method token as written,
+ * repeated header fields as separate lines), and reads one answer. `sent.headers` values that hold
+ * `\n` are sent as several fields of that name.
+ * @example await sendRaw('http://127.0.0.1:4010/v1', { method: 'get', url: 'http://127.0.0.1:4010/v1/categories', headers: {} })
+ */
+export function sendRaw(sent: SentRequest): Promise<Exchange> {
+  const url = new URL(sent.url);
+  const body = sent.body === undefined ? Buffer.alloc(0) : Buffer.from(sent.body);
+  const lines = [`${sent.method} ${url.pathname}${url.search} HTTP/1.1`, `Host: ${url.host}`];
+  for (const [name, value] of Object.entries(sent.headers))
+    for (const one of value.split('\n')) lines.push(`${name}: ${one}`);
+  if (body.length > 0) lines.push(`Content-Length: ${body.length}`);
+  lines.push('Connection: close');
+  const head = Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1');
+  const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+  return new Promise((resolve, reject) => {
+    const socket =
+      url.protocol === 'https:'
+        ? tls.connect({ host: url.hostname, port, servername: url.hostname })
+        : net.connect(port, url.hostname);
+    let received = Buffer.alloc(0);
+    let done = false;
+    const finish = (closed: boolean) => {
+      const answer = parsed(received, sent.method, closed);
+      if (!answer && !closed) return;
+      done = true;
+      clearTimeout(timer);
+      socket.destroy();
+      if (!answer) {
+        reject(new NoAnswer(`the connection closed after ${received.length} bytes and no whole answer`));
+        return;
+      }
+      const text = answer.body.toString('utf8');
+      const headers = { ...answer.headers };
+      resolve({
+        request: { ...sent, headers: { ...sent.headers } },
+        status: answer.status,
+        headers,
+        text,
+        json: parsedJson(text),
+        bytes: new Uint8Array(answer.body),
+      });
+    };
+    const timer = setTimeout(() => {
+      if (done) return;
+      done = true;
+      socket.destroy();
+      reject(new NoAnswer(`no answer in ${RAW_TIMEOUT_MS / 1000} s`));
+    }, RAW_TIMEOUT_MS);
+    socket.on('data', (chunk: Buffer) => {
+      received = Buffer.concat([received, chunk]);
+      finish(false);
+    });
+    socket.on('error', () => {
+      if (!done) finish(true);
+    });
+    socket.on('close', () => {
+      if (!done) finish(true);
+    });
+    socket.write(Buffer.concat([head, body]));
+  });
+}
