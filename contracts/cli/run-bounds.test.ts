@@ -59,7 +59,10 @@ describe('a run is bounded, states its cost first, and always ends with a verdic
       const report = JSON.parse(await readFile(json, 'utf8'));
       const [target] = report.targets;
       expect(target.waitsPastBudget.length).toBeGreaterThan(0);
-      expect(Number(target.waitsPastBudget[0].exchange.retryAfter)).toBeGreaterThan(60);
+      // The first such wait may come from an admitted answer that used the window up (Reset, no
+      // Retry-After); at least one is the 429 that points a day ahead.
+      type Wait = { exchange: { retryAfter?: string } };
+      expect(target.waitsPastBudget.some((wait: Wait) => Number(wait.exchange.retryAfter) > 60)).toBe(true);
       expect(
         target.results.some((result: { reason?: string }) =>
           result.reason?.startsWith('not completed: the target asked for a'),
