@@ -58,7 +58,7 @@ process.stdout.write(
       ? `State: Redis at ${serverOptions.redis.url}, keys under "${serverOptions.redis.prefix}" (shared by every instance there)\n`
       : '') +
     (serverOptions.latency ? `Latency: ${args[args.indexOf('--latency') + 1]} ms on every answer under /v1\n` : '') +
-    `Admin (test control): ${server.url}/__admin/reset, /clock, /faults, /keys/{key}[/quota|/ban|/revoke|/restore]\n`,
+    `Admin (test control): ${server.url}/__admin/reset, /clock, /faults, /requests, /keys/{key}[/quota|/ban|/revoke|/restore]\n`,
 );
 
 let closing = false;
