@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFile } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -140,55 +140,12 @@ describe('the documentation (README.md and docs/)', () => {
     });
   });
 
-  it('has every TypeScript snippet compiling against the package sources', async () => {
-    const folder = join(ROOT, 'test/docs/.snippets');
-    rmSync(folder, { recursive: true, force: true });
-    mkdirSync(folder, { recursive: true });
-    try {
-      // Files of a project are compiled where they run, against what their project installs.
-      const snippets = blocks.filter((block) => block.language === 'ts' && !isProjectFile(block));
-      for (const [index, block] of snippets.entries())
-        writeFileSync(join(folder, `snippet-${index}.ts`), `// ${where(block)}\n${block.text}\nexport {};\n`);
-      // What a snippet leaves to its reader: the test runner's globals and the app around it.
-      writeFileSync(
-        join(folder, 'context.d.ts'),
-        [
-          'declare function beforeAll(fn: () => unknown): void;',
-          'declare function afterEach(fn: () => unknown): void;',
-          'declare function afterAll(fn: () => unknown): void;',
-          'declare function it(name: string, fn: () => unknown): void;',
-          'declare function renderApp(): void;',
-          'interface ImportMeta { env: Record<string, string | undefined> }',
-        ].join('\n'),
-      );
-      const entries = {
-        'petstore-harness': 'mocks/index.ts',
-        'petstore-harness/node': 'mocks/node/index.ts',
-        'petstore-harness/browser': 'mocks/browser/index.ts',
-        'petstore-harness/server': 'mocks/server/index.ts',
-      };
-      writeFileSync(
-        join(folder, 'tsconfig.json'),
-        JSON.stringify({
-          extends: '../../../tsconfig.json',
-          compilerOptions: {
-            noEmit: true,
-            baseUrl: '../../..',
-            paths: Object.fromEntries(Object.entries(entries).map(([name, path]) => [name, [path]])),
-          },
-          include: ['*.ts'],
-        }),
-      );
-      const compiled = await run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', folder]).then(
-        () => '',
-        (error: { stdout: string }) => error.stdout,
-      );
-      expect(compiled).toBe('');
-      expect(snippets.length).toBeGreaterThanOrEqual(1);
-    } finally {
-      rmSync(folder, { recursive: true, force: true });
-    }
-  }, 120_000);
+  it('has every TypeScript snippet as a file of a project that runs (none is only compiled)', () => {
+    // A snippet compiled against stand-in globals once hid that the quick start failed as copied
+    // (`beforeAll is not defined`): every TypeScript block is now a file of a project that
+    // `npm run examples` installs from the tarball and runs, or a file of examples/ held equal above.
+    expect(blocks.filter((block) => block.language === 'ts' && !isProjectFile(block)).map(where)).toEqual([]);
+  });
 
   it('builds the API reference of every public entry with TypeDoc, every warning an error (an undocumented export fails)', async () => {
     const out = join(ROOT, 'test/docs/.api');
