@@ -156,7 +156,10 @@ export function createFake(options: FakeOptions = {}): Fake {
   const operations = createOperations({ schemas, clock, petsDeprecation });
   const router = new OperationRouter({ basePath }, operations);
   const overrides = new OverrideRegistry(options.overrides ?? [], (operation) => router.has(operation));
-  const journal = new Journal(options.journalSize);
+  const journal = new Journal(
+    options.journalSize,
+    keys.map((apiKey) => apiKey.key),
+  );
   const context: FakeContext = {
     baseUrl,
     basePath,

@@ -40,6 +40,17 @@ describe('fake.requests: what the UI sent', () => {
     expect(fake.requests.last()?.operationId).toBe('listCategories');
   });
 
+  it('never shows a key sent in the query: under a credential name, or any value holding a known key', async () => {
+    await fetch(`${baseUrl}/categories?access_token=free-test-key&api_key=typo-key&q=x-pro-test-key-y&page=2`);
+    expect(fake.requests.last()?.query).toEqual({
+      access_token: '[redacted]',
+      api_key: '[redacted]',
+      q: '[redacted]',
+      page: '2',
+    });
+    expect(JSON.stringify(fake.requests.all())).not.toMatch(/free-test-key|typo-key|pro-test-key/);
+  });
+
   it('counts calls per operation, and keeps refusals, unknown paths and bodies that are not JSON', async () => {
     await create('{"name":"a"}');
     await create('{"name":', pro);

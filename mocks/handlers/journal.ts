@@ -8,7 +8,7 @@ export type OperationId = keyof operations & string;
 // under the base URL with its answer. On the hot path it keeps raw pieces only (strings, the body's bytes);
 // the query and the body are parsed when a test reads the entry.
 
-/** One request and its answer, as a test reads it. The key is never kept: only its plan. */
+/** One request and its answer, as a test reads it. The key is never shown: only its plan (a key sent in the query reads `[redacted]`). */
 export interface JournalEntry {
   /** The operation the request was routed to; absent for an unknown path or method. */
   operationId?: OperationId;
@@ -60,9 +60,19 @@ export interface RequestJournal {
 /** The default number of entries kept. */
 export const DEFAULT_JOURNAL_SIZE = 500;
 
-function parsedQuery(raw: string): Record<string, string | string[]> {
+// A client that puts its key in the query (`?api_key=...`) must not find it in the journal: a value
+// under a credential's usual name, or holding one of the fake's keys, is kept as this instead.
+export const REDACTED = '[redacted]';
+const CREDENTIAL_PARAMETER = /^(access[_-]?token|api[_-]?key|apikey|key|token|auth(orization)?|bearer)$/i;
+
+function redacted(name: string, value: string, keys: readonly string[]): string {
+  return CREDENTIAL_PARAMETER.test(name) || keys.some((key) => value.includes(key)) ? REDACTED : value;
+}
+
+function parsedQuery(raw: string, keys: readonly string[]): Record<string, string | string[]> {
   const query: Record<string, string | string[]> = {};
-  for (const [name, value] of new URLSearchParams(raw)) {
+  for (const [name, sent] of new URLSearchParams(raw)) {
+    const value = redacted(name, sent, keys);
     const held = query[name];
     query[name] = held === undefined ? value : Array.isArray(held) ? [...held, value] : [held, value];
   }
@@ -83,12 +93,12 @@ function parsedBody(bytes: JournalRecord['body']): unknown {
   }
 }
 
-function entryOf(record: JournalRecord): JournalEntry {
+function entryOf(record: JournalRecord, keys: readonly string[]): JournalEntry {
   return {
     ...(record.operationId !== undefined && { operationId: record.operationId }),
     method: record.method,
     path: record.path,
-    query: parsedQuery(record.query),
+    query: parsedQuery(record.query, keys),
     body: parsedBody(record.body),
     ...(record.plan !== undefined && { plan: record.plan }),
     status: record.status,
@@ -103,7 +113,11 @@ export class Journal implements RequestJournal {
   #records: JournalRecord[] = [];
   #next = 0;
 
-  constructor(size = DEFAULT_JOURNAL_SIZE) {
+  readonly #keys: readonly string[];
+
+  /** `keys`: the fake's API keys, never shown in an entry's query. */
+  constructor(size = DEFAULT_JOURNAL_SIZE, keys: readonly string[] = []) {
+    this.#keys = keys.filter((key) => key.length > 0);
     if (!Number.isSafeInteger(size) || size < 0)
       throw new Error(`[petstore-fake] journalSize must be a whole number >= 0, got ${String(size)}.`);
     this.#size = size;
@@ -130,19 +144,19 @@ export class Journal implements RequestJournal {
   }
 
   all(): JournalEntry[] {
-    return this.#ordered().map(entryOf);
+    return this.#ordered().map((record) => entryOf(record, this.#keys));
   }
 
   of(operationId: OperationId): JournalEntry[] {
     return this.#ordered()
       .filter((record) => record.operationId === operationId)
-      .map(entryOf);
+      .map((record) => entryOf(record, this.#keys));
   }
 
   last(operationId?: OperationId): JournalEntry | undefined {
     const records = this.#ordered();
     for (let i = records.length - 1; i >= 0; i -= 1) {
-      if (operationId === undefined || records[i]!.operationId === operationId) return entryOf(records[i]!);
+      if (operationId === undefined || records[i]!.operationId === operationId) return entryOf(records[i]!, this.#keys);
     }
     return undefined;
   }
