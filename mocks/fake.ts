@@ -63,7 +63,7 @@ export interface FakeOptions {
   overrides?: readonly Override[];
   /** How many requests `fake.requests` keeps; the oldest go first. 0 keeps none. Default 500. */
   journalSize?: number;
-  /** Told about a failure of the fake itself (answered 500 `internal_error`); the standalone server logs it. */
+  /** Told about a failure of the fake itself, an override's throw included (answered 500 `internal_error`). Default: `console.error`. */
   onDefect?: DefectListener;
 }
 

@@ -15,7 +15,8 @@ export function extraHeader(value: string, previous: Array<[string, string]> = [
   const text = colon < 0 ? '' : value.slice(colon + 1).trim();
   if (colon < 0 || !TOKEN.test(name))
     throw new InvalidArgumentError(
-      `--header must be 'Name: value' with a name of letters, digits and -; got "${value}"`,
+      // The value is not echoed: a gateway's header is often a secret.
+      "--header must be 'Name: value' with a name of letters, digits and - (what was given is not shown: it may be a secret)",
     );
   if (/[\r\n\0]/.test(text)) throw new InvalidArgumentError(`--header ${name}: its value holds a line break`);
   if (['authorization', 'host', 'content-length', 'transfer-encoding'].includes(name.toLowerCase()))

@@ -159,8 +159,3 @@ export function isEntityTag(value: string): boolean {
   // etagc = %x21 / %x23-7E / obs-text
   return /^(W\/)?"[\x21\x23-\x7e\x80-\xff]*"$/.test(value);
 }
-
-/** The entity tags of an `If-None-Match`-style list, or `*`. */
-export function entityTags(value: string): string[] {
-  return value.split(',').map((tag) => tag.trim());
-}

@@ -413,8 +413,10 @@ export class ProxiedConnection {
       this.#client.destroy();
       return this.#close();
     }
-    const message = `the upstream ${this.#address.base} did not answer ${first.method} ${first.target} (${why})`;
-    this.#events.upstreamError({ request: `${first.method} ${first.target}`, why, status, message });
+    // Without the query: a client may have put its key there, and this line reaches every report.
+    const request = `${first.method} ${first.target.split('?')[0]}`;
+    const message = `the upstream ${this.#address.base} did not answer ${request} (${why})`;
+    this.#events.upstreamError({ request, why, status, message });
     const code = status === 504 ? 'gateway_timeout' : 'bad_gateway';
     this.#client.end(rawErrorResponse({ code, message, status }));
     this.#close();

@@ -41,7 +41,9 @@ export function createPipeline(
   context: FakeContext,
   router: OperationRouter,
   journal: Journal,
-  onDefect: DefectListener = () => {},
+  // The 500's message says "see its log": without a listener, the log is the console's.
+  onDefect: DefectListener = (call, error) =>
+    console.error(`[petstore-fake] ${call.method} ${call.path} failed:`, error),
 ): (call: ApiCall) => Promise<Answer> {
   const route = (call: ApiCall) => router.route(call);
 
@@ -64,7 +66,7 @@ export function createPipeline(
         else {
           onDefect(call, error);
           const failure = apiError('internal_error', 'The fake failed to answer; see its log.');
-          answer = errorAnswer(failure, { Connection: 'close' });
+          answer = errorAnswer(failure, { Connection: 'close', ...HARDENING_HEADERS });
         }
       }
     }
