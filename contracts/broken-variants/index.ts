@@ -30,4 +30,11 @@ export const BROKEN_VARIANTS: readonly BrokenVariant[] = [
   ...PROTOCOL_RULE_VARIANTS,
 ];
 
+/** The variant of this name; throws naming it when there is none, so a renamed variant fails the test that used it. */
+export function brokenVariant(name: string): BrokenVariant {
+  const variant = BROKEN_VARIANTS.find((each) => each.name === name);
+  if (!variant) throw new Error(`no broken variant is named ${JSON.stringify(name)}`);
+  return variant;
+}
+
 export type { BrokenConfiguration, BrokenVariant } from './variant.js';

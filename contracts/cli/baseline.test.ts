@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFakeServer, type RunningFakeServer } from '../../mocks/server/index.js';
-import { BROKEN_VARIANTS } from '../broken-variants/index.js';
+import { brokenVariant } from '../broken-variants/index.js';
 import { judgeBaseline, readBaseline } from '../report/baseline.js';
 import { capturedIo } from './captured-io.js';
 import { today } from './baseline-run.js';
@@ -20,7 +20,7 @@ describe('a baseline of known failures: a gate fails only on new ones', () => {
     // Category ids answered as strings: list_categories_conforms fails on listCategories.
     broken = await startFakeServer({
       port: 0,
-      ...BROKEN_VARIANTS.find(({ name }) => name === 'category-id-as-string')!.fake,
+      ...brokenVariant('category-id-as-string').fake,
     });
   });
   afterAll(async () => {

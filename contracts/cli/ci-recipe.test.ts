@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { startFakeServer, type RunningFakeServer } from '../../mocks/server/index.js';
-import { BROKEN_VARIANTS } from '../broken-variants/index.js';
+import { brokenVariant } from '../broken-variants/index.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const STEP = 'End-to-end tests through the contract proxy';
@@ -98,7 +98,7 @@ describe("the CI guide's watch recipe, run as written", () => {
 
   it('fails the step when staging breaks a promise', async () => {
     const { env, run } = await recipe();
-    const variant = BROKEN_VARIANTS.find(({ name }) => name === 'category-id-as-string')!;
+    const variant = brokenVariant('category-id-as-string');
     const broken = await startFakeServer({ port: 0, ...variant.fake });
     try {
       const result = await runStep(run, project, { ...env, STAGING_URL: broken.baseUrl });

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startFakeServer, type RunningFakeServer } from '../../mocks/server/index.js';
-import { BROKEN_VARIANTS } from '../broken-variants/index.js';
+import { brokenVariant } from '../broken-variants/index.js';
 import { CHECKS } from '../checks/registry.js';
 import type { ContractReport } from '../report/suite-report.js';
 import { capturedIo } from './captured-io.js';
@@ -126,7 +126,7 @@ describe('npm run contract', () => {
         await fetch(`${broken.baseUrl}/categories`, { headers: { Authorization: 'Bearer enterprise-test-key' } })
       ).json()) as Array<Record<string, unknown>>;
     beforeAll(async () => {
-      const variant = BROKEN_VARIANTS.find(({ name }) => name === 'extra-properties-accepted')!;
+      const variant = brokenVariant('extra-properties-accepted');
       broken = await startFakeServer({ host: '127.0.0.1', port: 0, ...variant.fake });
       seeded = (await listed()).map(({ id }) => id as number);
     });

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { startFakeServer, type RunningFakeServer } from '../../mocks/server/index.js';
-import { BROKEN_VARIANTS } from '../broken-variants/index.js';
+import { brokenVariant } from '../broken-variants/index.js';
 import { capturedIo } from './captured-io.js';
 import { runContractCli } from './run-contract-cli.js';
 import { watchRun } from './watch-in-process.js';
@@ -60,7 +60,7 @@ withChromium('the HTML report (--html), opened in Chromium', () => {
     reports = await mkdtemp(join(tmpdir(), 'html-report-'));
     broken = await startFakeServer({
       port: 0,
-      ...BROKEN_VARIANTS.find(({ name }) => name === 'category-id-as-string')!.fake,
+      ...brokenVariant('category-id-as-string').fake,
     });
   });
   afterAll(async () => {

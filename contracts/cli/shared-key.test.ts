@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { override, startFakeServer } from '../../mocks/server/index.js';
-import { BROKEN_VARIANTS } from '../broken-variants/index.js';
+import { brokenVariant } from '../broken-variants/index.js';
 import { CHECKS } from '../checks/registry.js';
 import { EXCLUSIVE_KEY_CHECKS, SHARED_KEY_SKIP } from '../runner/shared-key.js';
 import { capturedIo } from './captured-io.js';
@@ -48,7 +48,7 @@ describe('a key used beside the proxy: watch judges only what the traffic it did
 
   it('still catches a service whose Remaining does not fall, or that changes its Limit, with the key shared', async () => {
     for (const name of ['remaining-not-decreasing', 'errors-shown-uncharged']) {
-      const variant = BROKEN_VARIANTS.find((each) => each.name === name)!;
+      const variant = brokenVariant(name);
       const service = await startFakeServer({ port: 0, ...variant.fake });
       try {
         const run = await watchRun(['--upstream', service.baseUrl], async (proxied) => {

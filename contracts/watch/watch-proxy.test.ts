@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startFakeServer, type RunningFakeServer } from '../../mocks/server/index.js';
-import { BROKEN_VARIANTS } from '../broken-variants/index.js';
+import { BROKEN_VARIANTS, brokenVariant } from '../broken-variants/index.js';
 import { capturedIo } from '../cli/captured-io.js';
 import { runContractCli } from '../cli/run-contract-cli.js';
 import { startFakeTarget } from '../targets/fake-target.js';
@@ -429,7 +429,7 @@ describe('petstore-contract watch', () => {
   }, 180_000);
 
   it('prints each violation as it comes, and on stop the exchanges, coverage, rules and deprecated calls; writes JSON, JUnit and a HAR without keys', async () => {
-    const variant = BROKEN_VARIANTS.find(({ name }) => name === 'category-id-as-string')!;
+    const variant = brokenVariant('category-id-as-string');
     const broken = await startFakeServer({ port: 0, ...variant.fake });
     const files = {
       json: join(reports, 'watch.json'),
@@ -491,7 +491,7 @@ describe('petstore-contract watch', () => {
     expect(await runContractCli(['replay', harFile, '--target', 'fake'], same.io)).toBe(0);
     expect(same.out.join('\n')).toMatch(/^Replay against fake: \d+ requests sent, 0 entries left out/m);
     expect(same.out.join('\n')).toContain('Differences the spec does not allow: none');
-    const variant = BROKEN_VARIANTS.find(({ name }) => name === 'media-type-ignored')!;
+    const variant = brokenVariant('media-type-ignored');
     const broken = await startFakeServer({ port: 0, ...variant.fake });
     try {
       const other = capturedIo();
