@@ -1,15 +1,8 @@
 import { afterAll, beforeAll, describe } from '@jest/globals';
 import { fileURLToPath } from 'node:url';
-import type { Browser } from 'playwright-core';
-import { buildDemoPage, DEMO_PUBLIC_DIR } from '../../demo/bundle/build-demo-page.js';
-import {
-  CHROMIUM_INSTALL_COMMAND,
-  CHROMIUM_PATH,
-  chromiumIsInstalled,
-  launchChromium,
-} from '../../demo/e2e/chromium.js';
-import { startDemoServer, type DemoServer } from '../../demo/server/static-server.js';
+import { CHROMIUM_INSTALL_COMMAND, CHROMIUM_PATH, chromiumIsInstalled } from '../../demo/e2e/chromium.js';
 import type { Fake } from '../../mocks/fake.js';
+import { startPageInChromium, type PageInChromium } from '../support/page-in-chromium.js';
 import type { FaultHost, HostStart, Sent } from './fault-host.js';
 import { describeFaultControls } from './fault-scenarios.js';
 
@@ -21,30 +14,19 @@ if (!installed)
     `[faults in the browser] skipped: ${CHROMIUM_PATH} not found; install it with: ${CHROMIUM_INSTALL_COMMAND}`,
   );
 
-let browser: Browser | undefined;
-let pageServer: DemoServer | undefined;
+let hosted: PageInChromium | undefined;
 beforeAll(async () => {
-  if (!installed) return;
-  const entry = fileURLToPath(new URL('./browser-page.ts', import.meta.url));
-  pageServer = await startDemoServer({
-    publicDir: DEMO_PUBLIC_DIR,
-    builtAssets: await buildDemoPage({ entry }),
-    port: 0,
-  });
-  browser = await launchChromium();
+  if (installed) hosted = await startPageInChromium(fileURLToPath(new URL('./browser-page.ts', import.meta.url)));
 }, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await pageServer?.close();
-});
+afterAll(() => hosted?.close());
 
 type Control = 'state' | 'setQuota' | 'ban' | 'unban' | 'revoke' | 'restore';
 type PageWindow = { petstoreFake: Fake };
 
 async function startBrowserHost(config: HostStart): Promise<FaultHost> {
-  const context = await browser!.newContext();
+  const context = await hosted!.browser.newContext();
   const page = await context.newPage();
-  await page.goto(`${pageServer!.url}?config=${encodeURIComponent(JSON.stringify(config))}`);
+  await page.goto(`${hosted!.url}?config=${encodeURIComponent(JSON.stringify(config))}`);
   await page.locator('#app[data-state="ready"]').waitFor();
 
   // Runs `fake.keys[name](...args)` in the page; a rejection comes back as a refusal.

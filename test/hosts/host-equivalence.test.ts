@@ -1,14 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
-import { buildDemoPage, DEMO_PUBLIC_DIR } from '../../demo/bundle/build-demo-page.js';
-import { CHROMIUM_PATH, chromiumIsInstalled, launchChromium } from '../../demo/e2e/chromium.js';
-import { startDemoServer, type DemoServer } from '../../demo/server/static-server.js';
+import { CHROMIUM_PATH, chromiumIsInstalled } from '../../demo/e2e/chromium.js';
 import type { FaultRule } from '../../mocks/domain/faults.js';
 import type { Fake } from '../../mocks/fake.js';
 import type { JournalEntry } from '../../mocks/handlers/journal.js';
 import { setupFake } from '../../mocks/node/index.js';
 import { startFakeServer } from '../../mocks/server/index.js';
+import { startPageInChromium, type PageInChromium } from '../support/page-in-chromium.js';
 import { FROZEN_CLOCK, NAMED_OVERRIDES, type OverrideName } from './named-overrides.js';
 
 // One way through the fake: the same requests through the three hosts (msw's setupServer in Node, msw's
@@ -164,22 +163,11 @@ async function run(host: Host): Promise<{ answers: Seen[]; journal: Omit<Journal
 }
 
 const withBrowser = chromiumIsInstalled();
-let browser: Browser | undefined;
-let pageServer: DemoServer | undefined;
+let hosted: PageInChromium | undefined;
 beforeAll(async () => {
-  if (!withBrowser) return;
-  const entry = fileURLToPath(new URL('./host-page.ts', import.meta.url));
-  pageServer = await startDemoServer({
-    publicDir: DEMO_PUBLIC_DIR,
-    builtAssets: await buildDemoPage({ entry }),
-    port: 0,
-  });
-  browser = await launchChromium();
+  if (withBrowser) hosted = await startPageInChromium(fileURLToPath(new URL('./host-page.ts', import.meta.url)));
 }, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await pageServer?.close();
-});
+afterAll(() => hosted?.close());
 
 describe('the three hosts answer alike', () => {
   it('Node (setupServer) and standalone: the same statuses, bodies, headers and journal, request by request', async () => {
@@ -197,7 +185,7 @@ describe('the three hosts answer alike', () => {
     `browser (setupWorker in ${CHROMIUM_PATH}) and standalone: the same`,
     async () => {
       const [inPage, standalone] = [
-        await run(await browserHost(browser!, pageServer!.url)),
+        await run(await browserHost(hosted!.browser, hosted!.url)),
         await run(await standaloneHost()),
       ];
       inPage.answers.forEach((answer, i) => expect({ i, ...answer }).toEqual({ i, ...standalone.answers[i] }));
