@@ -1,5 +1,6 @@
 import { AUTH_AND_ERROR_VARIANTS } from './auth-and-error-variants.js';
 import { BODY_AND_STATE_VARIANTS } from './body-and-state-variants.js';
+import { FAILURE_VARIANTS } from './failure-variants.js';
 import { RATE_LIMIT_AND_DEPRECATION_VARIANTS } from './rate-limit-and-deprecation-variants.js';
 import { INPUT_HANDLING_VARIANTS } from './input-handling-variants.js';
 import { PROMISE_MODEL_VARIANTS } from './promise-model-variants.js';
@@ -28,6 +29,7 @@ export const BROKEN_VARIANTS: readonly BrokenVariant[] = [
   ...RATE_LIMIT_PROMISE_VARIANTS,
   ...PROMISE_MODEL_VARIANTS,
   ...PROTOCOL_RULE_VARIANTS,
+  ...FAILURE_VARIANTS,
 ];
 
 /** The variant of this name; throws naming it when there is none, so a renamed variant fails the test that used it. */

@@ -10,6 +10,7 @@ import {
 import type { Check } from './check.js';
 import {
   createCategoryConforms,
+  declaredFailureConforms,
   getPetConforms,
   listCategoriesConforms,
   listOrdersConforms,
@@ -47,6 +48,7 @@ export const CHECKS: readonly Check[] = [
   listOrdersConforms,
   getPetConforms,
   createCategoryConforms,
+  declaredFailureConforms,
   errorBodyConformance,
   missingApiKeyRejected,
   invalidApiKeyRejected,

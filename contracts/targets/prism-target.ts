@@ -15,7 +15,7 @@ const STARTUP_TIMEOUT_MS = 90_000;
 const STOP_GRACE_MS = 5_000;
 
 /** What Prism does support, and why it lacks the rest: these reasons are printed for every skipped check. */
-export const PRISM_CAPABILITIES: Capability[] = ['writes'];
+export const PRISM_CAPABILITIES: Capability[] = ['writes', 'preferredStatus'];
 /** Why Prism lacks each capability it lacks: printed for every check it skips. */
 export const PRISM_LACKING: Partial<Record<Capability, string>> = {
   stateful:
