@@ -1,7 +1,7 @@
 import { override } from '../../mocks/handlers/typed-override.js';
 import { headerOf, textAnswer, withJson, wrapping, type BrokenVariant } from './variant.js';
 
-/** Variants about the 500 every operation declares: how it looks, and that no request may provoke it. */
+/** Variants about the 500 every operation declares (how it looks, that no request may provoke it), and the preflight. */
 export const FAILURE_VARIANTS: BrokenVariant[] = [
   {
     name: 'failure-as-html-page',
@@ -35,5 +35,22 @@ export const FAILURE_VARIANTS: BrokenVariant[] = [
         }),
       ],
     },
+  },
+
+  {
+    name: 'preflight-demands-key',
+    breaks:
+      'a CORS preflight (OPTIONS with Origin and Access-Control-Request-Method) without a key is refused 401, as a gateway that authenticates every method does: no browser can then call the interface',
+    caughtBy: ['every_method_routed'],
+    fake: wrapping(async (request, next) => {
+      const answer = await next();
+      if (request.method !== 'OPTIONS' || request.header('access-control-request-method') === null) return answer;
+      if (request.header('authorization') !== null) return answer;
+      return {
+        status: 401,
+        headers: { ...answer.headers, 'WWW-Authenticate': 'Bearer realm="petstore"' },
+        body: { code: 'missing_api_key', message: 'No API key: send Authorization: Bearer <API_KEY>.', status: 401 },
+      };
+    }),
   },
 ];
