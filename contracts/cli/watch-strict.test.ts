@@ -8,22 +8,10 @@ import { sendOrdinaryTraffic } from '../watch/ordinary-traffic.js';
 import type { WatchReport } from '../watch/watch-report.js';
 import { capturedIo } from './captured-io.js';
 import { runContractCli } from './run-contract-cli.js';
+import { watchRun } from './watch-in-process.js';
 
 // A key whose minute the replay of this traffic never uses up, so no wait slows the test.
 const KEY = 'enterprise-test-key';
-
-/** Starts `watch` in this process; resolves once it listens, with its address and a way to stop it. */
-async function watching(args: string[]) {
-  const { out, io } = capturedIo();
-  let stop!: () => void;
-  const stopped = new Promise<void>((resolve) => (stop = resolve));
-  const exit = runContractCli(['watch', '--port', '0', ...args], io, stopped);
-  for (let tries = 0; !out.some((line) => line.startsWith('Watching ')) && tries < 200; tries += 1)
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  const baseUrl = /through (\S+):/.exec(out.find((line) => line.startsWith('Watching ')) ?? '')?.[1];
-  if (!baseUrl) throw new Error(`watch did not start: ${out.join('\n')}`);
-  return { baseUrl, out, stop: () => (stop(), exit) };
-}
 
 // A service that keeps every MUST and breaks one SHOULD of the rules under the spec: no answer says
 // X-Content-Type-Options: nosniff (OWASP API8 hardening, `no_sniffing`).
@@ -46,10 +34,12 @@ describe('watch and replay --strict: a SHOULD warns by default and fails when st
 
   it('watch lists the SHOULD under Warnings and exits 0; with --strict it is a violation and exits 1', async () => {
     const json = join(reports, 'lenient.json');
-    const lenient = await watching(['--upstream', service.baseUrl, '--json', json, '--har', join(reports, 'w.har')]);
-    await sendOrdinaryTraffic(lenient.baseUrl, KEY);
-    expect(await lenient.stop()).toBe(0);
-    const text = lenient.out.join('\n');
+    const lenient = await watchRun(
+      ['--upstream', service.baseUrl, '--json', json, '--har', join(reports, 'w.har')],
+      (baseUrl) => sendOrdinaryTraffic(baseUrl, KEY).then(() => undefined),
+    );
+    expect(lenient.code).toBe(0);
+    const text = lenient.out;
     expect(text).not.toContain('VIOLATION');
     expect(text).toMatch(
       /^Warnings \(SHOULDs of the rules under the spec; --strict makes them violations\): \d+, by rule:$/m,
@@ -61,10 +51,11 @@ describe('watch and replay --strict: a SHOULD warns by default and fails when st
     expect(report.summary.warnings.filter(({ rule }) => rule === 'no_sniffing').length).toBeLessThanOrEqual(5);
 
     const junit = join(reports, 'strict.xml');
-    const strict = await watching(['--upstream', service.baseUrl, '--strict', '--junit', junit]);
-    await sendOrdinaryTraffic(strict.baseUrl, KEY);
-    expect(await strict.stop()).toBe(1);
-    expect(strict.out.join('\n')).toMatch(/^VIOLATION {2}\w+ \d{3} {2}no_sniffing: /m);
+    const strict = await watchRun(['--upstream', service.baseUrl, '--strict', '--junit', junit], (baseUrl) =>
+      sendOrdinaryTraffic(baseUrl, KEY).then(() => undefined),
+    );
+    expect(strict.code).toBe(1);
+    expect(strict.out).toMatch(/^VIOLATION {2}\w+ \d{3} {2}no_sniffing: /m);
     // A CI job reads the JUnit: the rule is a testcase of its own, failed, like the spec's promises.
     const xml = await readFile(junit, 'utf8');
     expect(xml).toMatch(
