@@ -7,6 +7,7 @@ import { PROMISE_MODEL_VARIANTS } from './promise-model-variants.js';
 import { PROTOCOL_VARIANTS } from './protocol-variants.js';
 import { PROTOCOL_RULE_VARIANTS } from './protocol-rule-variants.js';
 import { RATE_LIMIT_PROMISE_VARIANTS } from './rate-limit-promise-variants.js';
+import { RED_TEAM_VARIANTS } from './red-team-variants.js';
 import type { BrokenVariant } from './variant.js';
 
 /**
@@ -30,6 +31,7 @@ export const BROKEN_VARIANTS: readonly BrokenVariant[] = [
   ...PROMISE_MODEL_VARIANTS,
   ...PROTOCOL_RULE_VARIANTS,
   ...FAILURE_VARIANTS,
+  ...RED_TEAM_VARIANTS,
 ];
 
 /** The variant of this name; throws naming it when there is none, so a renamed variant fails the test that used it. */

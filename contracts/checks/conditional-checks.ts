@@ -60,6 +60,18 @@ export const conditionalRequestsHonoured: Check = {
             revalidated,
           );
       }
+      // A resource that offered a tag has a current representation: `*` matches it (RFC 9110 §13.1.2).
+      if (plain.status === 200 && etag !== undefined) {
+        const any = await send({ ...request, headers: { 'If-None-Match': '*' } });
+        if (any.status !== 304)
+          broke(
+            context,
+            'if_none_match_honoured',
+            `${what} with If-None-Match: * (any current representation) is not a 304`,
+            `Received: ${any.status} / Expected: 304 Not Modified: the resource offered ETag: ${etag}`,
+            any,
+          );
+      }
       const lastModified = headerOf(plain, 'last-modified');
       if (plain.status === 200 && lastModified !== undefined) {
         const revalidated = await send({ ...request, headers: { 'If-Modified-Since': lastModified } });

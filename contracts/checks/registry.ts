@@ -38,6 +38,7 @@ import { answersKeepTheProtocol, answersLeakNothing } from './security-checks.js
 import { repeatedMembersHandled } from './json-member-checks.js';
 import { bothQuotaWindowsHeld } from './quota-window-checks.js';
 import { errorMessagesNameTheField } from './error-message-checks.js';
+import { undeclaredRoutesRefused } from './inventory-checks.js';
 
 /**
  * Every check, in the order they run. Checks that exhaust the key's quota come last, so that on a live
@@ -61,6 +62,7 @@ export const CHECKS: readonly Check[] = [
   conditionalRequestsHonoured,
   repeatedMembersHandled,
   answersLeakNothing,
+  undeclaredRoutesRefused,
   validParametersAccepted,
   invalidParametersRejected,
   unknownQueryIgnored,

@@ -1,0 +1,67 @@
+import { headerOf, type Exchange } from '../core/exchange.js';
+import type { ExchangeRule } from './answer-rules.js';
+import { httpDateSeconds, isToken, parameterList } from './http-grammar.js';
+
+const received = (what: string, expected: string) => [`Received: ${what} / Expected: ${expected}`];
+
+/**
+ * Whether a value is one `media-type` (RFC 9110 §8.3.1): `type "/" subtype *( OWS ";" OWS parameter )`.
+ * Not a list: two Content-Type fields arrive joined by a comma, and a client reads neither.
+ */
+export function isMediaType(value: string): boolean {
+  const [essence = '', ...rest] = value.split(';');
+  const [type, subtype, ...more] = essence.trim().split('/');
+  if (more.length > 0 || !type || !subtype || !isToken(type) || !isToken(subtype)) return false;
+  if (rest.length === 0) return true;
+  const parameters = parameterList(rest.join(';').replace(/;/g, ','), { valueRequired: true });
+  // A comma inside a quoted parameter value is part of it; outside one it makes a list.
+  return typeof parameters !== 'string' && parameters.length === rest.filter((part) => part.trim() !== '').length;
+}
+
+/** The URL a Location names, resolved against the request (RFC 9110 §10.2.2), or undefined when it is no URI-reference. */
+function locationUrl(exchange: Exchange): URL | undefined {
+  const value = headerOf(exchange, 'location')!;
+  if (/[\s<>"{}|\\^`]/.test(value)) return undefined;
+  try {
+    return new URL(value, exchange.request.url);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Rules on the syntax of fields every answer may carry, and what a field present promises. */
+export const FIELD_RULES: ExchangeRule[] = [
+  {
+    rule: 'content_type_syntax',
+    applies: (exchange) => headerOf(exchange, 'content-type') !== undefined,
+    breaks: (exchange) => {
+      const value = headerOf(exchange, 'content-type')!;
+      return isMediaType(value)
+        ? []
+        : received(`Content-Type: ${value}`, 'one media type, type/subtype with parameters (sent once)');
+    },
+  },
+  {
+    rule: 'date_syntax',
+    applies: (exchange) => headerOf(exchange, 'date') !== undefined,
+    breaks: (exchange) => {
+      const value = headerOf(exchange, 'date')!;
+      return httpDateSeconds(value) !== undefined
+        ? []
+        : received(`Date: ${value}`, 'an IMF-fixdate (Sun, 06 Nov 1994 08:49:37 GMT)');
+    },
+  },
+  {
+    rule: 'location_names_this_interface',
+    applies: (exchange) => headerOf(exchange, 'location') !== undefined,
+    breaks: (exchange) => {
+      const value = headerOf(exchange, 'location')!;
+      const url = locationUrl(exchange);
+      if (!url) return received(`Location: ${value}`, 'a URI-reference');
+      const request = new URL(exchange.request.url);
+      return url.origin === request.origin
+        ? []
+        : received(`Location: ${value} in an answer from ${request.origin}`, `a resource of ${request.origin}`);
+    },
+  },
+];
