@@ -83,7 +83,12 @@ export const everyMethodRouted: Check = {
         method: 'OPTIONS',
         path,
         auth: 'none',
-        headers: { Origin: BROWSER_ORIGIN, 'Access-Control-Request-Method': allowed[0] ?? 'GET' },
+        // What a browser asks before a keyed JSON request: the key's header and the body's type.
+        headers: {
+          Origin: BROWSER_ORIGIN,
+          'Access-Control-Request-Method': allowed.at(-1) ?? 'GET',
+          'Access-Control-Request-Headers': 'authorization,content-type',
+        },
       });
       // A target that serves CORS (on the preflight or on the path's GET) must let the preflight through;
       // one that serves none leaves CORS to its gateway (spec/.spectral.yaml).

@@ -1,5 +1,6 @@
 import type { Exchange } from '../core/exchange.js';
 import { METADATA_RULES, REPRESENTATION_RULES, type ExchangeRule } from './answer-rules.js';
+import { CORS_AND_CACHE_RULES } from './cors-rules.js';
 import { FIELD_RULES } from './field-rules.js';
 import { RULES, severityOf, type RuleName } from './rule-table.js';
 import { SECURITY_RULES } from './security-rules.js';
@@ -10,6 +11,7 @@ export const EXCHANGE_RULES: readonly ExchangeRule[] = [
   ...FIELD_RULES,
   ...METADATA_RULES,
   ...SECURITY_RULES,
+  ...CORS_AND_CACHE_RULES,
 ];
 
 /** One rule an exchange broke, and whether that fails the run or only warns. */

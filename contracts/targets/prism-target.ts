@@ -30,7 +30,7 @@ export const PRISM_LACKING: Partial<Record<Capability, string>> = {
   httpEquivalences:
     'Prism answers `Authorization: bearer <token>` (lower-case scheme) as if no key were sent, though RFC 9110 §11.1 makes the scheme case-insensitive',
   closedCors:
-    'Prism, a mock for development, grants CORS with credentials to whatever Origin a request names (Access-Control-Allow-Origin repeats it)',
+    'Prism, a mock for development, grants CORS with credentials to whatever Origin a request names (Access-Control-Allow-Origin repeats it) and exposes none of the spec’s headers',
   exactParameters: 'Prism coerces path parameters (`0x10` is 16) and refuses int64 ids past 2^53 with 400',
 };
 
