@@ -197,4 +197,28 @@ export const RED_TEAM_VARIANTS: BrokenVariant[] = [
         : tagged;
     }),
   },
+  {
+    name: 'anonymous-401-cached-for-all',
+    breaks:
+      'a 401 to a request without a key says Cache-Control: public, max-age=3600 and no Vary: Authorization: a shared cache hands it to every keyed client (RFC 9111 §4.1)',
+    caughtBy: ['missing_api_key_rejected'],
+    fake: wrapping(async (request, next) => {
+      const answer = await next();
+      return answer.status === 401 && request.header('authorization') === null
+        ? withHeaders(answer, (headers) => headers.set('Cache-Control', 'public, max-age=3600'))
+        : answer;
+    }),
+  },
+  {
+    name: 'preflight-allows-headers-star',
+    breaks:
+      'a preflight answers Access-Control-Allow-Headers: *, which never covers Authorization: no browser can send the key (Fetch standard)',
+    caughtBy: ['every_method_routed'],
+    fake: wrapping(async (request, next) => {
+      const answer = await next();
+      return request.method === 'OPTIONS'
+        ? withHeaders(answer, (headers) => headers.set('Access-Control-Allow-Headers', '*'))
+        : answer;
+    }),
+  },
 ];
