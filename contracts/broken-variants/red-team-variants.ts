@@ -221,4 +221,36 @@ export const RED_TEAM_VARIANTS: BrokenVariant[] = [
         : answer;
     }),
   },
+  {
+    name: 'key-guessing-unthrottled',
+    breaks:
+      'past the window of unauthenticated requests, unknown keys still get 401, never 429: a client can guess keys without limit (OWASP API2)',
+    caughtBy: ['key_guessing_throttled'],
+    fake: wrapping(async (request, next) => {
+      const answer = await next();
+      const token = tokenOf(request);
+      if (answer.status !== 429 || (token !== undefined && KNOWN_KEYS.includes(token))) return answer;
+      const challenge =
+        token === undefined ? 'Bearer realm="petstore"' : 'Bearer realm="petstore", error="invalid_token"';
+      const code = token === undefined ? 'missing_api_key' : 'invalid_api_key';
+      return {
+        ...answer,
+        status: 401,
+        headers: { ...answer.headers, 'WWW-Authenticate': challenge },
+        body: { code, message: 'No valid API key.', status: 401 },
+      };
+    }),
+  },
+  {
+    name: 'not-modified-since-anything',
+    breaks:
+      'any If-Modified-Since answers 304, a date from 1994 too, though reads offer no Last-Modified (RFC 9110 §13.1.3)',
+    caughtBy: ['conditional_requests_honoured'],
+    fake: wrapping(async (request, next) => {
+      const answer = await next();
+      return request.header('if-modified-since') !== null && answer.status === 200
+        ? { ...answer, status: 304, body: undefined, rawBody: '' }
+        : answer;
+    }),
+  },
 ];

@@ -39,6 +39,7 @@ import { repeatedMembersHandled } from './json-member-checks.js';
 import { bothQuotaWindowsHeld } from './quota-window-checks.js';
 import { errorMessagesNameTheField } from './error-message-checks.js';
 import { undeclaredRoutesRefused } from './inventory-checks.js';
+import { keyGuessingThrottled } from './guessing-checks.js';
 
 /**
  * Every check, in the order they run. Checks that exhaust the key's quota come last, so that on a live
@@ -88,6 +89,7 @@ export const CHECKS: readonly Check[] = [
   deprecationHeaders,
   sunsetAnswersGone,
   rateLimitExceededAnswer,
+  keyGuessingThrottled,
   rateLimitPromisesKept,
   concurrentClientsSerialisable,
   quotaWindowRollsOver,

@@ -29,8 +29,29 @@ function locationUrl(exchange: Exchange): URL | undefined {
   }
 }
 
+const SAFE_INTEGER = BigInt(Number.MAX_SAFE_INTEGER);
+
+/** Integer literals of a JSON text (outside its strings) that no IEEE 754 double holds exactly. */
+function unsafeIntegers(text: string): string[] {
+  const numbers = text.replace(/"(?:[^"\\]|\\.)*"/g, '""').match(/-?\d{16,}(?![.\deE])/g) ?? [];
+  return numbers.filter((literal) => (literal.startsWith('-') ? -BigInt(literal) : BigInt(literal)) > SAFE_INTEGER);
+}
+
 /** Rules on the syntax of fields every answer may carry, and what a field present promises. */
 export const FIELD_RULES: ExchangeRule[] = [
+  {
+    rule: 'json_numbers_interoperable',
+    applies: (exchange) => exchange.json !== undefined && /\d{16}/.test(exchange.text),
+    breaks: (exchange) => {
+      const unsafe = unsafeIntegers(exchange.text);
+      return unsafe.length === 0
+        ? []
+        : received(
+            `${unsafe.slice(0, 3).join(', ')} in a JSON answer`,
+            `integers within ±${Number.MAX_SAFE_INTEGER}: JavaScript and every client on doubles read ${unsafe[0]} as ${Number(unsafe[0])}`,
+          );
+    },
+  },
   {
     rule: 'content_type_syntax',
     applies: (exchange) => headerOf(exchange, 'content-type') !== undefined,

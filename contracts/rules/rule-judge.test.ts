@@ -84,6 +84,7 @@ const BREAKS: Array<[RuleName, Exchange]> = [
   ],
   ['content_type_syntax', exchange({ headers: { 'content-type': 'json' } })],
   ['date_syntax', exchange({ headers: { date: '2026-11-25T03:00:00.000Z' } })],
+  ['json_numbers_interoperable', exchange({ text: '[{"id":9007199254740993,"name":"9007199254740993999"}]' })],
   ['date_syntax', exchange({ headers: { date: 'Wed, 25 Nov 2026 03:00:00 UTC' } })],
   ['location_names_this_interface', exchange({ status: 201, headers: { location: 'https://cdn.example.net/c/4' } })],
   ['location_names_this_interface', exchange({ status: 201, headers: { location: '/categories/<4>' } })],

@@ -97,6 +97,14 @@ export const RULES = {
     model: true,
     checks: ['answers_keep_the_protocol'],
   },
+  json_numbers_interoperable: {
+    source: 'RFC 8259 §6; RFC 7493 §2.2',
+    strength: 'SHOULD',
+    appliesTo: 'every answer',
+    says: 'integers in answers stay within ±(2^53−1), what an IEEE 754 double holds exactly: the spec’s int64 ids allow more, but a JavaScript client reads 9007199254740993 as 9007199254740992 and asks for another record',
+    model: true,
+    checks: ['answers_keep_the_protocol'],
+  },
   json_member_names_unique: {
     source: "RFC 8259 §4; the spec's schemas",
     strength: 'MUST',
@@ -332,6 +340,14 @@ export const RULES = {
     model: false,
     checks: ['conditional_requests_honoured'],
   },
+  not_modified_only_when_unchanged: {
+    source: 'RFC 9110 §13.1.3, §13.2.2, §15.4.5',
+    strength: 'MUST',
+    appliesTo: 'a header when present',
+    says: 'a 304 answers only a condition the client’s copy meets: If-Modified-Since with a date before the resource existed gets the full answer (a target with no Last-Modified ignores the field)',
+    model: false,
+    checks: ['conditional_requests_honoured'],
+  },
   if_modified_since_honoured: {
     source: 'RFC 9110 §13.1.3',
     strength: 'SHOULD',
@@ -363,6 +379,14 @@ export const RULES = {
     says: 'a create carrying a property the client may not set (`id`, any property its schema lacks) is refused and stores nothing',
     model: false,
     checks: ['invalid_body_rejected', 'invalid_body_not_stored'],
+  },
+  guessing_throttled: {
+    source: 'OWASP API2:2023, API4:2023',
+    strength: 'MUST',
+    appliesTo: 'every request',
+    says: 'requests with unknown keys count in a window of their own, and past it are refused with 429, never answered 401 without end: guessing keys is throttled',
+    model: false,
+    checks: ['key_guessing_throttled'],
   },
   bounded_consumption: {
     source: 'OWASP API4:2023',
