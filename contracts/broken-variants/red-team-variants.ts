@@ -1,4 +1,5 @@
 import type { Answer } from '../../mocks/handlers/api-call.js';
+import { override } from '../../mocks/handlers/typed-override.js';
 import { onSpecPath, textAnswer, tokenOf, withHeaders, wrapping, type BrokenVariant } from './variant.js';
 
 const KNOWN_KEYS = ['free-test-key', 'pro-test-key', 'business-test-key', 'enterprise-test-key'];
@@ -252,5 +253,22 @@ export const RED_TEAM_VARIANTS: BrokenVariant[] = [
         ? { ...answer, status: 304, body: undefined, rawBody: '' }
         : answer;
     }),
+  },
+  {
+    name: 'id-mass-assigned',
+    breaks:
+      'a create carrying id is stored under that id (the field stripped before validation, set after): mass assignment (OWASP API3)',
+    caughtBy: ['server_fields_not_assignable'],
+    fake: {
+      overrides: [
+        override.post('/categories', async ({ request, next }) => {
+          const sent = (await request.json()) as Record<string, unknown> | undefined;
+          if (typeof sent !== 'object' || sent === null || !('id' in sent)) return next();
+          const { id, ...rest } = sent;
+          const answer = await next({ body: JSON.stringify(rest) });
+          return answer.status === 201 ? { ...answer, body: { ...(answer.body as object), id } } : answer;
+        }),
+      ],
+    },
   },
 ];

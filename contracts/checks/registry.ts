@@ -40,6 +40,7 @@ import { bothQuotaWindowsHeld } from './quota-window-checks.js';
 import { errorMessagesNameTheField } from './error-message-checks.js';
 import { undeclaredRoutesRefused } from './inventory-checks.js';
 import { keyGuessingThrottled } from './guessing-checks.js';
+import { serverFieldsNotAssignable } from './assignment-checks.js';
 
 /**
  * Every check, in the order they run. Checks that exhaust the key's quota come last, so that on a live
@@ -71,6 +72,7 @@ export const CHECKS: readonly Check[] = [
   validBodiesStoredAsSent,
   invalidBodyRejected,
   invalidBodyNotStored,
+  serverFieldsNotAssignable,
   errorMessagesNameTheField,
   malformedJsonRejected,
   unsupportedMediaTypeRejected,

@@ -376,9 +376,9 @@ export const RULES = {
     source: 'OWASP API3:2023',
     strength: 'MUST',
     appliesTo: 'every request',
-    says: 'a create carrying a property the client may not set (`id`, any property its schema lacks) is refused and stores nothing',
+    says: 'a create carrying a property the client may not set (`id`, any property its schema lacks) is refused and stores nothing; each field the answer has and the request schema lacks is tried on every write, with a valid value',
     model: false,
-    checks: ['invalid_body_rejected', 'invalid_body_not_stored'],
+    checks: ['server_fields_not_assignable', 'invalid_body_rejected', 'invalid_body_not_stored'],
   },
   guessing_throttled: {
     source: 'OWASP API2:2023, API4:2023',
