@@ -63,10 +63,12 @@ export const FIELD_RULES: ExchangeRule[] = [
     },
   },
   {
-    rule: 'date_syntax',
-    applies: (exchange) => headerOf(exchange, 'date') !== undefined,
+    rule: 'date_on_answers',
+    applies: (exchange) =>
+      headerOf(exchange, 'date') !== undefined || (exchange.status >= 200 && exchange.status < 500),
     breaks: (exchange) => {
-      const value = headerOf(exchange, 'date')!;
+      const value = headerOf(exchange, 'date');
+      if (value === undefined) return received(`a ${exchange.status} without Date`, 'Date: <IMF-fixdate>');
       return httpDateSeconds(value) !== undefined
         ? []
         : received(`Date: ${value}`, 'an IMF-fixdate (Sun, 06 Nov 1994 08:49:37 GMT)');

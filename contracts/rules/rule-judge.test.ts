@@ -6,6 +6,7 @@ import { EXCHANGE_RULES, ruleBreaks } from './rule-judge.js';
 import { RULES, RULE_NAMES, type RuleName } from './rule-table.js';
 
 const KEPT_HEADERS = {
+  date: 'Wed, 25 Nov 2026 03:00:00 GMT',
   'content-type': 'application/json',
   'cache-control': 'no-store',
   'x-content-type-options': 'nosniff',
@@ -83,9 +84,10 @@ const BREAKS: Array<[RuleName, Exchange]> = [
     exchange({ headers: { 'content-type': 'application/json; charset=utf-8, application/json' } }),
   ],
   ['content_type_syntax', exchange({ headers: { 'content-type': 'json' } })],
-  ['date_syntax', exchange({ headers: { date: '2026-11-25T03:00:00.000Z' } })],
+  ['date_on_answers', exchange({ headers: { date: '2026-11-25T03:00:00.000Z' } })],
+  ['date_on_answers', exchange({ headers: { date: undefined as unknown as string } })],
   ['json_numbers_interoperable', exchange({ text: '[{"id":9007199254740993,"name":"9007199254740993999"}]' })],
-  ['date_syntax', exchange({ headers: { date: 'Wed, 25 Nov 2026 03:00:00 UTC' } })],
+  ['date_on_answers', exchange({ headers: { date: 'Wed, 25 Nov 2026 03:00:00 UTC' } })],
   ['location_names_this_interface', exchange({ status: 201, headers: { location: 'https://cdn.example.net/c/4' } })],
   ['location_names_this_interface', exchange({ status: 201, headers: { location: '/categories/<4>' } })],
   [

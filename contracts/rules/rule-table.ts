@@ -49,11 +49,11 @@ export const RULES = {
     model: true,
     checks: ['answers_keep_the_protocol'],
   },
-  date_syntax: {
+  date_on_answers: {
     source: 'RFC 9110 §6.6.1, §5.6.7',
     strength: 'MUST',
-    appliesTo: 'a header when present',
-    says: 'Date is an IMF-fixdate (Sun, 06 Nov 1994 08:49:37 GMT), the one form a sender generates',
+    appliesTo: 'every answer',
+    says: 'an origin server with a clock sends Date on every 2xx, 3xx and 4xx answer, as an IMF-fixdate (Sun, 06 Nov 1994 08:49:37 GMT), the one form a sender generates',
     model: true,
     checks: ['answers_keep_the_protocol'],
   },
