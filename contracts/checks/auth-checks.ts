@@ -182,7 +182,9 @@ export const invalidApiKeyRejected: Check = {
     'every read with a generated invalid credential (near misses of the key, other schemes, random tokens) answers 401 invalid_api_key with error="invalid_token"',
   needs: ['realAuth'],
   async run(context) {
-    for (const model of reads()) {
+    for (const [index, model] of reads().entries()) {
+      // Each near miss once on every target; on every read only where the quota does not limit the run.
+      const examples = index === 0 || context.patience() === undefined ? NEAR_MISSES : [];
       await checkProperty(
         context,
         `${model.operation.operationId} credentials`,
@@ -197,7 +199,7 @@ export const invalidApiKeyRejected: Check = {
             `${request.method} ${request.path} with ${what}`,
           );
         },
-        { examples: NEAR_MISSES, runs: Math.ceil(context.runs / 4), describe: ({ what }) => what },
+        { examples, runs: Math.ceil(context.runs / 4), describe: ({ what }) => what },
       );
     }
   },
