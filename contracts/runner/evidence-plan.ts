@@ -1,0 +1,106 @@
+import type { Check } from '../checks/check.js';
+import { RULES } from '../rules/rule-table.js';
+import { startFakeTarget } from '../targets/fake-target.js';
+import { skipReason, type TargetDescriptor } from '../targets/target.js';
+import { evidenceCatalogue } from './evidence-catalogue.js';
+import { runCheckInPhase } from './run-check.js';
+import { WINDOW_DRIVING_CHECKS } from './run-cost.js';
+import { suiteSettings, type SuiteSettings } from './suite-settings.js';
+
+/** What a rehearsal measured of one check: the entries its fixed cases tried, and the requests they took. */
+export interface Rehearsed {
+  check: string;
+  requests: number;
+  tried: ReadonlySet<string>;
+}
+
+/** The order a budgeted run takes: checks that try the catalogue first, then those that only repeat it. */
+export interface EvidencePlan {
+  /** The checks whose fixed cases, together, try every entry the rehearsal reached, for the fewest requests. */
+  evidence: ReadonlySet<string>;
+  /** Requests the evidence checks took in the rehearsal (the target's own answers may ask for more). */
+  requests: number;
+  /** Entries the rehearsal reached. */
+  entries: number;
+}
+
+/**
+ * The fewest requests that try every entry the rehearsed checks tried (greedy set cover: the check
+ * with the most untried entries per request, again and again), plus, for each rule of the table, one
+ * of the checks it names if none is chosen yet (a check that drives a window is not rehearsed: it
+ * costs a window, and counts as the dearest).
+ * @example chooseEvidenceChecks([{ check: 'a', requests: 9, tried: new Set(['x', 'y']) }, { check: 'b', requests: 1, tried: new Set(['x']) }], []) // Set { 'b', 'a' }
+ */
+export function chooseEvidenceChecks(rehearsed: readonly Rehearsed[], unrehearsed: readonly string[]): Set<string> {
+  const chosen = new Set<string>();
+  const covered = new Set<string>();
+  for (;;) {
+    let best: { check: string; gain: number } | undefined;
+    for (const { check, requests, tried } of rehearsed) {
+      if (chosen.has(check)) continue;
+      const fresh = [...tried].filter((entry) => !covered.has(entry)).length;
+      const gain = fresh / Math.max(1, requests);
+      if (fresh > 0 && (!best || gain > best.gain)) best = { check, gain };
+    }
+    if (!best) break;
+    chosen.add(best.check);
+    for (const entry of rehearsed.find(({ check }) => check === best.check)!.tried) covered.add(entry);
+  }
+  // A rule is put to the test by a check the table names for it, not by whatever answer happened to
+  // apply it in the rehearsal (a 429 a fake scenario provoked): one of them runs, the cheapest.
+  const cost = (check: string) => rehearsed.find((candidate) => candidate.check === check)?.requests ?? Infinity;
+  for (const { checks } of Object.values(RULES)) {
+    const named = (checks as readonly string[]).filter(
+      (check) => unrehearsed.includes(check) || rehearsed.some((candidate) => candidate.check === check),
+    );
+    if (named.length === 0 || named.some((check) => chosen.has(check))) continue;
+    chosen.add(named.reduce((cheapest, check) => (cost(check) < cost(cheapest) ? check : cheapest)));
+  }
+  return chosen;
+}
+
+/**
+ * Plans a budgeted run before its first request: each check the target can run is rehearsed with its
+ * fixed cases against a fake started in this process (a second or two, no request to the target), and
+ * the cheapest set of checks that tries every entry the rehearsal reached runs first. What a check
+ * tries is read from its requests, so the plan follows the spec and the checks with no list to keep.
+ */
+export async function planEvidence(
+  checks: readonly Check[],
+  descriptor: Pick<TargetDescriptor, 'capabilities' | 'lacking'>,
+  settings: SuiteSettings,
+): Promise<EvidencePlan> {
+  const runnable = checks.filter((check) => skipReason(check.needs, descriptor) === undefined);
+  const rehearsing = runnable.filter((check) => !WINDOW_DRIVING_CHECKS.has(check.name));
+  const catalogue = new Set(evidenceCatalogue().map(({ id }) => id));
+  const stage = await startFakeTarget();
+  const rehearsed: Rehearsed[] = [];
+  try {
+    const rehearsal = suiteSettings({
+      live: false,
+      seed: settings.seed,
+      runs: settings.runs,
+      ...(settings.maxConcurrency !== undefined && { maxConcurrency: settings.maxConcurrency }),
+    });
+    for (const check of rehearsing) {
+      const { result, tried } = await runCheckInPhase(check, stage.descriptor, { settings: rehearsal }, 'evidence');
+      rehearsed.push({
+        check: check.name,
+        requests: result.requests,
+        tried: new Set(tried.filter((entry) => catalogue.has(entry))),
+      });
+    }
+  } finally {
+    await stage.close();
+  }
+  const evidence = chooseEvidenceChecks(
+    rehearsed,
+    runnable.filter((check) => WINDOW_DRIVING_CHECKS.has(check.name)).map(({ name }) => name),
+  );
+  const chosen = rehearsed.filter(({ check }) => evidence.has(check));
+  return {
+    evidence,
+    requests: chosen.reduce((sum, { requests }) => sum + requests, 0),
+    entries: new Set(rehearsed.flatMap(({ tried }) => [...tried])).size,
+  };
+}
