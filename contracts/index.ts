@@ -87,6 +87,8 @@ export {
 export type { WatchReport } from './watch/watch-report.js';
 export type { UpstreamFailure } from './watch/proxy-connection.js';
 export type { WaitPastBudget, WaitRecord } from './runner/run-bounds.js';
+/** What a run tried of the evidence catalogue against one target (`SuiteReport.evidence`). */
+export type { EvidenceSummary } from './runner/evidence-catalogue.js';
 export type { ExtraHeaders } from './transport/send-request.js';
 export type { BaselineEntry, BaselineVerdict, Finding } from './report/baseline.js';
 export { UnansweredLog, reachabilityOf, type Reachability, type UnansweredExchange } from './transport/unanswered.js';

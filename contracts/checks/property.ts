@@ -56,7 +56,11 @@ export async function checkProperty<T>(
   const novelty = new NoveltyStop(context);
   let cases = 0;
   let drawn = 0;
+  // A budget used up (or a case not applicable) ends the property: fast-check would otherwise shrink
+  // it, and every shrink would ask the spent budget again.
+  let skip: Error | undefined;
   const property = fc.asyncProperty(arbitrary, async (value) => {
+    if (skip) throw skip;
     if (shrinking && (shrinkRequests += 1) > SHRINK_REQUESTS) return;
     // The fixed examples (one of each kind) are always sent; past them, a case is sent while cases
     // still bring new evidence: a kind not tried yet, or an answer not seen yet.
@@ -67,6 +71,7 @@ export async function checkProperty<T>(
       await predicate(value);
     } catch (error) {
       shrinking = true;
+      if (isSkip(error)) skip = error;
       throw error;
     }
     novelty.caseDone(value);

@@ -93,6 +93,7 @@ async function runAgainst(
     results,
     descriptor,
     ...(settings.operations && { operations: settings.operations }),
+    ...(session.evidencePlan && { triedBy: session.evidencePlan.triedBy }),
   });
   for (const line of evidenceText(evidence, descriptor.label)) io.out(line);
   for (const line of waitsPastBudgetText(session.waitsPastBudget)) io.out(line);

@@ -3,6 +3,9 @@ import { schemaEvidence, type EvidenceEntry } from '../generate/schema-evidence.
 import { RULE_NAMES, RULES, type Rule, type RuleName } from '../rules/rule-table.js';
 import { skipReason, type TargetDescriptor } from '../targets/target.js';
 import type { CheckResult } from './check-result.js';
+import { CHECKS } from '../checks/registry.js';
+
+const CHECK_NEEDS = new Map(CHECKS.map((check) => [check.name, check.needs]));
 
 export type { EvidenceEntry } from '../generate/schema-evidence.js';
 
@@ -83,8 +86,10 @@ export function evidenceSummary(options: {
   descriptor: Pick<TargetDescriptor, 'capabilities' | 'lacking'>;
   /** `--operations`: entries of other operations are not for this run. */
   operations?: ReadonlySet<string>;
+  /** From a budgeted run's rehearsal: the checks whose requests tried each entry (to tell a target's lack from a gap). */
+  triedBy?: ReadonlyMap<string, readonly string[]>;
 }): EvidenceSummary {
-  const { catalogue, tried, results, descriptor, operations } = options;
+  const { catalogue, tried, results, descriptor, operations, triedBy } = options;
   const summary: EvidenceSummary = {
     catalogue: catalogue.length,
     tried: [],
@@ -101,7 +106,8 @@ export function evidenceSummary(options: {
     const lacking =
       entry.operationId !== undefined && operations && !operations.has(entry.operationId)
         ? `${entry.operationId} is outside --operations`
-        : skipReason(entry.needs, descriptor);
+        : (skipReason(entry.needs, descriptor) ??
+          targetLacks(rule ? RULES[rule].checks : triedBy?.get(entry.id), results, descriptor));
     if (lacking !== undefined) {
       summary.notApplicable.push({ entry: entry.id, why: lacking });
       continue;
@@ -111,6 +117,22 @@ export function evidenceSummary(options: {
   }
   summary.complete = summary.notTried.length === 0;
   return summary;
+}
+
+/** The target's reason when every check that tries an entry is skipped for what the target lacks. */
+function targetLacks(
+  checks: readonly string[] | undefined,
+  results: readonly CheckResult[],
+  descriptor: Pick<TargetDescriptor, 'capabilities' | 'lacking'>,
+): string | undefined {
+  if (!checks || checks.length === 0) return undefined;
+  const reasons = checks.map((name) => {
+    const result = results.find((candidate) => candidate.check === name);
+    const needs = CHECK_NEEDS.get(name);
+    const lacking = needs && skipReason(needs, descriptor);
+    return result?.outcome === 'skipped' && lacking !== undefined && result.reason === lacking ? lacking : undefined;
+  });
+  return reasons.every((reason) => reason !== undefined) ? reasons[0] : undefined;
 }
 
 function leftOutChecks(results: readonly CheckResult[]): string {

@@ -22,6 +22,8 @@ export interface EvidencePlan {
   requests: number;
   /** Entries the rehearsal reached. */
   entries: number;
+  /** For each entry the rehearsal reached, the checks whose requests tried it there. */
+  triedBy: ReadonlyMap<string, readonly string[]>;
 }
 
 /**
@@ -98,9 +100,13 @@ export async function planEvidence(
     runnable.filter((check) => WINDOW_DRIVING_CHECKS.has(check.name)).map(({ name }) => name),
   );
   const chosen = rehearsed.filter(({ check }) => evidence.has(check));
+  const triedBy = new Map<string, string[]>();
+  for (const { check, tried } of rehearsed)
+    for (const entry of tried) triedBy.set(entry, [...(triedBy.get(entry) ?? []), check]);
   return {
     evidence,
     requests: chosen.reduce((sum, { requests }) => sum + requests, 0),
-    entries: new Set(rehearsed.flatMap(({ tried }) => [...tried])).size,
+    entries: triedBy.size,
+    triedBy,
   };
 }

@@ -3,7 +3,7 @@ import type { TargetDescriptor } from '../targets/target.js';
 import type { CheckResult } from './check-result.js';
 import { planEvidence } from './evidence-plan.js';
 import { INTERRUPTED } from './run-bounds.js';
-import { runCheckInPhase, type RunCheckOptions } from './run-check.js';
+import { runCheckInPhase, sessionOf, type RunCheckOptions } from './run-check.js';
 import type { SuiteSettings } from './suite-settings.js';
 
 /** Options of {@link runChecks}: {@link RunCheckOptions} for every check, told which check speaks. */
@@ -50,7 +50,7 @@ function withRepetition(evidence: CheckResult, repetition: CheckResult): CheckRe
 /**
  * Runs checks one after another (they share the key's quota, so never in parallel); results come back
  * in the order given. Under a budget (`maxRequests`, `maxMinutes`) evidence comes first: the checks
- * that together try every entry of the evidence catalogue ({@link planEvidence}) run with their fixed
+ * that together try every entry of the evidence catalogue (`planEvidence` rehearses them) run with their fixed
  * cases only, then the checks that only repeat the catalogue, then, with what is left, the checks
  * that draw generated cases run again to draw them. A budget used up late drops repetition, never an
  * untried entry.
@@ -70,6 +70,7 @@ export async function runChecks(
   const order = checks.map((_, index) => index);
   if (budgeted) {
     const plan = await planEvidence(checks, descriptor, settings);
+    sessionOf(descriptor, settings).evidencePlan = plan;
     const first = order.filter((index) => plan.evidence.has(checks[index]!.name));
     order.splice(0, order.length, ...first, ...order.filter((index) => !plan.evidence.has(checks[index]!.name)));
     options.onPlan?.(

@@ -15,6 +15,7 @@ import type { SuiteSettings } from './suite-settings.js';
 import { UnansweredLog, whyUnanswered } from '../transport/unanswered.js';
 import { INTERRUPTED, LEFT_OUT, TimeBudget, type WaitPastBudget, type WaitRecord } from './run-bounds.js';
 import { EvidenceLedger } from './evidence-ledger.js';
+import type { EvidencePlan } from './evidence-plan.js';
 
 type Send = CheckContext['send'];
 
@@ -87,6 +88,8 @@ export class TargetSession {
   readonly unanswered = new UnansweredLog();
   /** The entries of the evidence catalogue the run's requests tried. */
   readonly evidence: EvidenceLedger;
+  /** A budgeted run's plan: which checks try the catalogue first, and which check tried each entry in its rehearsal. */
+  evidencePlan: EvidencePlan | undefined;
   readonly #time: TimeBudget;
   #check = '';
   #lastAnswer: Exchange | undefined;
@@ -263,8 +266,14 @@ export class TargetSession {
     return this.#budgetedWait(this.#realWaiter, seconds, why);
   }
 
-  #budgetedWait(waiter: Waiter, seconds: number, why: string): Promise<void> {
-    return this.#time.wait(waiter, seconds, why, { check: this.#check, lastAnswer: this.#lastAnswer });
+  async #budgetedWait(waiter: Waiter, seconds: number, why: string): Promise<void> {
+    try {
+      await this.#time.wait(waiter, seconds, why, { check: this.#check, lastAnswer: this.#lastAnswer });
+    } catch (error) {
+      // The pacer said it was waiting before it asked: say that the budget did not let it.
+      this.#note(`not waited: ${error instanceof Error ? error.message : String(error)}`);
+      throw error;
+    }
   }
 
   /** What the model or a check found broken: a failure of the running check, or its warning (the first of each rule). */
