@@ -1,11 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { CHECKS } from '../checks/registry.js';
+import { concurrentClientsSerialisable } from '../checks/concurrent-clients-check.js';
+import { brokenVariant } from '../broken-variants/index.js';
+import { startFakeServer } from '../../mocks/server/index.js';
+import { connectUrlTarget } from '../targets/url-target.js';
 import { startFakeTarget } from '../targets/fake-target.js';
 import type { RunningTarget } from '../targets/target.js';
 import type { CheckResult } from './check-result.js';
 import { evidenceCatalogue, evidenceSummary } from './evidence-catalogue.js';
 import { chooseEvidenceChecks } from './evidence-plan.js';
-import { runCheck, sessionOf } from './run-check.js';
+import { runCheck, runCheckInPhase, sessionOf } from './run-check.js';
 import { runChecks } from './run-checks.js';
 import type { SuiteSettings } from './suite-settings.js';
 
@@ -69,6 +73,36 @@ describe('a budget buys evidence first, repetition last', () => {
       expect.arrayContaining([expect.stringMatching(/^invalid_body_rejected: repetition: \d+ more requests/)]),
     );
   }, 120_000);
+});
+
+describe('bursts from several clients, whatever the budget', () => {
+  it('catches creates answered with one id on a URL with its fixed bursts alone, whatever the seed', async () => {
+    const service = await startFakeServer({ host: '127.0.0.1', port: 0, ...brokenVariant('create-ids-race').fake });
+    try {
+      for (const seed of [1, 2]) {
+        // A target of its own per seed: a session keeps the seed its first check was given.
+        const { descriptor } = await connectUrlTarget({
+          baseUrl: service.baseUrl,
+          apiKey: 'enterprise-test-key',
+          allow: ['writes'],
+        });
+        const { result, tried } = await runCheckInPhase(
+          concurrentClientsSerialisable,
+          descriptor,
+          { settings: { seed, runs: 20, maxRequests: 60 } },
+          'evidence',
+        );
+        expect(result).toMatchObject({
+          outcome: 'failed',
+          failure: { title: expect.stringMatching(/clients at once/) },
+        });
+        expect(result.requests).toBeLessThanOrEqual(12);
+        expect(tried).toEqual(expect.arrayContaining(['concurrency: creates from several clients at once']));
+      }
+    } finally {
+      await service.close();
+    }
+  }, 60_000);
 });
 
 describe('choosing the checks that try the catalogue', () => {
