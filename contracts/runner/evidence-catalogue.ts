@@ -38,6 +38,18 @@ export function evidenceCatalogue(spec: SpecDocument = documentedSpec()): Eviden
   ];
 }
 
+/** The order a budgeted run takes: checks that try the catalogue first, then those that only repeat it. */
+export interface EvidencePlan {
+  /** The checks whose fixed cases, together, try every entry the rehearsal reached, for the fewest requests. */
+  evidence: ReadonlySet<string>;
+  /** Requests the evidence checks took in the rehearsal (the target's own answers may ask for more). */
+  requests: number;
+  /** Entries the rehearsal reached. */
+  entries: number;
+  /** For each entry the rehearsal reached, the checks whose requests tried it there. */
+  triedBy: ReadonlyMap<string, readonly string[]>;
+}
+
 /** What a run tried of the catalogue against one target: the report's evidence lines and the JSON report's `evidence`. */
 export interface EvidenceSummary {
   /** Entries in the catalogue. */

@@ -2,7 +2,7 @@ import type { Check } from '../checks/check.js';
 import { RULES } from '../rules/rule-table.js';
 import { startFakeTarget } from '../targets/fake-target.js';
 import { skipReason, type TargetDescriptor } from '../targets/target.js';
-import { evidenceCatalogue } from './evidence-catalogue.js';
+import { evidenceCatalogue, type EvidencePlan } from './evidence-catalogue.js';
 import { runCheckInPhase } from './run-check.js';
 import { WINDOW_DRIVING_CHECKS } from './run-cost.js';
 import { suiteSettings, type SuiteSettings } from './suite-settings.js';
@@ -12,18 +12,6 @@ export interface Rehearsed {
   check: string;
   requests: number;
   tried: ReadonlySet<string>;
-}
-
-/** The order a budgeted run takes: checks that try the catalogue first, then those that only repeat it. */
-export interface EvidencePlan {
-  /** The checks whose fixed cases, together, try every entry the rehearsal reached, for the fewest requests. */
-  evidence: ReadonlySet<string>;
-  /** Requests the evidence checks took in the rehearsal (the target's own answers may ask for more). */
-  requests: number;
-  /** Entries the rehearsal reached. */
-  entries: number;
-  /** For each entry the rehearsal reached, the checks whose requests tried it there. */
-  triedBy: ReadonlyMap<string, readonly string[]>;
 }
 
 /**

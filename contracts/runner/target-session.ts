@@ -15,7 +15,7 @@ import type { SuiteSettings } from './suite-settings.js';
 import { UnansweredLog, whyUnanswered } from '../transport/unanswered.js';
 import { INTERRUPTED, LEFT_OUT, TimeBudget, type WaitPastBudget, type WaitRecord } from './run-bounds.js';
 import { EvidenceLedger } from './evidence-ledger.js';
-import type { EvidencePlan } from './evidence-plan.js';
+import type { EvidencePlan } from './evidence-catalogue.js';
 
 type Send = CheckContext['send'];
 
