@@ -6,7 +6,6 @@ import { operationOfRequest } from '../core/spec-operations.js';
 import { markedBody, runMarker } from '../generate/run-marker.js';
 import type { BrokenPromise } from '../model/broken-promise.js';
 import { PromiseModel } from '../model/promise-model.js';
-import { fakeClock, resetFake } from '../targets/fake-admin.js';
 import type { TargetDescriptor } from '../targets/target.js';
 import { errorCodeOf, headerOf, type ContractRequest, type Exchange } from '../core/exchange.js';
 import { pacedSender, realTimeWaiter, type Waiter } from '../transport/paced-sender.js';
@@ -15,6 +14,7 @@ import type { SuiteSettings } from './suite-settings.js';
 import { UnansweredLog, whyUnanswered } from '../transport/unanswered.js';
 import { INTERRUPTED, LEFT_OUT, TimeBudget, type WaitPastBudget, type WaitRecord } from './run-bounds.js';
 import { EvidenceLedger } from './evidence-ledger.js';
+import { FakeControls } from './fake-controls.js';
 import type { EvidencePlan } from './evidence-catalogue.js';
 
 type Send = CheckContext['send'];
@@ -22,19 +22,6 @@ type Send = CheckContext['send'];
 // The settings and the reasons' openings are named from here by the CLI, replay and the jest suite.
 export { INTERRUPTED, LEFT_OUT };
 export { DEFAULT_MAX_CONCURRENCY, DEFAULT_RUNS, suiteSettings, type SuiteSettings } from './suite-settings.js';
-
-function waiterFor(clock: TargetClock | undefined): Waiter {
-  if (!clock) return realTimeWaiter;
-  // The fake's time is its clock: waiting is moving it, at no cost, however long the window.
-  return {
-    now: () => clock.advanceSeconds(0),
-    wait: async (seconds) => {
-      await clock.advanceSeconds(seconds);
-    },
-    longestProactiveWaitSeconds: Number.POSITIVE_INFINITY,
-    say: (seconds) => `moving the fake's clock ${seconds} s`,
-  };
-}
 
 /** What one check did to the target: requests sent, coverage items exercised, promises its exchanges broke. */
 export interface CheckTally {
@@ -68,13 +55,13 @@ export class TargetSession {
   readonly model: PromiseModel;
   /** The fake's clock (only targets with the `clock` capability); moving it keeps {@link targetNow} true. */
   readonly clock: TargetClock | undefined;
+  /** The fake's scenario controls; none on other targets. */
+  readonly #fake: FakeControls | undefined;
   /** What every record the run creates carries, on a target the suite cannot reset (a URL: staging has no delete). */
   readonly marker: string | undefined;
   readonly #paced: Send;
   #realWaiter: Waiter;
   #sent = 0;
-  /** The fake's clock minus this machine's, in seconds, as its last move answered. */
-  #clockOffset = 0;
   #tally: CheckTally = {
     requests: 0,
     observed: new Set(),
@@ -110,11 +97,11 @@ export class TargetSession {
       ...(settings.strict && { strict: true }),
       sharedKey: settings.sharedKey ?? false,
     });
-    this.clock =
-      descriptor.adminUrl && descriptor.capabilities.includes('clock')
-        ? this.#trackedClock(fakeClock(descriptor.adminUrl))
-        : undefined;
-    const waiter = waiterFor(this.clock);
+    this.#fake = descriptor.adminUrl
+      ? new FakeControls(descriptor.adminUrl, descriptor.apiKey, descriptor.capabilities.includes('clock'))
+      : undefined;
+    this.clock = this.#fake?.clock;
+    const waiter = this.#fake?.waiter() ?? realTimeWaiter;
     // Moving the fake's clock costs no time; a real wait must fit what is left of --max-minutes.
     const budgeted = (seconds: number) =>
       this.#budgetedWait(waiter, seconds, 'a wait between requests (Retry-After, or a window used up)');
@@ -192,40 +179,21 @@ export class TargetSession {
 
   /** Sets what the session's key has left in its minute and/or day window; the model forgets what it believed. */
   async setRemaining(remaining: { minuteRemaining?: number; dayRemaining?: number }): Promise<void> {
-    const { adminUrl, apiKey } = this.#descriptor;
-    if (!adminUrl) throw new Error('only the fake has scenario controls');
-    const response = await fetch(`${adminUrl}/__admin/keys/${encodeURIComponent(apiKey)}/quota`, {
-      method: 'PUT',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(remaining),
-    });
-    if (!response.ok)
-      throw new Error(`PUT /__admin/keys/.../quota answered ${response.status}: ${await response.text()}`);
+    if (!this.#fake) throw new Error('only the fake has scenario controls');
+    await this.#fake.setRemaining(remaining);
     this.model.reset();
   }
 
   /** Back to the fake's seed (records, counters, clock), and the model with it; nothing on other targets. */
   async resetTarget(): Promise<void> {
-    if (!this.#descriptor.adminUrl) return;
-    await resetFake(this.#descriptor.adminUrl);
-    this.#clockOffset = 0;
+    if (!this.#fake) return;
+    await this.#fake.reset();
     this.model.reset();
   }
 
   /** The target's now in epoch seconds when an answer came: the fake's clock, else the answer's Date. */
   targetNow(exchange: Exchange): number {
-    return this.clock ? Date.now() / 1000 + this.#clockOffset : serverEpochSeconds(exchange);
-  }
-
-  #trackedClock(clock: TargetClock): TargetClock {
-    const moved = (epochSeconds: number) => {
-      this.#clockOffset = epochSeconds - Date.now() / 1000;
-      return epochSeconds;
-    };
-    return {
-      setEpochSeconds: async (epochSeconds) => moved(await clock.setEpochSeconds(epochSeconds)),
-      advanceSeconds: async (seconds) => moved(await clock.advanceSeconds(seconds)),
-    };
+    return this.#fake?.now() ?? serverEpochSeconds(exchange);
   }
 
   /**
