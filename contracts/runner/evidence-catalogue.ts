@@ -42,6 +42,10 @@ export function evidenceCatalogue(spec: SpecDocument = documentedSpec()): Eviden
 export interface EvidencePlan {
   /** The checks whose fixed cases, together, try every entry the rehearsal reached, for the fewest requests. */
   evidence: ReadonlySet<string>;
+  /** Every check's name in the order the run takes: the evidence checks, those reaching more documented answers, the rest. */
+  order: readonly string[];
+  /** How many checks outside the evidence set reach documented answers it does not (they come right after it). */
+  newAnswers: number;
   /** Requests the evidence checks took in the rehearsal (the target's own answers may ask for more). */
   requests: number;
   /** Entries the rehearsal reached. */

@@ -12,6 +12,29 @@ export interface Rehearsed {
   check: string;
   requests: number;
   tried: ReadonlySet<string>;
+  /** The documented answers (operation x status x header) its requests reached. */
+  observed?: ReadonlySet<string>;
+}
+
+/** The checks that reach the most of `what` not yet `covered` per request, one after the other, until none adds any. */
+function cheapestCover(
+  rehearsed: readonly Rehearsed[],
+  what: (rehearsal: Rehearsed) => ReadonlySet<string>,
+  covered: Set<string> = new Set(),
+): string[] {
+  const order: string[] = [];
+  for (;;) {
+    let best: { rehearsal: Rehearsed; gain: number } | undefined;
+    for (const rehearsal of rehearsed) {
+      if (order.includes(rehearsal.check)) continue;
+      const fresh = [...what(rehearsal)].filter((entry) => !covered.has(entry)).length;
+      const gain = fresh / Math.max(1, rehearsal.requests);
+      if (fresh > 0 && (!best || gain > best.gain)) best = { rehearsal, gain };
+    }
+    if (!best) return order;
+    order.push(best.rehearsal.check);
+    for (const entry of what(best.rehearsal)) covered.add(entry);
+  }
 }
 
 /**
@@ -22,20 +45,7 @@ export interface Rehearsed {
  * @example chooseEvidenceChecks([{ check: 'a', requests: 9, tried: new Set(['x', 'y']) }, { check: 'b', requests: 1, tried: new Set(['x']) }], []) // Set { 'b', 'a' }
  */
 export function chooseEvidenceChecks(rehearsed: readonly Rehearsed[], unrehearsed: readonly string[]): Set<string> {
-  const chosen = new Set<string>();
-  const covered = new Set<string>();
-  for (;;) {
-    let best: { check: string; gain: number } | undefined;
-    for (const { check, requests, tried } of rehearsed) {
-      if (chosen.has(check)) continue;
-      const fresh = [...tried].filter((entry) => !covered.has(entry)).length;
-      const gain = fresh / Math.max(1, requests);
-      if (fresh > 0 && (!best || gain > best.gain)) best = { check, gain };
-    }
-    if (!best) break;
-    chosen.add(best.check);
-    for (const entry of rehearsed.find(({ check }) => check === best.check)!.tried) covered.add(entry);
-  }
+  const chosen = new Set(cheapestCover(rehearsed, ({ tried }) => tried));
   // A rule is put to the test by a check the table names for it, not by whatever answer happened to
   // apply it in the rehearsal (a 429 a fake scenario provoked): one of them runs, the cheapest.
   const cost = (check: string) => rehearsed.find((candidate) => candidate.check === check)?.requests ?? Infinity;
@@ -61,7 +71,6 @@ export async function planEvidence(
   settings: SuiteSettings,
 ): Promise<EvidencePlan> {
   const runnable = checks.filter((check) => skipReason(check.needs, descriptor) === undefined);
-  const rehearsing = runnable.filter((check) => !WINDOW_DRIVING_CHECKS.has(check.name));
   const catalogue = new Set(evidenceCatalogue().map(({ id }) => id));
   const stage = await startFakeTarget();
   const rehearsed: Rehearsed[] = [];
@@ -72,27 +81,45 @@ export async function planEvidence(
       runs: settings.runs,
       ...(settings.maxConcurrency !== undefined && { maxConcurrency: settings.maxConcurrency }),
     });
-    for (const check of rehearsing) {
+    for (const check of runnable) {
       const { result, tried } = await runCheckInPhase(check, stage.descriptor, { settings: rehearsal }, 'evidence');
       rehearsed.push({
         check: check.name,
         requests: result.requests,
         tried: new Set(tried.filter((entry) => catalogue.has(entry))),
+        observed: new Set(result.observed),
       });
     }
   } finally {
     await stage.close();
   }
+  // A window-driving check is cheap on the fake (its scenario sets the window) and costs a whole window
+  // on a URL: it runs first only for a rule no other check holds.
+  const windowDriving = (name: string) => WINDOW_DRIVING_CHECKS.has(name);
   const evidence = chooseEvidenceChecks(
-    rehearsed,
-    runnable.filter((check) => WINDOW_DRIVING_CHECKS.has(check.name)).map(({ name }) => name),
+    rehearsed.filter(({ check }) => !windowDriving(check)),
+    runnable.filter(({ name }) => windowDriving(name)).map(({ name }) => name),
   );
   const chosen = rehearsed.filter(({ check }) => evidence.has(check));
+  // Then the checks that reach documented answers the first do not (a 429 of each operation), most
+  // per request first; then the rest, which only repeat, in the registry's order.
+  const answers = cheapestCover(
+    rehearsed.filter(({ check }) => !evidence.has(check)),
+    ({ observed }) => observed ?? new Set(),
+    new Set(chosen.flatMap(({ observed }) => [...(observed ?? [])])),
+  );
+  const order = [
+    ...runnable.filter(({ name }) => evidence.has(name)).map(({ name }) => name),
+    ...answers,
+    ...checks.map(({ name }) => name).filter((name) => !evidence.has(name) && !answers.includes(name)),
+  ];
   const triedBy = new Map<string, string[]>();
   for (const { check, tried } of rehearsed)
     for (const entry of tried) triedBy.set(entry, [...(triedBy.get(entry) ?? []), check]);
   return {
     evidence,
+    order,
+    newAnswers: answers.length,
     requests: chosen.reduce((sum, { requests }) => sum + requests, 0),
     entries: triedBy.size,
     triedBy,

@@ -71,10 +71,10 @@ export async function runChecks(
   if (budgeted) {
     const plan = await planEvidence(checks, descriptor, settings);
     sessionOf(descriptor, settings).evidencePlan = plan;
-    const first = order.filter((index) => plan.evidence.has(checks[index]!.name));
-    order.splice(0, order.length, ...first, ...order.filter((index) => !plan.evidence.has(checks[index]!.name)));
+    const position = new Map(plan.order.map((name, index) => [name, index]));
+    order.sort((a, b) => position.get(checks[a]!.name)! - position.get(checks[b]!.name)!);
     options.onPlan?.(
-      `Evidence first: ${plan.evidence.size} checks try the ${plan.entries} entries of the evidence catalogue a rehearsal on an in-process fake reached (${plan.requests} requests there); the other ${checks.length - plan.evidence.size} only repeat them and come after, then generated cases with what is left`,
+      `Evidence first: ${plan.evidence.size} checks try the ${plan.entries} entries of the evidence catalogue a rehearsal on an in-process fake reached (${plan.requests} requests there); the other ${checks.length - plan.evidence.size} only repeat them and come after (the ${plan.newAnswers} that reach documented answers the first do not, first), then generated cases with what is left`,
     );
   }
   const results: CheckResult[] = Array.from({ length: checks.length });
