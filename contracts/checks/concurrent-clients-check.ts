@@ -3,7 +3,7 @@ import { exampleRequest, operationModels } from '../generate/operation-model.js'
 import { notCompleted, type PropertyContext } from './property.js';
 import { brokenHeading, heldText, type BrokenPromise } from '../model/broken-promise.js';
 import type { ContractRequest, Exchange } from '../core/exchange.js';
-import { CheckFailure, type Check, type CheckContext } from './check.js';
+import { CheckFailure, isSkip, type Check, type CheckContext } from './check.js';
 
 /** What one client's commands act on: its way of sending (which records each exchange for the report). */
 interface Client {
@@ -172,14 +172,20 @@ export const concurrentClientsSerialisable: Check = {
     // Some runs on the fake start with little left in the minute, so a burst goes past the limit.
     const perMinute = context.plan?.perMinute ?? 60;
     const left = fc.integer({ min: Math.min(20, perMinute), max: perMinute });
+    // A budget used up (or a step not applicable) ends the property: each shrink would ask it again.
+    let skip: Error | undefined;
     const property = fc.asyncProperty(left, sequences, async (remaining, commands) => {
+      if (skip) throw skip;
       if (context.scenario) {
         await context.scenario.reset();
         await context.clock!.setEpochSeconds((Math.floor(Date.now() / 60_000) + 2) * 60 + 5);
         await context.scenario.setMinuteRemaining(remaining);
       }
       const sent: Sent = [];
-      const broken = await runClients(context, commands, sent);
+      const broken = await runClients(context, commands, sent).catch((error: unknown) => {
+        if (isSkip(error)) skip = error;
+        throw error;
+      });
       if (broken.length === 0) return true;
       failing = { broken, sent, clients: commands.map((steps) => [...steps].map(String).join('; ')) };
       return false;
