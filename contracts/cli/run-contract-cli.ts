@@ -10,7 +10,12 @@ import { runChecks } from '../runner/run-checks.js';
 import { INTERRUPTED, LEFT_OUT, suiteSettings, type SuiteSettings } from '../runner/target-session.js';
 import { DEFAULT_MAX_MINUTES, DEFAULT_MAX_REQUESTS, waitsPastBudgetText } from '../runner/run-bounds.js';
 import { estimateRunCost, runCostText } from '../runner/run-cost.js';
-import { evidenceCatalogue, evidenceSummary, evidenceText } from '../runner/evidence-catalogue.js';
+import {
+  evidenceAgreementText,
+  evidenceCatalogue,
+  evidenceSummary,
+  evidenceText,
+} from '../runner/evidence-catalogue.js';
 import { isExitTwoError } from '../targets/target-errors.js';
 import type { RunningTarget } from '../targets/target.js';
 import { contractOptions, contractProgram, type ContractCliOptions } from './cli-options.js';
@@ -277,6 +282,8 @@ export async function runContractCli(
     ...(verdict && { baseline: verdict }),
   };
   if (reports.length > 1) io.out(matrixText(report));
+  const held = reports.flatMap(({ target, evidence }) => (evidence ? [{ label: target.label, evidence }] : []));
+  if (held.length > 1) for (const line of evidenceAgreementText(held)) io.out(line);
   if (options.junit) await writeReport(options.junit, junitReport(report));
   if (options.json) await writeReport(options.json, jsonReport(report));
   if (options.html) await writeReport(options.html, htmlReport(htmlInputOfContract(report)));

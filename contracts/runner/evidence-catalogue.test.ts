@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import type { CheckResult } from './check-result.js';
 import {
   CONCURRENCY_ENTRIES,
+  evidenceAgreementText,
   evidenceCatalogue,
   evidenceSummary,
   evidenceText,
@@ -72,5 +73,21 @@ describe('what a run tried of the evidence catalogue', () => {
     expect(evidenceText(summary, 'fake')[0]).toBe(
       `Evidence: ${catalogue.length} of ${catalogue.length} entries of the evidence catalogue tried against fake: every keyword, class of value, rule and burst it can take`,
     );
+  });
+
+  it('says whether two targets were held to the same evidence, and where they were not', () => {
+    const summary = (tried: string[]) => ({ catalogue: 3, tried, notApplicable: [], notTried: [], complete: true });
+    expect(
+      evidenceAgreementText([
+        { label: 'fake', evidence: summary(['a', 'b']) },
+        { label: 'staging', evidence: summary(['a', 'b']) },
+      ]),
+    ).toEqual(['Evidence alike: the same 2 entries of the catalogue tried on every target']);
+    expect(
+      evidenceAgreementText([
+        { label: 'fake', evidence: summary(['a', 'b']) },
+        { label: 'staging', evidence: summary(['a']) },
+      ]),
+    ).toEqual(['Evidence differs: 1 entries tried on some targets only', '  b: tried on fake; not on staging']);
   });
 });

@@ -180,3 +180,28 @@ function byReason(entries: ReadonlyArray<{ entry: string; why: string }>): Array
   for (const { entry, why } of entries) grouped.set(why, [...(grouped.get(why) ?? []), entry]);
   return [...grouped];
 }
+
+/**
+ * Whether targets of one run were held to the same evidence: one line when their `tried` lists are
+ * identical, else each entry tried on some targets and not on others, with where.
+ * @example evidenceAgreementText([{ label: 'fake', evidence: fakeSummary }, { label: 'staging', evidence: stagingSummary }])
+ */
+export function evidenceAgreementText(targets: ReadonlyArray<{ label: string; evidence: EvidenceSummary }>): string[] {
+  const all = [...new Set(targets.flatMap(({ evidence }) => evidence.tried))];
+  const differing = all.filter((entry) => !targets.every(({ evidence }) => evidence.tried.includes(entry)));
+  if (differing.length === 0)
+    return [`Evidence alike: the same ${all.length} entries of the catalogue tried on every target`];
+  return [
+    `Evidence differs: ${differing.length} entries tried on some targets only`,
+    ...differing.map(
+      (entry) =>
+        `  ${entry}: tried on ${targets
+          .filter(({ evidence }) => evidence.tried.includes(entry))
+          .map(({ label }) => label)
+          .join(', ')}; not on ${targets
+          .filter(({ evidence }) => !evidence.tried.includes(entry))
+          .map(({ label }) => label)
+          .join(', ')}`,
+    ),
+  ];
+}
