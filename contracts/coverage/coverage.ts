@@ -21,10 +21,22 @@ export interface Coverage {
   items: CoverageItem[];
 }
 
-/** Every operation × documented status × documented header of the spec. */
-export function coverageItems(): Array<Omit<CoverageItem, 'exercised'>> {
+/** Options of {@link coverageItems} and {@link coverageOf}. */
+export interface CoverageOptions {
+  /**
+   * Count the declared 5xx answers (every operation's 500): only where the target can be asked for one
+   * (`Prefer: code=500`, its `preferredStatus` capability). Elsewhere no request is meant to provoke
+   * them, so they are not part of what a run can exercise. Default false.
+   */
+  serverErrors?: boolean;
+}
+
+/** Every operation × documented status × documented header of the spec (the 5xx only with `serverErrors`). */
+export function coverageItems(options: CoverageOptions = {}): Array<Omit<CoverageItem, 'exercised'>> {
   return Object.values(documentedSpec().operations).flatMap((operation) =>
-    Object.values(operation.responses).flatMap((response) => {
+    Object.values(operation.responses)
+      .filter((response) => options.serverErrors === true || !response.status.startsWith('5'))
+      .flatMap((response) => {
       const status = `${operation.operationId} ${response.status}`;
       return [
         { id: status, operationId: operation.operationId, status: response.status },
@@ -38,9 +50,9 @@ export function coverageItems(): Array<Omit<CoverageItem, 'exercised'>> {
  * Marks each item of the spec exercised or not, from the items the checks observed.
  * @example coverageOf(results.flatMap((result) => result.observed ?? [])).percent
  */
-export function coverageOf(observed: Iterable<string>): Coverage {
+export function coverageOf(observed: Iterable<string>, options: CoverageOptions = {}): Coverage {
   const seen = new Set(observed);
-  const items = coverageItems().map((item) => ({ ...item, exercised: seen.has(item.id) }));
+  const items = coverageItems(options).map((item) => ({ ...item, exercised: seen.has(item.id) }));
   const exercised = items.filter((item) => item.exercised).length;
   return { exercised, total: items.length, percent: items.length === 0 ? 100 : Math.round((exercised / items.length) * 1000) / 10, items };
 }
