@@ -60,13 +60,7 @@ export type {
 /** The spec's validators, compiled once per operation + status + media type. */
 export { specValidators, SpecValidators } from './conformance/spec-validators.js';
 /** Coverage of the spec's operation x status x header by a run. */
-export {
-  coverageOf,
-  coverageItems,
-  type Coverage,
-  type CoverageItem,
-  type CoverageOptions,
-} from './coverage/coverage.js';
+export { coverageOf, coverageItems, type Coverage, type CoverageItem } from './coverage/coverage.js';
 /** Reports: terminal lines, summary, coverage and the check x target matrix; JUnit XML; JSON. */
 export { checkLine, failureBlock, summaryText } from './report/terminal-report.js';
 export { coverageText, matrixText } from './report/matrix-report.js';

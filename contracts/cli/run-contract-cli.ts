@@ -76,7 +76,7 @@ async function runAgainst(
   const requests = results.reduce((sum, result) => sum + result.requests, 0);
   const coverage = coverageOf(
     results.flatMap((result) => result.observed),
-    { serverErrors: descriptor.capabilities.includes('preferredStatus') },
+    descriptor.lacking,
   );
   io.out(`${summaryText(results, summary, durationMs / 1000)}; ${requests} requests sent to ${descriptor.label}`);
   io.out(coverageText(coverage));
