@@ -3,7 +3,7 @@ import { StoreUnavailableError, storeUnavailable } from '../domain/fake-store.js
 import { HARDENING_HEADERS } from './responses.js';
 import { errorAnswer, type Answer, type ApiCall } from './api-call.js';
 import type { FakeContext } from './context.js';
-import { CORS_HEADERS, PREFLIGHT_HEADERS } from './cors.js';
+import { PREFLIGHT_HEADERS, setCorsHeaders } from './cors.js';
 import { answerGuarded, type Trace } from './guarded.js';
 import type { Journal, OperationId } from './journal.js';
 import type { OperationRouter } from './operation.js';
@@ -70,7 +70,7 @@ export function createPipeline(
         }
       }
     }
-    for (const name in CORS_HEADERS) answer.headers[name] = CORS_HEADERS[name]!;
+    setCorsHeaders(answer.headers);
     journal.record({
       operationId: trace.operationId,
       method: call.method,
