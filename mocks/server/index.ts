@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { apiError } from '../domain/errors.js';
 import { parseJsonBody } from '../domain/request-body.js';
-import { connectRedisStore, type RedisStoreOptions } from '../stores/redis-store.js';
+import { connectRedisStore, type RedisStoreOptions } from '../stores/redis-connection.js';
 import { createFake, type Fake, type FakeOptions } from '../fake.js';
 import type { ApiCall } from '../handlers/api-call.js';
 import { preflightAnswer } from '../handlers/pipeline.js';
@@ -291,7 +291,7 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
 /** The server's timeouts and size limits, and their defaults. */
 export { DEFAULT_SERVER_LIMITS, type ServerLimits } from './limits.js';
 /** Where a Redis store lives (`--store`). */
-export type { RedisStoreOptions } from '../stores/redis-store.js';
+export type { RedisStoreOptions } from '../stores/redis-connection.js';
 /** Typed per-test overrides and the journal of what was sent. */
 export { override } from '../handlers/typed-override.js';
 export type { Override, OverrideControls, RequestChanges } from '../handlers/overrides.js';
