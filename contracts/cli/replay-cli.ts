@@ -14,7 +14,7 @@ import { extraHeader } from './extra-headers.js';
 import { baselineJudged } from './baseline-run.js';
 import { htmlReport } from '../report/html-report.js';
 import { htmlInputOfTraffic } from '../watch/watch-html.js';
-import { TRAFFIC_RULES } from './watch-cli.js';
+import { TRAFFIC_RULES } from '../watch/watch-report.js';
 
 /** What `replay`'s exit status means. */
 export const REPLAY_EXIT =
@@ -60,6 +60,11 @@ export function replayProgram(command: string): Command {
       'nobody else uses the key of a URL target while the replay runs: judge its quota exactly (the fake and Prism always are)',
       false,
     )
+    .option(
+      '--strict',
+      'a SHOULD of the rules under the spec (RFC SHOULDs, OWASP hardening such as Cache-Control: no-store) is a violation that fails the run; without it, it is listed under Warnings',
+      false,
+    )
     .addHelpText('after', `\n${REPLAY_EXIT}`);
 }
 
@@ -94,6 +99,7 @@ export async function runReplayCli(argv: readonly string[], io: CliIo): Promise<
     json?: string;
     allowUpstreamErrors: boolean;
     exclusiveKey: boolean;
+    strict: boolean;
     header?: Array<[string, string]>;
     baseline?: string;
     updateBaseline?: boolean;
@@ -135,6 +141,7 @@ export async function runReplayCli(argv: readonly string[], io: CliIo): Promise<
         // The fake and Prism were started for this replay: nobody else has their key.
         sharedKey: target.descriptor.kind === 'url' && !options.exclusiveKey,
         ...(options.header && { extraHeaders: options.header }),
+        strict: options.strict,
         onNote: (message) => io.out(`      ${message}`),
       });
       io.out(replayText(report));

@@ -1,6 +1,13 @@
 import { Command } from 'commander';
 import { DEFAULT_MAX_BODY_BYTES, startWatchProxy } from '../watch/watch-proxy.js';
-import { violationLine, watchJson, watchJunit, watchSummaryText, type WatchReport } from '../watch/watch-report.js';
+import {
+  TRAFFIC_RULES,
+  violationLine,
+  watchJson,
+  watchJunit,
+  watchSummaryText,
+  type WatchReport,
+} from '../watch/watch-report.js';
 import { validatedBaseUrl } from '../targets/url-target.js';
 import { commandOf, parseWith, wholeNumber, writeReport, type CliIo } from './cli-common.js';
 import { reachabilityOf } from '../transport/unanswered.js';
@@ -10,11 +17,8 @@ import { extraHeader } from './extra-headers.js';
 import { baselineJudged } from './baseline-run.js';
 import { htmlReport } from '../report/html-report.js';
 import { htmlInputOfTraffic } from '../watch/watch-html.js';
-import { RESPONSE_RULES } from '../watch/watch-report.js';
-import { PROMISE_NAMES } from '../model/promise-rules.js';
 
 // The rules real traffic is judged by: the rows of the HTML report's matrix.
-export const TRAFFIC_RULES = [...RESPONSE_RULES, ...PROMISE_NAMES];
 
 /** The options of `watch`, parsed. */
 export interface WatchCliOptions {
@@ -30,6 +34,7 @@ export interface WatchCliOptions {
   allowUpstreamErrors: boolean;
   upstreamTimeout: number;
   exclusiveKey: boolean;
+  strict: boolean;
   readyFile?: string;
   header?: Array<[string, string]>;
   baseline?: string;
@@ -101,6 +106,11 @@ export function watchProgram(command: string): Command {
       'every request of the watched keys goes through this proxy: judge the quota exactly (each admitted request costs one, no 429 while requests were announced left). Default: others may use the keys too, so only what their traffic cannot explain is judged',
       false,
     )
+    .option(
+      '--strict',
+      'a SHOULD of the rules under the spec (RFC SHOULDs, OWASP hardening such as Cache-Control: no-store) is a violation that fails the run; without it, it is listed under Warnings',
+      false,
+    )
     .addHelpText('after', `\n${WATCH_EXIT}`);
 }
 
@@ -121,6 +131,7 @@ export async function runWatchCli(argv: readonly string[], io: CliIo, stop: Prom
       har: options.har !== undefined,
       answerTimeoutMs: options.upstreamTimeout * 1000,
       exclusiveKey: options.exclusiveKey,
+      strict: options.strict,
       ...(options.header && { extraHeaders: options.header }),
       onViolation: (violation) => io.out(violationLine(violation)),
       onUpstreamError: ({ message, status }) => io.err(`watch: ${message}; answered ${status}`),

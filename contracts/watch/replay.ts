@@ -154,6 +154,8 @@ export interface ReplayOptions {
   sharedKey?: boolean;
   /** Headers added to every replayed request (`--header`), never judged nor shown. */
   extraHeaders?: ReadonlyArray<readonly [string, string]>;
+  /** `--strict`: a SHOULD of the rule table is a violation, not a warning. */
+  strict?: boolean;
 }
 
 /**
@@ -173,11 +175,16 @@ export async function replayAgainst(
     suiteSettings({
       live: descriptor.paced,
       sharedKey: options.sharedKey ?? false,
+      strict: options.strict ?? false,
       ...(options.extraHeaders && { extraHeaders: { headers: options.extraHeaders, shown: false } }),
     }),
   );
-  const tally = session.begin((message) => options.onNote?.(message));
-  const judge = new TrafficJudge(descriptor.baseUrl);
+  // The judge counts and lists the rule table's SHOULDs (Warnings) of every exchange, so the session's
+  // note of the first of each (a suite check's way of showing them) would only say it twice.
+  const tally = session.begin((message) => {
+    if (!message.startsWith('warning ')) options.onNote?.(message);
+  });
+  const judge = new TrafficJudge(descriptor.baseUrl, { strict: options.strict ?? false });
   const startedAt = new Date();
   await session.resetTarget();
   const skipped: ReplayReport['skipped'] = [];
@@ -223,7 +230,7 @@ export async function replayAgainst(
       continue;
     }
     sent += 1;
-    judge.record(exchange, tally.broken.splice(0));
+    judge.record(exchange, [...tally.broken.splice(0), ...tally.warnings.splice(0)]);
     const operationId = operationOfRequest(
       exchange.request.method,
       exchange.request.url,

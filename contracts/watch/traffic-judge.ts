@@ -49,10 +49,19 @@ export interface TrafficSummary {
   deprecated: DeprecatedCalls[];
   /** Answers whose body was over the size limit: judged by status and headers only. */
   judgedBySizeOnly: number;
+  /**
+   * SHOULDs of the rule table the traffic broke (outside `--strict`, where they are violations): the
+   * first five of each rule, reported without failing the run.
+   */
+  warnings: TrafficViolation[];
+  /** Each SHOULD broken and how many times. */
+  warningsByRule: Record<string, number>;
 }
 
 /** Violations kept in full for the report; past it only counted, so memory stays bounded. */
 export const MAX_KEPT_VIOLATIONS = 1_000;
+/** A warning repeats on every answer that breaks its SHOULD; a few of each say enough. */
+export const MAX_KEPT_WARNINGS_PER_RULE = 5;
 const MAX_CLIENTS = 50;
 
 /**
@@ -68,6 +77,8 @@ export class TrafficJudge {
   readonly #observed = new Set<string>();
   readonly #violations: TrafficViolation[] = [];
   readonly #byRule = new Map<string, number>();
+  readonly #warnings: TrafficViolation[] = [];
+  readonly #warningsByRule = new Map<string, number>();
   readonly #deprecated = new Map<
     string,
     {
@@ -81,11 +92,14 @@ export class TrafficJudge {
   #notKept = 0;
   #bySizeOnly = 0;
 
-  /** `sharedKey`: the keys are used beside the proxy too, so only what unseen traffic cannot explain is judged. */
-  constructor(baseUrl: string, { sharedKey = false } = {}) {
+  /**
+   * `sharedKey`: the keys are used beside the proxy too, so only what unseen traffic cannot explain is
+   * judged. `strict`: a SHOULD of the rule table is a violation, as in the suite's `--strict`.
+   */
+  constructor(baseUrl: string, { sharedKey = false, strict = false } = {}) {
     this.#baseUrl = baseUrl;
     // Real traffic is held to every promise a live service makes; its plan is read from its answers.
-    this.#model = new PromiseModel({ baseUrl, capabilities: LIVE_CAPABILITIES, sharedKey });
+    this.#model = new PromiseModel({ baseUrl, capabilities: LIVE_CAPABILITIES, sharedKey, strict });
   }
 
   /** A request is on its way to the upstream. */
@@ -132,8 +146,11 @@ export class TrafficJudge {
         ),
       );
     }
-    // A SHOULD of the rule table is a warning of the suite's default run, not a violation of real traffic.
-    found.push(...broken.filter(({ severity }) => severity !== 'warning').map((each) => this.#fromPromise(each)));
+    // A SHOULD of the rule table warns, as in the suite's default run; under --strict the model calls it a failure.
+    for (const each of broken) {
+      if (each.severity === 'warning') this.#warn(this.#fromPromise(each));
+      else found.push(this.#fromPromise(each));
+    }
     return this.#keep(found);
   }
 
@@ -153,7 +170,15 @@ export class TrafficJudge {
         clients: [...clients.values()].sort((a, b) => b.calls - a.calls),
       })),
       judgedBySizeOnly: this.#bySizeOnly,
+      warnings: [...this.#warnings],
+      warningsByRule: Object.fromEntries(this.#warningsByRule),
     };
+  }
+
+  #warn(warning: TrafficViolation): void {
+    const seen = this.#warningsByRule.get(warning.rule) ?? 0;
+    this.#warningsByRule.set(warning.rule, seen + 1);
+    if (seen < MAX_KEPT_WARNINGS_PER_RULE) this.#warnings.push(warning);
   }
 
   #deprecatedCall(operationId: string, sunset: string | undefined, exchange: Exchange): void {

@@ -38,6 +38,8 @@ export interface WatchProxyOptions {
   exclusiveKey?: boolean;
   /** Headers added to every forwarded request (`--header`): on the wire only, never judged nor recorded. */
   extraHeaders?: ReadonlyArray<readonly [string, string]>;
+  /** `--strict`: a SHOULD of the rule table is a violation, not a warning. */
+  strict?: boolean;
 }
 
 /** A watching proxy that is listening. */
@@ -68,7 +70,10 @@ export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 export async function startWatchProxy(options: WatchProxyOptions): Promise<RunningWatchProxy> {
   const upstream = new URL(options.upstream);
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const judge = new TrafficJudge(options.upstream.replace(/\/$/, ''), { sharedKey: !options.exclusiveKey });
+  const judge = new TrafficJudge(options.upstream.replace(/\/$/, ''), {
+    sharedKey: !options.exclusiveKey,
+    strict: options.strict ?? false,
+  });
   const har = options.har ? new HarRecorder() : undefined;
   const unanswered = new UnansweredLog();
 

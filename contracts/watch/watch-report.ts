@@ -1,4 +1,5 @@
 import { PROMISE_NAMES } from '../model/promise-rules.js';
+import { RULE_NAMES, RULES } from '../rules/rule-table.js';
 import { coverageText } from '../report/matrix-report.js';
 import { xmlText } from '../report/xml-text.js';
 import { unansweredTestcase, unansweredText } from '../report/unanswered-report.js';
@@ -30,6 +31,21 @@ export const RESPONSE_RULES = [
   'invalid_header',
 ];
 
+/**
+ * Every rule real traffic is judged by: the response rules, the model's promises, and the rules under
+ * the spec the model judges on each exchange, so a report lists those that held as well as those broken.
+ */
+export const TRAFFIC_RULES: readonly string[] = [
+  ...RESPONSE_RULES,
+  ...PROMISE_NAMES,
+  ...RULE_NAMES.filter((rule) => RULES[rule].model),
+];
+
+/** The traffic's rules, and any other a violation named, so no failure is left out of a report. */
+function rulesOf(summary: TrafficSummary): string[] {
+  return [...new Set([...TRAFFIC_RULES, ...Object.keys(summary.byRule)])];
+}
+
 /** The line printed as a violation is found: operation, rule, what came against what was due, and `curl`. */
 export function violationLine(violation: TrafficViolation): string {
   return [
@@ -56,6 +72,16 @@ export function watchSummaryText(report: WatchReport): string {
     lines.push(`Violations: ${rules.reduce((sum, [, count]) => sum + count, 0)}, by rule:`);
     for (const [rule, count] of rules) {
       const first = summary.violations.find((violation) => violation.rule === rule);
+      lines.push(`  ${rule}: ${count}${first ? ` (first: ${first.operation} ${first.status}, ${first.title})` : ''}`);
+    }
+  }
+  const warnings = Object.entries(summary.warningsByRule).sort(([, a], [, b]) => b - a);
+  if (warnings.length > 0) {
+    lines.push(
+      `Warnings (SHOULDs of the rules under the spec; --strict makes them violations): ${warnings.reduce((sum, [, count]) => sum + count, 0)}, by rule:`,
+    );
+    for (const [rule, count] of warnings) {
+      const first = summary.warnings.find((warning) => warning.rule === rule);
       lines.push(`  ${rule}: ${count}${first ? ` (first: ${first.operation} ${first.status}, ${first.title})` : ''}`);
     }
   }
@@ -89,7 +115,7 @@ export function watchJson(report: WatchReport): string {
  */
 export function watchJunit(report: WatchReport): string {
   const { summary } = report;
-  const rules = [...RESPONSE_RULES, ...PROMISE_NAMES];
+  const rules = rulesOf(summary);
   const unansweredFails = report.reachability.exitCode !== 0 ? 1 : 0;
   const failures = rules.filter((rule) => (summary.byRule[rule] ?? 0) > 0).length + unansweredFails;
   const tests = rules.length + 1;
