@@ -71,18 +71,18 @@ export function createPipeline(
       }
     }
     setCorsHeaders(answer.headers);
-    journal.record({
-      operationId: trace.operationId,
-      method: call.method,
-      path: call.path,
-      query: call.query,
+    journal.record(
+      trace.operationId,
+      call.method,
+      call.path,
+      call.query,
       // The body's bytes as the operation read them; a promise already settled for every write.
-      body: call.method === 'GET' || call.method === 'HEAD' ? undefined : call.body(),
-      plan: trace.keyPlan,
-      status: answer.dropped ? null : answer.status,
-      fault: trace.fault,
-      at: context.clock.now(),
-    });
+      call.method === 'GET' || call.method === 'HEAD' ? undefined : call.body(),
+      trace.keyPlan,
+      answer.dropped ? null : answer.status,
+      trace.fault,
+      context.clock.now(),
+    );
     return answer;
   };
 }
