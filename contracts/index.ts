@@ -31,8 +31,9 @@ export { REQUEST_DEFECTS, type RequestDefect } from './checks/evaluation-order-c
 export { checkProperty, type PropertyOptions } from './checks/property.js';
 export { operationModels, type OperationModel } from './generate/operation-model.js';
 /** Runs one check or many against a target and returns typed results. */
-export { runCheck, runChecks, type RunCheckOptions, type RunChecksOptions } from './runner/run-check.js';
-export { suiteSettings, DEFAULT_MAX_CONCURRENCY, DEFAULT_RUNS, type SuiteSettings } from './runner/target-session.js';
+export { runCheck, type RunCheckOptions } from './runner/run-check.js';
+export { runChecks, type RunChecksOptions } from './runner/run-checks.js';
+export { suiteSettings, DEFAULT_MAX_CONCURRENCY, DEFAULT_RUNS, type SuiteSettings } from './runner/suite-settings.js';
 export { summarise, type CheckResult, type SuiteSummary } from './runner/check-result.js';
 /** Registers the registry as jest tests against a target (what `npm test` uses). */
 export { describeContractSuite, type ContractSuiteDefinition } from './jest/describe-contract-suite.js';
@@ -86,6 +87,8 @@ export {
 export type { WatchReport } from './watch/watch-report.js';
 export type { UpstreamFailure } from './watch/proxy-connection.js';
 export type { WaitPastBudget, WaitRecord } from './runner/run-bounds.js';
+/** What a run tried of the evidence catalogue against one target (`SuiteReport.evidence`). */
+export type { EvidenceSummary } from './runner/evidence-catalogue.js';
 export type { ExtraHeaders } from './transport/send-request.js';
 export type { BaselineEntry, BaselineVerdict, Finding } from './report/baseline.js';
 export { UnansweredLog, reachabilityOf, type Reachability, type UnansweredExchange } from './transport/unanswered.js';

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from '@jest/globals';
 import { CHECKS, checkNamed } from '../checks/registry.js';
 import type { Check } from '../checks/check.js';
 import type { CheckResult } from '../runner/check-result.js';
-import { runChecks } from '../runner/run-check.js';
+import { runChecks } from '../runner/run-checks.js';
 import { override } from '../../mocks/handlers/typed-override.js';
 import { startFakeTarget, type FakeTargetOptions } from '../targets/fake-target.js';
 import { BROKEN_VARIANTS } from './index.js';

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { exampleRequest, operationModels } from '../generate/operation-model.js';
-import { notCompleted } from './property.js';
+import { notCompleted, type PropertyContext } from './property.js';
 import { brokenHeading, heldText, type BrokenPromise } from '../model/broken-promise.js';
 import type { ContractRequest, Exchange } from '../core/exchange.js';
-import { CheckFailure, type Check, type CheckContext } from './check.js';
+import { CheckFailure, isSkip, type Check, type CheckContext } from './check.js';
 
 /** What one client's commands act on: its way of sending (which records each exchange for the report). */
 interface Client {
@@ -71,83 +71,150 @@ function steps(context: CheckContext, local: boolean): Array<fc.Arbitrary<fc.Asy
   ];
 }
 
+/** The bursts every run sends first, whatever the seed and the budget: two clients creating at once, then reading at once. */
+function fixedSequences(context: CheckContext): Step[][] {
+  const reads = new Step(`2 x ${read.operation.operationId} at once`, [exampleRequest(read), exampleRequest(read)]);
+  if (!write || !context.capabilities.includes('writes')) return [[reads], [reads]];
+  const creates = (client: string) =>
+    new Step(
+      `2 x ${write.operation.operationId} at once`,
+      [0, 1].map((index) => exampleRequest(write, { json: { name: `fixed burst ${client}${index}` } })),
+    );
+  return [
+    [creates('a'), reads],
+    [creates('b'), reads],
+  ];
+}
+
+type Sent = Array<{ client: number; exchange: Exchange }>;
+
+/** Runs each client's steps at once, then one list; resolves with the promises the outcome broke. */
+async function runClients(
+  context: CheckContext,
+  clients: ReadonlyArray<Iterable<fc.AsyncCommand<object, Client>>>,
+  sent: Sent,
+): Promise<BrokenPromise[]> {
+  await Promise.all(
+    clients.map((steps, client) =>
+      fc.asyncModelRun(
+        () => ({
+          model: {},
+          real: {
+            send: async (request: ContractRequest) => {
+              const exchange = await context.send(request);
+              sent.push({ client, exchange });
+              return exchange;
+            },
+          },
+        }),
+        steps,
+      ),
+    ),
+  );
+  // Afterwards one list: every record created must be in it, as answered.
+  await context.send(exampleRequest(read));
+  return context.takeBrokenPromises();
+}
+
+function failure(
+  context: CheckContext,
+  failing: { broken: BrokenPromise[]; sent: Sent; clients: string[] },
+  how: string,
+): CheckFailure {
+  const [first] = failing.broken;
+  return new CheckFailure(
+    `${brokenHeading(first!.promise)} with ${failing.clients.length} clients at once: ${first!.title}`,
+    [
+      ...first!.lines,
+      heldText(first!.promise),
+      `${how}; replay with --seed ${context.seed}:`,
+      ...failing.clients.map((steps, index) => `  client ${index + 1}: ${steps}`),
+    ],
+    first!.exchange,
+    failing.sent.map(({ client, exchange }) => ({
+      label: `client ${client + 1}, answered ${exchange.status}`,
+      exchange,
+    })),
+  );
+}
+
 /**
- * Several clients at once, each running a generated sequence of steps (fast-check's model-based
+ * Several clients at once: first fixed bursts (two clients creating at once, then reading at once, on
+ * every target whatever the budget), then generated sequences of steps (fast-check's model-based
  * commands); the outcome must be one some serial order explains. The run's model judges it: ids unique,
- * every write stored, admissions exactly what was announced, one place per answer. A failing sequence
- * shrinks to the fewest clients and steps.
+ * every write stored, admissions exactly what was announced, one place per answer. A failing generated
+ * sequence shrinks to the fewest clients and steps.
  */
 export const concurrentClientsSerialisable: Check = {
   name: 'concurrent_clients_serialisable',
   verifies:
-    'generated sequences from several clients at once (reads, bursts, creates) end in an outcome some serial order explains: ids unique, every write stored and listed, admissions exactly what X-RateLimit-Remaining announced, no two answers in one place; a failure shrinks to the fewest requests and clients',
+    'fixed bursts of two clients creating and reading at once, then generated sequences from several clients at once (reads, bursts, creates), end in an outcome some serial order explains: ids unique, every write stored and listed, admissions exactly what X-RateLimit-Remaining announced, no two answers in one place; a failure shrinks to the fewest requests and clients',
   needs: ['stateful'],
   async run(context) {
     const local = context.scenario !== undefined;
+    // The fixed bursts are evidence: a run's repetition phase, which comes back for more, skips them.
+    const fixed = (context as PropertyContext).phase === 'repetition' ? [] : fixedSequences(context);
+    if (context.scenario) await context.scenario.reset();
+    const fixedSent: Sent = [];
+    const fixedBroken = fixed.length > 0 ? await runClients(context, fixed, fixedSent) : [];
+    if (fixedBroken.length > 0)
+      throw failure(
+        context,
+        { broken: fixedBroken, sent: fixedSent, clients: fixed.map((steps) => steps.map(String).join('; ')) },
+        `A fixed burst of ${fixed.length} clients, ${fixedSent.length} requests`,
+      );
     // On a live target every run is a burst of at least two clients: a race needs two.
     const sequences = fc.array(fc.commands(steps(context, local), { maxCommands: local ? 6 : 3 }), {
       minLength: local ? 1 : 2,
       maxLength: Math.max(2, context.maxConcurrency),
     });
-    let failing:
-      { broken: BrokenPromise[]; sent: Array<{ client: number; exchange: Exchange }>; clients: string[] } | undefined;
+    let failing: { broken: BrokenPromise[]; sent: Sent; clients: string[] } | undefined;
     // Some runs on the fake start with little left in the minute, so a burst goes past the limit.
     const perMinute = context.plan?.perMinute ?? 60;
     const left = fc.integer({ min: Math.min(20, perMinute), max: perMinute });
+    // A budget used up (or a step not applicable) ends the property: each shrink would ask it again.
+    let skip: Error | undefined;
     const property = fc.asyncProperty(left, sequences, async (remaining, commands) => {
+      if (skip) throw skip;
       if (context.scenario) {
         await context.scenario.reset();
         await context.clock!.setEpochSeconds((Math.floor(Date.now() / 60_000) + 2) * 60 + 5);
         await context.scenario.setMinuteRemaining(remaining);
       }
-      const sent: Array<{ client: number; exchange: Exchange }> = [];
-      await Promise.all(
-        commands.map((steps, client) =>
-          fc.asyncModelRun(
-            () => ({
-              model: {},
-              real: {
-                send: async (request: ContractRequest) => {
-                  const exchange = await context.send(request);
-                  sent.push({ client, exchange });
-                  return exchange;
-                },
-              },
-            }),
-            steps,
-          ),
-        ),
-      );
-      // Afterwards one list: every record created must be in it, as answered.
-      await context.send(exampleRequest(read));
-      const broken = context.takeBrokenPromises();
+      const sent: Sent = [];
+      const broken = await runClients(context, commands, sent).catch((error: unknown) => {
+        if (isSkip(error)) skip = error;
+        throw error;
+      });
       if (broken.length === 0) return true;
       failing = { broken, sent, clients: commands.map((steps) => [...steps].map(String).join('; ')) };
       return false;
     });
-    // A few bursts on a live target, more where it allows writes (creates are what races show).
-    const runs = local ? Math.max(10, Math.round(context.runs / 5)) : context.capabilities.includes('writes') ? 4 : 2;
+    // A few generated runs on a live target, more where it allows writes (creates are what races show);
+    // none where the run asks for fixed cases only (its evidence phase: the bursts above).
+    const runs =
+      context.runs === 0
+        ? 0
+        : local
+          ? Math.max(10, Math.round(context.runs / 5))
+          : context.capabilities.includes('writes')
+            ? 4
+            : 2;
+    if (runs === 0) {
+      context.note(`${fixed.length} fixed clients at once, no generated sequences in this phase`);
+      return;
+    }
     const result = await fc.check(property, { seed: context.seed, numRuns: runs });
     context.note(
-      `${result.numRuns} generated sequences of 1 to ${Math.max(2, context.maxConcurrency)} clients at once (seed ${context.seed})`,
+      `${fixed.length} fixed clients at once, then ${result.numRuns} generated sequences of 1 to ${Math.max(2, context.maxConcurrency)} clients at once (seed ${context.seed})`,
     );
     if (!result.failed) return;
     // No sequence broke a promise, yet the run failed: it threw (a budget used up, the target gone).
     if (!failing) throw notCompleted(result.errorInstance, 'concurrent clients');
-    const [first] = failing.broken;
-    throw new CheckFailure(
-      `${brokenHeading(first!.promise)} with ${failing.clients.length} clients at once: ${first!.title}`,
-      [
-        ...first!.lines,
-        heldText(first!.promise),
-        `Shrunk to ${failing.clients.length} clients, ${failing.sent.length} requests (after ${result.numShrinks} shrinks); replay with --seed ${context.seed}:`,
-        ...failing.clients.map((steps, index) => `  client ${index + 1}: ${steps}`),
-      ],
-      first!.exchange,
-      failing.sent.map(({ client, exchange }) => ({
-        label: `client ${client + 1}, answered ${exchange.status}`,
-        exchange,
-      })),
+    throw failure(
+      context,
+      failing,
+      `Shrunk to ${failing.clients.length} clients, ${failing.sent.length} requests (after ${result.numShrinks} shrinks)`,
     );
   },
 };

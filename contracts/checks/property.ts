@@ -5,6 +5,18 @@ import { evidenceFacets } from '../generate/evidence.js';
 /** Requests a failing property may spend looking for a smaller counterexample; past it, the smallest found so far is reported. */
 const SHRINK_REQUESTS = 150;
 
+/**
+ * Which of a property's cases a run sends now. A run with a budget tries its evidence first: every
+ * check with only its fixed cases (`evidence`: the boundaries, one case of each kind), then, with what
+ * is left, the generated ones (`repetition`); without a phase a property sends both at once.
+ */
+export type PropertyPhase = 'evidence' | 'repetition';
+
+/** A check's context as a run with phases hands it over (contracts/runner/run-check.ts). */
+export interface PropertyContext extends CheckContext {
+  phase?: PropertyPhase;
+}
+
 /** Options of {@link checkProperty}. */
 export interface PropertyOptions<T> {
   /** Cases always tried first, whatever the seed: the boundaries. */
@@ -36,11 +48,19 @@ export async function checkProperty<T>(
 ): Promise<number> {
   let shrinking = false;
   let shrinkRequests = 0;
-  const examples = options.examples ?? [];
+  const { phase } = context as PropertyContext;
+  // The fixed cases went in the evidence phase; the repetition phase draws generated ones only.
+  const examples = phase === 'repetition' ? [] : (options.examples ?? []);
+  const numRuns = (options.runs ?? context.runs) + examples.length;
+  if (numRuns === 0) return 0;
   const novelty = new NoveltyStop(context);
   let cases = 0;
   let drawn = 0;
+  // A budget used up (or a case not applicable) ends the property: fast-check would otherwise shrink
+  // it, and every shrink would ask the spent budget again.
+  let skip: Error | undefined;
   const property = fc.asyncProperty(arbitrary, async (value) => {
+    if (skip) throw skip;
     if (shrinking && (shrinkRequests += 1) > SHRINK_REQUESTS) return;
     // The fixed examples (one of each kind) are always sent; past them, a case is sent while cases
     // still bring new evidence: a kind not tried yet, or an answer not seen yet.
@@ -51,13 +71,14 @@ export async function checkProperty<T>(
       await predicate(value);
     } catch (error) {
       shrinking = true;
+      if (isSkip(error)) skip = error;
       throw error;
     }
     novelty.caseDone(value);
   });
   const details = await fc.check(property, {
     seed: context.seed,
-    numRuns: (options.runs ?? context.runs) + examples.length,
+    numRuns,
     examples: examples.map((example) => [example] as [T]),
   });
   const tried = shrinking ? details.numRuns : cases;

@@ -5,10 +5,17 @@ import { coverageText, matrixText } from '../report/matrix-report.js';
 import { disagreementsOf, jsonReport, type ContractReport, type SuiteReport } from '../report/suite-report.js';
 import { checkLine, createdText, summaryText } from '../report/terminal-report.js';
 import { summarise } from '../runner/check-result.js';
-import { runChecks, sessionOf } from '../runner/run-check.js';
+import { sessionOf } from '../runner/run-check.js';
+import { runChecks } from '../runner/run-checks.js';
 import { INTERRUPTED, LEFT_OUT, suiteSettings, type SuiteSettings } from '../runner/target-session.js';
 import { DEFAULT_MAX_MINUTES, DEFAULT_MAX_REQUESTS, waitsPastBudgetText } from '../runner/run-bounds.js';
 import { estimateRunCost, runCostText } from '../runner/run-cost.js';
+import {
+  evidenceAgreementText,
+  evidenceCatalogue,
+  evidenceSummary,
+  evidenceText,
+} from '../runner/evidence-catalogue.js';
 import { isExitTwoError } from '../targets/target-errors.js';
 import type { RunningTarget } from '../targets/target.js';
 import { contractOptions, contractProgram, type ContractCliOptions } from './cli-options.js';
@@ -48,6 +55,7 @@ async function runAgainst(
   let costStated = !descriptor.paced;
   const results = await runChecks(checks, descriptor, {
     settings,
+    onPlan: (message) => io.out(message),
     onNote: (check, message) => io.out(`      ${check}: ${message}`),
     onResult: (result) => {
       io.out(checkLine(result));
@@ -84,10 +92,15 @@ async function runAgainst(
   const created =
     session.marker === undefined ? undefined : { marker: session.marker, records: session.model.created() };
   if (created) io.out(createdText(created));
-  const rulesTried = [...session.model.rulesTried().keys()];
-  io.out(
-    `Evidence: ${session.kindsTried} facets of generated cases (each schema constraint broken; each member, class of character, length boundary and class of number sent) and ${rulesTried.length} rules of the table applied to answers (${rulesTried.join(', ')})`,
-  );
+  const evidence = evidenceSummary({
+    catalogue: evidenceCatalogue(),
+    tried: session.evidence.tried,
+    results,
+    descriptor,
+    ...(settings.operations && { operations: settings.operations }),
+    ...(session.evidencePlan && { triedBy: session.evidencePlan.triedBy }),
+  });
+  for (const line of evidenceText(evidence, descriptor.label)) io.out(line);
   for (const line of waitsPastBudgetText(session.waitsPastBudget)) io.out(line);
   const interrupted = results.filter((result) => result.reason?.startsWith(INTERRUPTED)).length;
   if (interrupted > 0)
@@ -113,6 +126,7 @@ async function runAgainst(
     reachability,
     waitsPastBudget: session.waitsPastBudget,
     waits: session.waits,
+    evidence,
     exitCode: Math.max(
       reachability.exitCode,
       summary.failed > 0 || session.waitsPastBudget.length > 0 || interrupted > 0 ? 1 : 0,
@@ -268,6 +282,8 @@ export async function runContractCli(
     ...(verdict && { baseline: verdict }),
   };
   if (reports.length > 1) io.out(matrixText(report));
+  const held = reports.flatMap(({ target, evidence }) => (evidence ? [{ label: target.label, evidence }] : []));
+  if (held.length > 1) for (const line of evidenceAgreementText(held)) io.out(line);
   if (options.junit) await writeReport(options.junit, junitReport(report));
   if (options.json) await writeReport(options.json, jsonReport(report));
   if (options.html) await writeReport(options.html, htmlReport(htmlInputOfContract(report)));

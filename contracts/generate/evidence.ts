@@ -1,3 +1,5 @@
+import { characterClassesOf } from './unicode.js';
+
 /**
  * What evidence a generated case brings, as facets, so a budget stops on repetition, never on something
  * not yet tried: a case that names what it breaks (`name: maxLength`) is that one facet; any other value
@@ -11,25 +13,6 @@ export function evidenceFacets(value: unknown): string[] {
   return [...new Set(facetsOf(value, '$'))];
 }
 
-/** Character classes a string can hold, as the generators know them (contracts/generate/unicode.ts). */
-const CHARACTER_CLASSES: Array<[string, RegExp]> = [
-  ['ascii-letter', /[A-Za-z]/],
-  ['digit', /[0-9]/],
-  ['space', /[ \t\n\r]/],
-  ['punctuation', /[!-/:-@[-`{-~]/],
-  // eslint-disable-next-line no-control-regex -- exactly the control characters a string can hold
-  ['control', /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/],
-  ['latin-1', /[\u00a0-\u00ff]/],
-  ['combining', /\p{M}/u],
-  ['right-to-left', /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/],
-  ['bidi-control', /[\u200e\u200f\u202a-\u202e\u2066-\u2069]/],
-  ['zero-width', /[\u200b-\u200d\u2060\ufeff]/],
-  ['other-space', /[\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]/],
-  ['cjk', /[\u3040-\u9fff\uac00-\ud7af]/],
-  ['astral', /[\u{10000}-\u{10ffff}]/u],
-  ['lone-surrogate', /\p{Cs}/u],
-];
-
 function lengthClass(length: number): string {
   // Exact where boundaries live (empty, one, the spec's bounds and just past them), bucketed elsewhere.
   if (length <= 2 || (length >= 99 && length <= 101) || (length >= 499 && length <= 501)) return String(length);
@@ -39,7 +22,7 @@ function lengthClass(length: number): string {
 function facetsOf(value: unknown, at: string): string[] {
   if (value === null) return [`${at}: null`];
   if (typeof value === 'string') {
-    const classes = CHARACTER_CLASSES.filter(([, pattern]) => pattern.test(value)).map(([name]) => `${at}: ${name}`);
+    const classes = characterClassesOf(value).map((name) => `${at}: ${name}`);
     return [
       ...classes,
       `${at}: length ${lengthClass([...value].length)}`,

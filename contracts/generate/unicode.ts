@@ -53,3 +53,54 @@ export function edgeStrings(length: number): string[] {
   const framed = length >= 3 ? `\u3000${'y'.repeat(length - 2)} ` : 'y'.repeat(length);
   return [fill('🐾', 1), fill('e\u0301', 2), fill('\u202eשלום', 5), framed];
 }
+
+/** A class of character a string can hold, how to recognise it, and one character of it to send. */
+export interface CharacterClass {
+  name: string;
+  test: RegExp;
+  /** A character (or a base and its mark) of the class, as a generated case sends it. */
+  sample: string;
+}
+
+/**
+ * The classes of character the generators know ({@link codePoint} draws from each): what a service
+ * stores, compares or counts differently. Lone surrogates are left out: the generators never draw
+ * them (a JSON string can escape one, but not every JSON parser takes it).
+ */
+export const CHARACTER_CLASSES: readonly CharacterClass[] = [
+  { name: 'ascii-letter', test: /[A-Za-z]/, sample: 'a' },
+  { name: 'digit', test: /[0-9]/, sample: '7' },
+  { name: 'space', test: /[ \t\n\r]/, sample: ' ' },
+  { name: 'punctuation', test: /[!-/:-@[-`{-~]/, sample: '!' },
+  // eslint-disable-next-line no-control-regex -- exactly the control characters a string can hold
+  { name: 'control', test: /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/, sample: '\u0001' },
+  { name: 'latin-1', test: /[\u00a0-\u00ff]/, sample: '\u00e9' },
+  { name: 'combining', test: /\p{M}/u, sample: 'e\u0301' },
+  { name: 'right-to-left', test: /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/, sample: '\u05e9' },
+  { name: 'bidi-control', test: /[\u200e\u200f\u202a-\u202e\u2066-\u2069]/, sample: '\u202e' },
+  { name: 'zero-width', test: /[\u200b-\u200d\u2060\ufeff]/, sample: '\u200b' },
+  { name: 'other-space', test: /[\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]/, sample: '\u3000' },
+  { name: 'cjk', test: /[\u3040-\u9fff\uac00-\ud7af]/, sample: '\u732b' },
+  { name: 'astral', test: /[\u{10000}-\u{10ffff}]/u, sample: '\u{1f43e}' },
+];
+
+/** The names of the classes of character a string holds, in the order of {@link CHARACTER_CLASSES}. */
+export function characterClassesOf(value: string): string[] {
+  return CHARACTER_CLASSES.filter(({ test }) => test.test(value)).map(({ name }) => name);
+}
+
+/**
+ * Strings of `length` code points holding one class of character each (its sample framed by `x`, so
+ * that a class a pattern refuses alone, such as whitespace, still makes a value): the boundary cases
+ * that try every class of character on every string a request carries.
+ * @example classStrings(3).find((value) => value.includes('\u732b')) // 'x\u732bx'
+ */
+export function classStrings(length: number): string[] {
+  if (length === 0) return [];
+  return CHARACTER_CLASSES.map(({ sample }) => {
+    const units = [...sample];
+    if (units.length >= length) return units.slice(-length).join('');
+    const pad = length - units.length;
+    return `${'x'.repeat(Math.ceil(pad / 2))}${sample}${'x'.repeat(Math.floor(pad / 2))}`;
+  });
+}

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { resolveSchema, type JsonSchema } from '../core/spec-document.js';
 import { specValidators } from '../conformance/spec-validators.js';
-import { codePoint, edgeStrings } from './unicode.js';
+import { CHARACTER_CLASSES, classStrings, codePoint, edgeStrings } from './unicode.js';
 
 // Lengths and numbers the generators reach for when the schema sets no bound.
 const UNBOUNDED_STRING = 40;
@@ -119,8 +119,26 @@ export function boundaryValues(schema: JsonSchema): unknown[] {
 }
 
 /**
- * Objects at the edges: the required properties alone, every property present, and each property at
- * each of its boundary values with the others minimal. Every one is valid against the schema.
+ * A short string of each class of character the generators know, for each class the string schema
+ * takes (a pattern or a length may refuse one): every class tried once, whatever the seed.
+ * @example characterClassValues({ type: 'string', pattern: '\\S' }).map(({ name }) => name) // ['ascii-letter', 'digit', 'space', ...]
+ */
+export function characterClassValues(schema: JsonSchema): Array<{ name: string; value: string }> {
+  const target = resolveSchema(schema);
+  const { min, max } = stringBounds(target);
+  const accepts = acceptedBy(target);
+  const values = classStrings(Math.min(max, Math.max(min, 3)));
+  return CHARACTER_CLASSES.flatMap(({ name }, index) => {
+    const value = values[index];
+    return value !== undefined && accepts(value) ? [{ name, value }] : [];
+  });
+}
+
+/**
+ * Objects at the edges: the required properties alone, every property present, each property at each
+ * of its boundary values with the others minimal, and one object per class of character with every
+ * string property that takes the class holding it (one request tries the class on each). Every one
+ * is valid against the schema.
  */
 export function boundaryObjects(schema: JsonSchema): Array<Record<string, unknown>> {
   const target = resolveSchema(schema);
@@ -132,5 +150,15 @@ export function boundaryObjects(schema: JsonSchema): Array<Record<string, unknow
   const edges = Object.keys(properties).flatMap((name) =>
     boundaryValues(properties[name]!).map((value) => ({ ...minimal, [name]: value })),
   );
-  return [minimal, complete, ...edges].filter(acceptedBy(target));
+  const classes = Object.entries(properties).map(([name, property]) =>
+    resolveSchema(property).type === 'string' ? { name, values: characterClassValues(property) } : undefined,
+  );
+  const ofClass = CHARACTER_CLASSES.map(({ name: className }) => {
+    const holding = classes.flatMap((strings) => {
+      const value = strings?.values.find(({ name }) => name === className)?.value;
+      return value === undefined ? [] : [[strings!.name, value] as const];
+    });
+    return holding.length === 0 ? undefined : { ...minimal, ...Object.fromEntries(holding) };
+  }).filter((object) => object !== undefined);
+  return [minimal, complete, ...edges, ...ofClass].filter(acceptedBy(target));
 }

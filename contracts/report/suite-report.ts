@@ -4,6 +4,7 @@ import type { CheckResult, SuiteSummary } from '../runner/check-result.js';
 import type { TargetDescriptor } from '../targets/target.js';
 import type { Reachability, UnansweredExchange } from '../transport/unanswered.js';
 import type { WaitPastBudget, WaitRecord } from '../runner/run-bounds.js';
+import type { EvidenceSummary } from '../runner/evidence-catalogue.js';
 import type { BaselineVerdict } from './baseline.js';
 
 /** One run of the suite against one target. Holds no key. */
@@ -32,6 +33,8 @@ export interface SuiteReport {
   waitsPastBudget: WaitPastBudget[];
   /** Every real wait, waited or refused, with when it started. */
   waits: WaitRecord[];
+  /** What the run tried of the evidence catalogue (every keyword, class of value, rule and burst): counts, the tried set, and what was not tried and why. */
+  evidence?: EvidenceSummary;
   exitCode: 0 | 1 | 2;
   results: CheckResult[];
 }

@@ -1,6 +1,13 @@
 import { TimeBudgetExhausted } from '../checks/check.js';
 import { curlCommand } from '../transport/curl-command.js';
 import { headerOf, type Exchange } from '../core/exchange.js';
+import type { Waiter } from '../transport/paced-sender.js';
+
+/** How the reason of a check the time budget left out begins. */
+export const LEFT_OUT = 'left out to fit --max-minutes';
+
+/** How the reason of a check a signal stopped begins. */
+export const INTERRUPTED = 'not completed: interrupted';
 
 /**
  * The most minutes the suite spends on one live target when `--max-minutes` is not given: a CI job's
@@ -87,4 +94,90 @@ export function waitsPastBudgetText(findings: readonly WaitPastBudget[]): string
         ]
       : []),
   ]);
+}
+
+/**
+ * The run's time on one target (`--max-minutes`, counted from its first request) and a signal that
+ * stops it: every request and every real wait asks it first. A wait the whole budget could never
+ * hold is a finding; one that only does not fit what is left leaves the check out; both are recorded
+ * for the report's time line.
+ */
+export class TimeBudget {
+  /** Every real wait of the run, waited or refused, for the report's time line. */
+  readonly waits: WaitRecord[] = [];
+  /** Waits the target asked for that the run's whole bound could never hold: findings. */
+  readonly waitsPastBudget: WaitPastBudget[] = [];
+  readonly #maxMinutes: number | undefined;
+  readonly #signal: AbortSignal | undefined;
+  readonly #apiKey: string;
+  readonly #createdAt = performance.now();
+  #startedAt: number | undefined;
+
+  constructor(bounds: { maxMinutes?: number; signal?: AbortSignal }, apiKey: string) {
+    this.#maxMinutes = bounds.maxMinutes;
+    this.#signal = bounds.signal;
+    this.#apiKey = apiKey;
+  }
+
+  /** Seconds left of `--max-minutes`, counted from the run's first request; undefined without one. */
+  secondsLeft(): number | undefined {
+    if (this.#maxMinutes === undefined) return undefined;
+    this.#startedAt ??= performance.now();
+    return this.#maxMinutes * 60 - (performance.now() - this.#startedAt) / 1000;
+  }
+
+  /** Throws (the check is left out, or interrupted) when no request may start any more. */
+  beforeRequest(): void {
+    const left = this.secondsLeft();
+    if (left !== undefined && left <= 0)
+      throw new TimeBudgetExhausted(`${LEFT_OUT} ${this.#maxMinutes}: the time was used up`);
+    if (this.#signal?.aborted) throw new TimeBudgetExhausted(`${INTERRUPTED}: the run was stopped before this request`);
+  }
+
+  /** Waits `seconds` with `waiter` if the budget holds it (`why` and `check` for the record), ending early on the signal. */
+  async wait(
+    waiter: Waiter,
+    seconds: number,
+    why: string,
+    by: { check: string; lastAnswer: Exchange | undefined },
+  ): Promise<void> {
+    this.#afford(seconds, why, by);
+    const signal = this.#signal;
+    if (signal?.aborted)
+      throw new TimeBudgetExhausted(`${INTERRUPTED}: the run was stopped before a ${seconds} s wait`);
+    let stop: () => void = () => undefined;
+    const aborted = new Promise<'aborted'>((resolve) => {
+      stop = () => resolve('aborted');
+      signal?.addEventListener('abort', stop, { once: true });
+    });
+    const outcome = await Promise.race([waiter.wait(seconds), aborted]);
+    signal?.removeEventListener('abort', stop);
+    if (outcome === 'aborted')
+      throw new TimeBudgetExhausted(`${INTERRUPTED}: the run was stopped during a ${seconds} s wait (${why})`);
+  }
+
+  /**
+   * Refuses to start a wait the time budget cannot hold: one the whole budget could never hold is a
+   * finding (the check is not completed); one that only does not fit what is left is left out.
+   */
+  #afford(seconds: number, why: string, by: { check: string; lastAnswer: Exchange | undefined }): void {
+    const left = this.secondsLeft();
+    const startedAfter = (performance.now() - this.#createdAt) / 1000;
+    const record = (outcome: WaitRecord['outcome']) =>
+      this.waits.push({ check: by.check, why, startedAfter: Math.round(startedAfter), seconds, outcome });
+    if (left === undefined || seconds <= left) {
+      record('waited');
+      return;
+    }
+    record('refused');
+    const budget = this.#maxMinutes! * 60;
+    if (seconds > budget) {
+      const { finding, error } = waitPastBudget(by.check, why, seconds, budget, by.lastAnswer, this.#apiKey);
+      this.waitsPastBudget.push(finding);
+      throw error;
+    }
+    throw new TimeBudgetExhausted(
+      `${LEFT_OUT} ${this.#maxMinutes}: it needed a ${seconds} s wait with ${Math.max(0, Math.floor(left))} s left`,
+    );
+  }
 }

@@ -1,4 +1,4 @@
-import { isCheckFailure, isSkip, type Check, type CheckContext } from '../checks/check.js';
+import { isCheckFailure, isSkip, type Check } from '../checks/check.js';
 import { specValidators } from '../conformance/spec-validators.js';
 import { brokenHeading, heldText } from '../model/broken-promise.js';
 import { skipReason, type TargetDescriptor } from '../targets/target.js';
@@ -6,14 +6,10 @@ import { curlCommand } from '../transport/curl-command.js';
 import type { CheckResult } from './check-result.js';
 import { EXCLUSIVE_KEY_CHECKS, SHARED_KEY_SKIP } from './shared-key.js';
 import { WINDOW_DRIVING_CHECKS, windowRefusal } from './run-cost.js';
-import {
-  DEFAULT_MAX_CONCURRENCY,
-  INTERRUPTED,
-  suiteSettings,
-  TargetSession,
-  type CheckTally,
-  type SuiteSettings,
-} from './target-session.js';
+import type { PropertyContext, PropertyPhase } from '../checks/property.js';
+import { entriesOfCheck } from './evidence-catalogue.js';
+import { DEFAULT_MAX_CONCURRENCY, suiteSettings, type SuiteSettings } from './suite-settings.js';
+import { TargetSession, type CheckTally } from './target-session.js';
 
 /** Options of {@link runCheck}. */
 export interface RunCheckOptions {
@@ -40,14 +36,23 @@ export function sessionOf(descriptor: TargetDescriptor, settings?: SuiteSettings
   return session;
 }
 
+/** What a check's context records of it while it runs: whether it asked how many generated cases to draw. */
+interface ContextUse {
+  askedForRuns: boolean;
+  tally?: CheckTally;
+}
+
 function contextFor(
   check: Check,
   descriptor: TargetDescriptor,
   session: TargetSession,
   note: (message: string) => void,
   tally: CheckTally,
-): CheckContext {
+  phase: PropertyPhase | undefined,
+  use: ContextUse,
+): PropertyContext {
   return {
+    ...(phase && { phase }),
     capabilities: descriptor.capabilities,
     maxConcurrency: session.settings.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY,
     patience: () => session.patience,
@@ -60,7 +65,11 @@ function contextFor(
     marked: (request) => session.marked(request),
     spec: specValidators(),
     seed: session.settings.seed,
-    runs: session.settings.runs,
+    // A check that asks draws generated cases: none in the evidence phase, and it runs again to repeat.
+    get runs() {
+      use.askedForRuns = true;
+      return phase === 'evidence' ? 0 : session.settings.runs;
+    },
     note,
     now: () => session.waiter.now(),
     async wait(seconds, why) {
@@ -90,6 +99,44 @@ export async function runCheck(
   descriptor: TargetDescriptor,
   options: RunCheckOptions = {},
 ): Promise<CheckResult> {
+  return (await runCheckInPhase(check, descriptor, options, undefined)).result;
+}
+
+/** What one check did in a phase of a run, beyond its result. */
+export interface CheckInPhase {
+  result: CheckResult;
+  /** It draws generated cases: a repetition phase runs it again. */
+  repeats: boolean;
+  /** The entries of the evidence catalogue it tried (also added to the session's ledger). */
+  tried: string[];
+}
+
+/** {@link runCheck} in a phase of a run (none: fixed and generated cases at once), with what it tried. */
+export async function runCheckInPhase(
+  check: Check,
+  descriptor: TargetDescriptor,
+  options: RunCheckOptions,
+  phase: PropertyPhase | undefined,
+): Promise<CheckInPhase> {
+  const use: ContextUse = { askedForRuns: false };
+  const session = sessionOf(descriptor, options.settings);
+  const before = new Map(session.model.rulesTried());
+  const result = await runCheckWith(check, descriptor, options, phase, use);
+  const tried = entriesOfCheck(check.name, result.outcome !== 'skipped', use.tally?.tried ?? [], {
+    before,
+    after: session.model.rulesTried(),
+  });
+  session.evidence.add(tried);
+  return { result, repeats: use.askedForRuns, tried };
+}
+
+async function runCheckWith(
+  check: Check,
+  descriptor: TargetDescriptor,
+  options: RunCheckOptions,
+  phase: PropertyPhase | undefined,
+  use: ContextUse,
+): Promise<CheckResult> {
   const notes: string[] = [];
   const base = { check: check.name, verifies: check.verifies, notes };
   const reason =
@@ -112,6 +159,7 @@ export async function runCheck(
     options.onNote?.(message);
   };
   const tally = session.begin(note, check.name);
+  use.tally = tally;
   const started = performance.now();
   const finished = () => ({
     durationMs: Math.round(performance.now() - started),
@@ -149,7 +197,7 @@ export async function runCheck(
   };
   try {
     await session.resetTarget();
-    await check.run(contextFor(check, descriptor, session, note, tally));
+    await check.run(contextFor(check, descriptor, session, note, tally, phase, use));
     return brokenPromise() ?? { ...base, outcome: 'passed', ...finished() };
   } catch (error) {
     const broken = brokenPromise();
@@ -188,52 +236,4 @@ export async function runCheck(
       ...finished(),
     };
   }
-}
-
-/** Options of {@link runChecks}: {@link RunCheckOptions} for every check, told which check speaks. */
-export interface RunChecksOptions {
-  /** Seed, runs and request budget of the run. */
-  settings?: SuiteSettings;
-  /** Called with each note a check prints while it runs (a wait, a retry), and the check's name. */
-  onNote?: (check: string, message: string) => void;
-  /** Called with each result as soon as its check ends, in the order given. */
-  onResult?: (result: CheckResult) => void;
-}
-
-/**
- * Runs checks one after another (they share the key's quota, so never in parallel).
- * @example const results = await runChecks(CHECKS, target.descriptor, { onResult: print });
- */
-export async function runChecks(
-  checks: readonly Check[],
-  descriptor: TargetDescriptor,
-  options: RunChecksOptions = {},
-): Promise<CheckResult[]> {
-  const results: CheckResult[] = [];
-  for (const check of checks) {
-    // Stopped by a signal: what is left is reported as not run, and the reports are still written.
-    if (options.settings?.signal?.aborted) {
-      const result: CheckResult = {
-        check: check.name,
-        verifies: check.verifies,
-        outcome: 'skipped',
-        reason: `${INTERRUPTED}: the run was stopped before this check`,
-        notes: [],
-        durationMs: 0,
-        requests: 0,
-        observed: [],
-      };
-      options.onResult?.(result);
-      results.push(result);
-      continue;
-    }
-    const { onNote } = options;
-    const result = await runCheck(check, descriptor, {
-      ...(options.settings && { settings: options.settings }),
-      ...(onNote && { onNote: (message: string) => onNote(check.name, message) }),
-    });
-    options.onResult?.(result);
-    results.push(result);
-  }
-  return results;
 }

@@ -1,91 +1,27 @@
 import type { TargetClock } from '../core/target-clock.js';
-import { CheckNotApplicable, RequestBudgetExhausted, TimeBudgetExhausted, type CheckContext } from '../checks/check.js';
+import { CheckNotApplicable, RequestBudgetExhausted, type CheckContext } from '../checks/check.js';
 import { serverEpochSeconds } from '../core/quota-windows.js';
 import { observedItems } from '../coverage/coverage.js';
 import { operationOfRequest } from '../core/spec-operations.js';
 import { markedBody, runMarker } from '../generate/run-marker.js';
 import type { BrokenPromise } from '../model/broken-promise.js';
 import { PromiseModel } from '../model/promise-model.js';
-import { fakeClock, resetFake } from '../targets/fake-admin.js';
 import type { TargetDescriptor } from '../targets/target.js';
 import { errorCodeOf, headerOf, type ContractRequest, type Exchange } from '../core/exchange.js';
 import { pacedSender, realTimeWaiter, type Waiter } from '../transport/paced-sender.js';
-import { sendRequest, type ExtraHeaders } from '../transport/send-request.js';
+import { sendRequest } from '../transport/send-request.js';
+import type { SuiteSettings } from './suite-settings.js';
 import { UnansweredLog, whyUnanswered } from '../transport/unanswered.js';
-import { waitPastBudget, type WaitPastBudget, type WaitRecord } from './run-bounds.js';
+import { INTERRUPTED, LEFT_OUT, TimeBudget, type WaitPastBudget, type WaitRecord } from './run-bounds.js';
+import { EvidenceLedger } from './evidence-ledger.js';
+import { FakeControls } from './fake-controls.js';
+import type { EvidencePlan } from './evidence-catalogue.js';
 
 type Send = CheckContext['send'];
 
-/** What a run is asked to do, the same for every target of it. */
-export interface SuiteSettings {
-  /** Seed of every generated case. */
-  seed: number;
-  /** Generated cases per property, beyond the fixed boundary examples. */
-  runs: number;
-  /** The most requests sent to one target; past it, checks stop and are reported skipped. */
-  maxRequests?: number;
-  /** The most requests in flight at once, for checks that act as several clients (default {@link DEFAULT_MAX_CONCURRENCY}). */
-  maxConcurrency?: number;
-  /** The run's time on one target, from its first request; a check that would not fit is left out and reported. */
-  maxMinutes?: number;
-  /** `--strict`: a SHOULD of the rule table fails a check instead of warning. */
-  strict?: boolean;
-  /** Requests the target did not answer do not fail the run: their checks are reported not completed. */
-  allowUpstreamErrors?: boolean;
-  /** Others use the key too (`--shared-key`): the model judges only what their traffic cannot explain. */
-  sharedKey?: boolean;
-  /** Aborted by SIGINT/SIGTERM: a wait in progress ends at once and the check is reported not completed. */
-  signal?: AbortSignal;
-  /** Headers added to every request (`--header`), never judged; in the reports' curl only when `shown`. */
-  extraHeaders?: ExtraHeaders;
-  /**
-   * The only operations the run may send to (`--operations`): a request to another (or to a path no
-   * operation has) is never sent, and the check that wanted it is skipped, naming it.
-   */
-  operations?: ReadonlySet<string>;
-}
-
-/** How the reason of a check the time budget left out begins. */
-export const LEFT_OUT = 'left out to fit --max-minutes';
-
-/** How the reason of a check a signal stopped begins. */
-export const INTERRUPTED = 'not completed: interrupted';
-
-/** Requests in flight at once when `--max-concurrency` is not given: a few clients, well inside a free key's minute. */
-export const DEFAULT_MAX_CONCURRENCY = 4;
-
-/** Generated cases per property when `--runs` is not given: fewer against a live target's quota. */
-export const DEFAULT_RUNS = { local: 100, live: 20 } as const;
-
-/** Settings for a run: the given seed, or a fresh one. */
-export function suiteSettings(options: Partial<SuiteSettings> & { live: boolean }): SuiteSettings {
-  return {
-    seed: options.seed ?? Math.floor(Math.random() * 2 ** 31),
-    runs: options.runs ?? (options.live ? DEFAULT_RUNS.live : DEFAULT_RUNS.local),
-    maxConcurrency: options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY,
-    ...(options.maxRequests !== undefined && { maxRequests: options.maxRequests }),
-    ...(options.maxMinutes !== undefined && { maxMinutes: options.maxMinutes }),
-    ...(options.strict && { strict: true }),
-    ...(options.allowUpstreamErrors && { allowUpstreamErrors: true }),
-    ...(options.sharedKey && { sharedKey: true }),
-    ...(options.signal && { signal: options.signal }),
-    ...(options.extraHeaders && { extraHeaders: options.extraHeaders }),
-    ...(options.operations && { operations: options.operations }),
-  };
-}
-
-function waiterFor(clock: TargetClock | undefined): Waiter {
-  if (!clock) return realTimeWaiter;
-  // The fake's time is its clock: waiting is moving it, at no cost, however long the window.
-  return {
-    now: () => clock.advanceSeconds(0),
-    wait: async (seconds) => {
-      await clock.advanceSeconds(seconds);
-    },
-    longestProactiveWaitSeconds: Number.POSITIVE_INFINITY,
-    say: (seconds) => `moving the fake's clock ${seconds} s`,
-  };
-}
+// The settings and the reasons' openings are named from here by the CLI, replay and the jest suite.
+export { INTERRUPTED, LEFT_OUT };
+export { DEFAULT_MAX_CONCURRENCY, DEFAULT_RUNS, suiteSettings, type SuiteSettings } from './suite-settings.js';
 
 /** What one check did to the target: requests sent, coverage items exercised, promises its exchanges broke. */
 export interface CheckTally {
@@ -98,6 +34,8 @@ export interface CheckTally {
   warnings: BrokenPromise[];
   /** Requests of the check the target did not answer. */
   unanswered: number;
+  /** Entries of the evidence catalogue its requests tried (new to the run or not). */
+  tried: Set<string>;
 }
 
 /** A key's per-minute limit affords one generated case in a row that shows nothing new per 20 requests; at least {@link LEAST_PATIENCE}. */
@@ -117,13 +55,13 @@ export class TargetSession {
   readonly model: PromiseModel;
   /** The fake's clock (only targets with the `clock` capability); moving it keeps {@link targetNow} true. */
   readonly clock: TargetClock | undefined;
+  /** The fake's scenario controls; none on other targets. */
+  readonly #fake: FakeControls | undefined;
   /** What every record the run creates carries, on a target the suite cannot reset (a URL: staging has no delete). */
   readonly marker: string | undefined;
   readonly #paced: Send;
   #realWaiter: Waiter;
   #sent = 0;
-  /** The fake's clock minus this machine's, in seconds, as its last move answered. */
-  #clockOffset = 0;
   #tally: CheckTally = {
     requests: 0,
     observed: new Set(),
@@ -131,25 +69,27 @@ export class TargetSession {
     broken: [],
     warnings: [],
     unanswered: 0,
+    tried: new Set(),
   };
   /** Requests the target did not answer (refused, reset, timed out), by every check. */
   readonly unanswered = new UnansweredLog();
-  /** Waits the target asked for that the run's whole bound could never hold: findings. */
-  readonly waitsPastBudget: WaitPastBudget[] = [];
-  /** Every real wait of the run, waited or refused, for the report's time line. */
-  readonly waits: WaitRecord[] = [];
+  /** The entries of the evidence catalogue the run's requests tried. */
+  readonly evidence: EvidenceLedger;
+  /** A budgeted run's plan: which checks try the catalogue first, and which check tried each entry in its rehearsal. */
+  evidencePlan: EvidencePlan | undefined;
+  readonly #time: TimeBudget;
   #check = '';
-  readonly #createdAt = performance.now();
   #lastAnswer: Exchange | undefined;
   /** The key's per-minute limit as the target's answers state it (`X-RateLimit-Limit`). */
   #keyLimit: number | undefined;
-  #startedAt: number | undefined;
   readonly #triedKinds = new Set<string>();
   #note: (message: string) => void = () => undefined;
 
   constructor(descriptor: TargetDescriptor, settings: SuiteSettings) {
     this.#descriptor = descriptor;
     this.#settings = settings;
+    this.#time = new TimeBudget(settings, descriptor.apiKey);
+    this.evidence = new EvidenceLedger(descriptor.baseUrl);
     this.model = new PromiseModel({
       baseUrl: descriptor.baseUrl,
       capabilities: descriptor.capabilities,
@@ -157,11 +97,11 @@ export class TargetSession {
       ...(settings.strict && { strict: true }),
       sharedKey: settings.sharedKey ?? false,
     });
-    this.clock =
-      descriptor.adminUrl && descriptor.capabilities.includes('clock')
-        ? this.#trackedClock(fakeClock(descriptor.adminUrl))
-        : undefined;
-    const waiter = waiterFor(this.clock);
+    this.#fake = descriptor.adminUrl
+      ? new FakeControls(descriptor.adminUrl, descriptor.apiKey, descriptor.capabilities.includes('clock'))
+      : undefined;
+    this.clock = this.#fake?.clock;
+    const waiter = this.#fake?.waiter() ?? realTimeWaiter;
     // Moving the fake's clock costs no time; a real wait must fit what is left of --max-minutes.
     const budgeted = (seconds: number) =>
       this.#budgetedWait(waiter, seconds, 'a wait between requests (Retry-After, or a window used up)');
@@ -177,6 +117,16 @@ export class TargetSession {
 
   get settings(): SuiteSettings {
     return this.#settings;
+  }
+
+  /** Every real wait of the run, waited or refused, for the report's time line. */
+  get waits(): WaitRecord[] {
+    return this.#time.waits;
+  }
+
+  /** Waits the target asked for that the run's whole bound could never hold: findings. */
+  get waitsPastBudget(): WaitPastBudget[] {
+    return this.#time.waitsPastBudget;
   }
 
   /** The key's per-minute limit as its answers stated it (`X-RateLimit-Limit`), once known. */
@@ -196,11 +146,6 @@ export class TargetSession {
     return tried;
   }
 
-  /** How many kinds of generated case the run tried (each schema constraint broken, each class of value). */
-  get kindsTried(): number {
-    return this.#triedKinds.size;
-  }
-
   /** Starts the tally of a check (named `check`); its notes go to `note` from now on. */
   begin(note: (message: string) => void, check = ''): CheckTally {
     this.#note = note;
@@ -212,6 +157,7 @@ export class TargetSession {
       broken: [],
       warnings: [],
       unanswered: 0,
+      tried: new Set(),
     };
     return this.#tally;
   }
@@ -233,44 +179,34 @@ export class TargetSession {
 
   /** Sets what the session's key has left in its minute and/or day window; the model forgets what it believed. */
   async setRemaining(remaining: { minuteRemaining?: number; dayRemaining?: number }): Promise<void> {
-    const { adminUrl, apiKey } = this.#descriptor;
-    if (!adminUrl) throw new Error('only the fake has scenario controls');
-    const response = await fetch(`${adminUrl}/__admin/keys/${encodeURIComponent(apiKey)}/quota`, {
-      method: 'PUT',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(remaining),
-    });
-    if (!response.ok)
-      throw new Error(`PUT /__admin/keys/.../quota answered ${response.status}: ${await response.text()}`);
+    if (!this.#fake) throw new Error('only the fake has scenario controls');
+    await this.#fake.setRemaining(remaining);
     this.model.reset();
   }
 
   /** Back to the fake's seed (records, counters, clock), and the model with it; nothing on other targets. */
   async resetTarget(): Promise<void> {
-    if (!this.#descriptor.adminUrl) return;
-    await resetFake(this.#descriptor.adminUrl);
-    this.#clockOffset = 0;
+    if (!this.#fake) return;
+    await this.#fake.reset();
     this.model.reset();
   }
 
   /** The target's now in epoch seconds when an answer came: the fake's clock, else the answer's Date. */
   targetNow(exchange: Exchange): number {
-    return this.clock ? Date.now() / 1000 + this.#clockOffset : serverEpochSeconds(exchange);
+    return this.#fake?.now() ?? serverEpochSeconds(exchange);
   }
 
-  #trackedClock(clock: TargetClock): TargetClock {
-    const moved = (epochSeconds: number) => {
-      this.#clockOffset = epochSeconds - Date.now() / 1000;
-      return epochSeconds;
-    };
-    return {
-      setEpochSeconds: async (epochSeconds) => moved(await clock.setEpochSeconds(epochSeconds)),
-      advanceSeconds: async (seconds) => moved(await clock.advanceSeconds(seconds)),
-    };
-  }
-
-  /** The sender checks use: marked, paced, counted, observed for coverage. */
-  readonly send: Send = (request) => this.#paced(this.marked(request));
+  /**
+   * The sender checks use: marked, paced, counted, observed for coverage; once answered, what the
+   * request tried (as the check wrote it, before the mark) goes into the evidence ledger.
+   */
+  readonly send: Send = async (request) => {
+    const entries = this.evidence.evidenceOf(request);
+    const tally = this.#tally;
+    const exchange = await this.#paced(this.marked(request));
+    for (const entry of this.evidence.record(entries, exchange.status)) tally.tried.add(entry);
+    return exchange;
+  };
 
   /**
    * The request as the run sends it: with a {@link marker}, a valid JSON body of a write carries it
@@ -289,10 +225,7 @@ export class TargetSession {
 
   /** Seconds left of `--max-minutes`, counted from the run's first request; undefined without one. */
   secondsLeft(): number | undefined {
-    const { maxMinutes } = this.#settings;
-    if (maxMinutes === undefined) return undefined;
-    this.#startedAt ??= performance.now();
-    return maxMinutes * 60 - (performance.now() - this.#startedAt) / 1000;
+    return this.#time.secondsLeft();
   }
 
   /** A wait a check asks for (`why` says what for), within the run's budget; on the fake, its clock moves. */
@@ -302,50 +235,13 @@ export class TargetSession {
   }
 
   async #budgetedWait(waiter: Waiter, seconds: number, why: string): Promise<void> {
-    this.#affordWait(seconds, why);
-    const { signal } = this.#settings;
-    if (signal?.aborted)
-      throw new TimeBudgetExhausted(`${INTERRUPTED}: the run was stopped before a ${seconds} s wait`);
-    let stop: () => void = () => undefined;
-    const aborted = new Promise<'aborted'>((resolve) => {
-      stop = () => resolve('aborted');
-      signal?.addEventListener('abort', stop, { once: true });
-    });
-    const outcome = await Promise.race([waiter.wait(seconds), aborted]);
-    signal?.removeEventListener('abort', stop);
-    if (outcome === 'aborted')
-      throw new TimeBudgetExhausted(`${INTERRUPTED}: the run was stopped during a ${seconds} s wait (${why})`);
-  }
-
-  /**
-   * Refuses to start a wait the time budget cannot hold: one the whole budget could never hold is a
-   * finding (the check is not completed); one that only does not fit what is left is left out.
-   */
-  #affordWait(seconds: number, why: string): void {
-    const left = this.secondsLeft();
-    const startedAfter = (performance.now() - this.#createdAt) / 1000;
-    const record = (outcome: WaitRecord['outcome']) =>
-      this.waits.push({ check: this.#check, why, startedAfter: Math.round(startedAfter), seconds, outcome });
-    if (left !== undefined && seconds > left) {
-      record('refused');
-      const budget = this.#settings.maxMinutes! * 60;
-      if (seconds > budget) {
-        const { finding, error } = waitPastBudget(
-          this.#check,
-          why,
-          seconds,
-          budget,
-          this.#lastAnswer,
-          this.#descriptor.apiKey,
-        );
-        this.waitsPastBudget.push(finding);
-        throw error;
-      }
-      throw new TimeBudgetExhausted(
-        `${LEFT_OUT} ${this.#settings.maxMinutes}: it needed a ${seconds} s wait with ${Math.max(0, Math.floor(left))} s left`,
-      );
+    try {
+      await this.#time.wait(waiter, seconds, why, { check: this.#check, lastAnswer: this.#lastAnswer });
+    } catch (error) {
+      // The pacer said it was waiting before it asked: say that the budget did not let it.
+      this.#note(`not waited: ${error instanceof Error ? error.message : String(error)}`);
+      throw error;
     }
-    record('waited');
   }
 
   /** What the model or a check found broken: a failure of the running check, or its warning (the first of each rule). */
@@ -363,11 +259,7 @@ export class TargetSession {
     if (maxRequests !== undefined && this.#sent >= maxRequests) {
       throw new RequestBudgetExhausted(`the request budget is used up (--max-requests ${maxRequests})`);
     }
-    const left = this.secondsLeft();
-    if (left !== undefined && left <= 0)
-      throw new TimeBudgetExhausted(`${LEFT_OUT} ${this.#settings.maxMinutes}: the time was used up`);
-    if (this.#settings.signal?.aborted)
-      throw new TimeBudgetExhausted(`${INTERRUPTED}: the run was stopped before this request`);
+    this.#time.beforeRequest();
     const { operations } = this.#settings;
     if (operations) {
       const { baseUrl } = this.#descriptor;
@@ -381,6 +273,7 @@ export class TargetSession {
     this.#tally.requests += 1;
     const tally = this.#tally;
     const ticket = this.model.sending();
+    const onWire = this.evidence.sending(request);
     let exchange: Exchange;
     try {
       exchange = await sendRequest(
@@ -389,7 +282,9 @@ export class TargetSession {
         request,
         this.#settings.extraHeaders,
       );
+      for (const entry of onWire(exchange.status)) tally.tried.add(entry);
     } catch (error) {
+      onWire();
       tally.broken.push(...this.model.abandoned(ticket));
       // A request the target never answered is a finding of its own, whatever the check makes of it.
       tally.unanswered += 1;

@@ -1,0 +1,93 @@
+import { describe, expect, it } from '@jest/globals';
+import type { CheckResult } from './check-result.js';
+import {
+  CONCURRENCY_ENTRIES,
+  evidenceAgreementText,
+  evidenceCatalogue,
+  evidenceSummary,
+  evidenceText,
+  ruleEntry,
+} from './evidence-catalogue.js';
+
+const WRITES = 'not allowed on this target: pass --allow writes to let the suite create categories';
+const skipped = (check: string, reason: string): CheckResult => ({
+  check,
+  verifies: '',
+  outcome: 'skipped',
+  reason,
+  notes: [],
+  durationMs: 0,
+  requests: 0,
+  observed: [],
+});
+
+describe('what a run tried of the evidence catalogue', () => {
+  const catalogue = evidenceCatalogue();
+
+  it('counts apart what the target cannot take, and names each gap with why, loudly', () => {
+    const tried = new Set(
+      catalogue.filter(({ needs, kind }) => !needs.includes('writes') && kind !== 'rule').map(({ id }) => id),
+    );
+    const summary = evidenceSummary({
+      catalogue,
+      tried,
+      results: [
+        skipped('repeated_members_handled', WRITES),
+        skipped('rate_limit_exceeded_answer', 'the request budget is used up (--max-requests 9)'),
+      ],
+      descriptor: { capabilities: ['stateful', 'exactParameters'], lacking: { writes: WRITES } },
+    });
+    expect(summary.notApplicable).toEqual(
+      expect.arrayContaining([
+        { entry: 'createCategory body.name: pattern', why: WRITES },
+        { entry: CONCURRENCY_ENTRIES.creates, why: WRITES },
+        // Every check the table names for it was skipped for what the target lacks.
+        { entry: ruleEntry('repeated_members_handled'), why: WRITES },
+      ]),
+    );
+    expect(summary.notTried).toEqual(
+      expect.arrayContaining([
+        {
+          entry: ruleEntry('retry_after_syntax'),
+          why: expect.stringContaining('rate_limit_exceeded_answer (the request budget is used up') as unknown,
+        },
+      ]),
+    );
+    expect(summary.complete).toBe(false);
+    const [headline] = evidenceText(summary, 'staging');
+    expect(headline).toMatch(/^INCOMPLETE EVIDENCE: \d+ of \d+ entries .* tried against staging; .* not tried\./);
+  });
+
+  it('is complete when every entry the target can take was tried', () => {
+    const summary = evidenceSummary({
+      catalogue,
+      tried: new Set(catalogue.map(({ id }) => id)),
+      results: [],
+      descriptor: { capabilities: ['stateful', 'writes', 'exactParameters', 'closedCors'], lacking: {} },
+    });
+    expect([summary.complete, summary.tried.length, summary.catalogue]).toEqual([
+      true,
+      catalogue.length,
+      catalogue.length,
+    ]);
+    expect(evidenceText(summary, 'fake')[0]).toBe(
+      `Evidence: ${catalogue.length} of ${catalogue.length} entries of the evidence catalogue tried against fake: every keyword, class of value, rule and burst it can take`,
+    );
+  });
+
+  it('says whether two targets were held to the same evidence, and where they were not', () => {
+    const summary = (tried: string[]) => ({ catalogue: 3, tried, notApplicable: [], notTried: [], complete: true });
+    expect(
+      evidenceAgreementText([
+        { label: 'fake', evidence: summary(['a', 'b']) },
+        { label: 'staging', evidence: summary(['a', 'b']) },
+      ]),
+    ).toEqual(['Evidence alike: the same 2 entries of the catalogue tried on every target']);
+    expect(
+      evidenceAgreementText([
+        { label: 'fake', evidence: summary(['a', 'b']) },
+        { label: 'staging', evidence: summary(['a']) },
+      ]),
+    ).toEqual(['Evidence differs: 1 entries tried on some targets only', '  b: tried on fake; not on staging']);
+  });
+});
