@@ -1,11 +1,13 @@
 import { AUTH_AND_ERROR_VARIANTS } from './auth-and-error-variants.js';
 import { BODY_AND_STATE_VARIANTS } from './body-and-state-variants.js';
+import { FAILURE_VARIANTS } from './failure-variants.js';
 import { RATE_LIMIT_AND_DEPRECATION_VARIANTS } from './rate-limit-and-deprecation-variants.js';
 import { INPUT_HANDLING_VARIANTS } from './input-handling-variants.js';
 import { PROMISE_MODEL_VARIANTS } from './promise-model-variants.js';
 import { PROTOCOL_VARIANTS } from './protocol-variants.js';
 import { PROTOCOL_RULE_VARIANTS } from './protocol-rule-variants.js';
 import { RATE_LIMIT_PROMISE_VARIANTS } from './rate-limit-promise-variants.js';
+import { RED_TEAM_VARIANTS } from './red-team-variants.js';
 import type { BrokenVariant } from './variant.js';
 
 /**
@@ -28,6 +30,8 @@ export const BROKEN_VARIANTS: readonly BrokenVariant[] = [
   ...RATE_LIMIT_PROMISE_VARIANTS,
   ...PROMISE_MODEL_VARIANTS,
   ...PROTOCOL_RULE_VARIANTS,
+  ...FAILURE_VARIANTS,
+  ...RED_TEAM_VARIANTS,
 ];
 
 /** The variant of this name; throws naming it when there is none, so a renamed variant fails the test that used it. */

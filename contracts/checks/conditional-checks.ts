@@ -40,6 +40,16 @@ export const conditionalRequestsHonoured: Check = {
           `Received: ${stranger.status} / Expected: ${plain.status}, as without the condition`,
           stranger,
         );
+      // No representation of this interface dates from 1994: a 304 to it says a copy nobody has is current.
+      const ancient = await send({ ...request, headers: { 'If-Modified-Since': 'Sun, 06 Nov 1994 08:49:37 GMT' } });
+      if (ancient.status === 304 || (plain.status < 300 && ancient.status !== plain.status))
+        broke(
+          context,
+          'not_modified_only_when_unchanged',
+          `${what} with If-Modified-Since: Sun, 06 Nov 1994 08:49:37 GMT is not answered in full`,
+          `Received: ${ancient.status} / Expected: ${plain.status}, as without the condition`,
+          ancient,
+        );
       const etag = headerOf(plain, 'etag');
       if (plain.status === 200 && etag !== undefined) {
         const revalidated = await send({ ...request, headers: { 'If-None-Match': etag } });
@@ -58,6 +68,18 @@ export const conditionalRequestsHonoured: Check = {
             `${what}: the 304 does not carry the ETag the 200 did (RFC 9110 §15.4.5)`,
             `Received: ETag: ${headerOf(revalidated, 'etag') ?? '(none)'} / Expected: ETag: ${etag}`,
             revalidated,
+          );
+      }
+      // A resource that offered a tag has a current representation: `*` matches it (RFC 9110 §13.1.2).
+      if (plain.status === 200 && etag !== undefined) {
+        const any = await send({ ...request, headers: { 'If-None-Match': '*' } });
+        if (any.status !== 304)
+          broke(
+            context,
+            'if_none_match_honoured',
+            `${what} with If-None-Match: * (any current representation) is not a 304`,
+            `Received: ${any.status} / Expected: 304 Not Modified: the resource offered ETag: ${etag}`,
+            any,
           );
       }
       const lastModified = headerOf(plain, 'last-modified');

@@ -1,5 +1,6 @@
+import { exampleRequest, operationModels } from '../generate/operation-model.js';
 import type { Check } from './check.js';
-import { expectConforms, expectStatus } from './expectations.js';
+import { expectConforms, expectErrorBody, expectStatus } from './expectations.js';
 
 /** GET /categories with the key: 200, JSON, an array of Category, documented headers valid. */
 export const listCategoriesConforms: Check = {
@@ -56,5 +57,24 @@ export const createCategoryConforms: Check = {
     });
     expectStatus(exchange, [201]);
     expectConforms('createCategory', exchange);
+  },
+};
+
+/** The declared failure, asked for where the target has a test control for it: every operation's 500 as the spec writes it. */
+export const declaredFailureConforms: Check = {
+  name: 'declared_failure_conforms',
+  verifies:
+    "every operation's declared 500, asked for with `Prefer: code=500`, is the spec's Error (internal_error) with the headers the spec declares for it; a 5xx nobody asked for fails whichever check got it (no_server_error)",
+  needs: ['preferredStatus'],
+  async run({ send, capabilities }) {
+    for (const model of operationModels()) {
+      if (!model.safe && !capabilities.includes('writes')) continue;
+      const request = { ...exampleRequest(model), headers: { Prefer: 'code=500' } };
+      const what = `${request.method} ${request.path} with Prefer: code=500`;
+      const exchange = await send(request);
+      expectStatus(exchange, [500], what);
+      expectErrorBody(exchange, undefined, what);
+      expectConforms(model.operation.operationId, exchange, what);
+    }
   },
 };

@@ -1,47 +1,14 @@
 import { operationsOnPath } from '../core/spec-operations.js';
 import { exampleRequest, operationModels, pathOf, type OperationModel } from '../generate/operation-model.js';
 import { malformedCredentials, methodProbes } from '../generate/protocol-requests.js';
-import { refusedByParser } from '../model/promise-model.js';
-import { RULES, severityOf, type RuleName } from '../rules/rule-table.js';
 import { headerOf, type ContractRequest, type Exchange } from '../core/exchange.js';
-import { NoAnswer } from '../transport/raw-request.js';
-import { CheckFailure, type Check, type CheckContext } from './check.js';
+import type { Check } from './check.js';
 import { expectErrorBody, expectStatus } from './expectations.js';
+import { judgeAllowed, judgeHead, judgeMethodOverride } from './method-judges.js';
+import { BROWSER_ORIGIN, parserRefusal, reportRule, sendOrNothing } from './rule-reports.js';
 
 /** Methods no server may take to change anything (RFC 9110 §9.2.1), and those only a WebDAV server knows to be read-only. */
 const SAFE_METHODS = ['GET', 'HEAD', 'OPTIONS', 'TRACE', 'PROPFIND', 'QUERY'];
-
-/** One exchange with the path's methods, or undefined when the connection ended without an answer. */
-async function sendOrNothing(send: CheckContext['send'], request: ContractRequest): Promise<Exchange | undefined> {
-  try {
-    return await send(request);
-  } catch (error) {
-    if (error instanceof NoAnswer) return undefined;
-    throw error;
-  }
-}
-
-/** A rule broken, as the check reports it: a failure, or a warning (a SHOULD outside --strict, or a parser's refusal). */
-function reportRule(
-  context: CheckContext,
-  rule: RuleName,
-  title: string,
-  lines: string[],
-  exchange: Exchange | undefined,
-  { warning = false } = {},
-): void {
-  // A parser's refusal is never the service's failure, --strict or not (design section 7).
-  const severity = warning ? 'warning' : severityOf(rule, context.strict);
-  if (!exchange) {
-    if (severity === 'warning') context.note(`warning ${rule}: ${title}; ${lines.join('; ')}`);
-    else throw new CheckFailure(title, [...lines, `Rule (${RULES[rule].source}): ${RULES[rule].says}`]);
-    return;
-  }
-  context.report({ promise: rule, title, lines, exchange, ...(severity === 'warning' && { severity }) });
-}
-
-/** Whether an answer is a parser's bare refusal rather than the service's (the model leaves those out). */
-const parserRefusal = refusedByParser;
 
 /** The distinct paths of the spec, each with a concrete value for its parameters. */
 function specPaths(): Array<{ template: string; path: string; get?: OperationModel }> {
@@ -54,31 +21,6 @@ function specPaths(): Array<{ template: string; path: string; get?: OperationMod
   return [...byTemplate.values()];
 }
 
-/** HEAD on a path with GET: 405 with Allow, or the GET's status and fields without content (RFC 9110 §9.3.2). */
-async function judgeHead(context: CheckContext, path: string, head: Exchange | undefined, get: Exchange) {
-  const what = `HEAD ${path}`;
-  if (!head)
-    return reportRule(
-      context,
-      'head_is_get_without_content',
-      `${what} got no answer`,
-      ['Received: the connection closed / Expected: an answer'],
-      undefined,
-      { warning: true },
-    );
-  if (head.status === 405) return;
-  if (head.status !== get.status || headerOf(head, 'content-type') !== headerOf(get, 'content-type'))
-    reportRule(
-      context,
-      'head_is_get_without_content',
-      `${what} is neither a 405 nor the GET without content`,
-      [
-        `Received: ${head.status} ${headerOf(head, 'content-type') ?? ''} / Expected: 405 with Allow, or ${get.status} ${headerOf(get, 'content-type') ?? ''} as the GET answered`,
-      ],
-      head,
-    );
-}
-
 /** Every method token on every path of the spec: routed after the key, 405 with Allow, never admitted. */
 export const everyMethodRouted: Check = {
   name: 'every_method_routed',
@@ -89,7 +31,8 @@ export const everyMethodRouted: Check = {
     const { send } = context;
     for (const [index, { template, path, get }] of specPaths().entries()) {
       const allowed = (operationsOnPath(template) ?? []).map(({ method }) => method);
-      const getAnswer = get ? await send({ method: 'GET', path }) : undefined;
+      // With an Origin, as a browser sends it: whether the target serves CORS shows on this answer.
+      const getAnswer = get ? await send({ method: 'GET', path, headers: { Origin: BROWSER_ORIGIN } }) : undefined;
       // A key whose quota limits the run (patience set) sends one method of each kind per path; a
       // target with room, every method token.
       const kinds = new Set<string>();
@@ -100,14 +43,16 @@ export const everyMethodRouted: Check = {
         kinds.add(kind);
         return true;
       });
+      const answered = new Map<string, Exchange>();
       for (const { method, why } of probes) {
         // A method that could change something goes only to a target that allows writes.
         if (!SAFE_METHODS.includes(method.toUpperCase()) && !context.capabilities.includes('writes')) continue;
         const what = `${method} ${path} (${why})`;
         const request: ContractRequest = { method, path };
         const exchange = await sendOrNothing(send, request);
+        if (exchange) answered.set(method, exchange);
         if (method === 'HEAD' && getAnswer) {
-          await judgeHead(context, path, exchange, getAnswer);
+          await judgeHead(context, path, get!.operation.operationId, exchange, getAnswer);
           continue;
         }
         if (method === 'OPTIONS') continue; // a plain OPTIONS may be 405 or 2xx; its preflight is judged below
@@ -132,23 +77,31 @@ export const everyMethodRouted: Check = {
           if (anonymous && !parserRefusal(anonymous)) expectStatus(anonymous, [401], `${what} without a key`);
         }
       }
+      judgeAllowed(context, path, [getAnswer, ...answered.values()], answered);
+      if (getAnswer) await judgeMethodOverride(context, path, getAnswer);
       const preflight = await sendOrNothing(send, {
         method: 'OPTIONS',
         path,
         auth: 'none',
-        headers: { Origin: 'https://app.example', 'Access-Control-Request-Method': allowed[0] ?? 'GET' },
+        // What a browser asks before a keyed JSON request: the key's header and the body's type.
+        headers: {
+          Origin: BROWSER_ORIGIN,
+          'Access-Control-Request-Method': allowed.at(-1) ?? 'GET',
+          'Access-Control-Request-Headers': 'authorization,content-type',
+        },
       });
-      if (
-        preflight &&
-        headerOf(preflight, 'access-control-allow-origin') !== undefined &&
-        (preflight.status < 200 || preflight.status > 299)
-      )
+      // A target that serves CORS (on the preflight or on the path's GET) must let the preflight through;
+      // one that serves none leaves CORS to its gateway (spec/.spectral.yaml).
+      const servesCors = [preflight, getAnswer].some(
+        (answer) => answer !== undefined && headerOf(answer, 'access-control-allow-origin') !== undefined,
+      );
+      if (preflight && servesCors && (preflight.status < 200 || preflight.status > 299 || preflight.text !== ''))
         reportRule(
           context,
           'preflight_needs_no_key',
           `The CORS preflight of ${path} is refused`,
           [
-            `Received: ${preflight.status} to OPTIONS with Origin and Access-Control-Request-Method, no key / Expected: 2xx without content`,
+            `Received: ${preflight.status} with ${preflight.text.length} characters of content to OPTIONS with Origin and Access-Control-Request-Method, no key / Expected: 2xx without content`,
           ],
           preflight,
         );

@@ -10,6 +10,7 @@ import {
 import type { Check } from './check.js';
 import {
   createCategoryConforms,
+  declaredFailureConforms,
   getPetConforms,
   listCategoriesConforms,
   listOrdersConforms,
@@ -37,6 +38,9 @@ import { answersKeepTheProtocol, answersLeakNothing } from './security-checks.js
 import { repeatedMembersHandled } from './json-member-checks.js';
 import { bothQuotaWindowsHeld } from './quota-window-checks.js';
 import { errorMessagesNameTheField } from './error-message-checks.js';
+import { undeclaredRoutesRefused } from './inventory-checks.js';
+import { keyGuessingThrottled } from './guessing-checks.js';
+import { serverFieldsNotAssignable } from './assignment-checks.js';
 
 /**
  * Every check, in the order they run. Checks that exhaust the key's quota come last, so that on a live
@@ -47,6 +51,7 @@ export const CHECKS: readonly Check[] = [
   listOrdersConforms,
   getPetConforms,
   createCategoryConforms,
+  declaredFailureConforms,
   errorBodyConformance,
   missingApiKeyRejected,
   invalidApiKeyRejected,
@@ -59,6 +64,7 @@ export const CHECKS: readonly Check[] = [
   conditionalRequestsHonoured,
   repeatedMembersHandled,
   answersLeakNothing,
+  undeclaredRoutesRefused,
   validParametersAccepted,
   invalidParametersRejected,
   unknownQueryIgnored,
@@ -66,6 +72,7 @@ export const CHECKS: readonly Check[] = [
   validBodiesStoredAsSent,
   invalidBodyRejected,
   invalidBodyNotStored,
+  serverFieldsNotAssignable,
   errorMessagesNameTheField,
   malformedJsonRejected,
   unsupportedMediaTypeRejected,
@@ -84,6 +91,7 @@ export const CHECKS: readonly Check[] = [
   deprecationHeaders,
   sunsetAnswersGone,
   rateLimitExceededAnswer,
+  keyGuessingThrottled,
   rateLimitPromisesKept,
   concurrentClientsSerialisable,
   quotaWindowRollsOver,

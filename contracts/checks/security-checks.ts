@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { malformedBodies } from '../generate/malformed-bodies.js';
 import { validValues } from '../generate/valid-values.js';
 import { exampleRequest, operationModels, type OperationModel } from '../generate/operation-model.js';
-import { UNTRUSTED_ORIGIN } from '../rules/security-rules.js';
+import { UNTRUSTED_ORIGINS } from '../rules/security-rules.js';
 import type { ContractRequest, RequestAuth } from '../core/exchange.js';
 import type { Check } from './check.js';
 
@@ -26,7 +26,7 @@ function provocations(model: OperationModel, seed: number, parsesStrictly: boole
     { ...plain, auth: keyIn('X-API-Key', (key) => key, '${PETSTORE_API_KEY}') },
     { ...plain, auth: keyIn('Cookie', (key) => `api_key=${key}`, 'api_key=${PETSTORE_API_KEY}') },
     { ...plain, auth: { spell: (key) => key, query: 'access_token', invalid: true } },
-    { ...plain, headers: { Origin: UNTRUSTED_ORIGIN } },
+    ...UNTRUSTED_ORIGINS.map((origin) => ({ ...plain, headers: { Origin: origin } })),
     { ...plain, path: `${plain.path}/..%2f..%2f..%2fetc%2fpasswd` },
     { ...plain, path: `${plain.path}?limit=1000000000&page_size=-1&debug=true&trace=1` },
   ];
@@ -58,6 +58,9 @@ export const answersLeakNothing: Check = {
   },
 };
 
+/** Chromium's Accept for a page navigation. */
+const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8';
+
 /**
  * One of each kind of answer the interface has, for every operation, so every rule of the table
  * that one answer can show is tried on every target whatever the budget: the success, no key, an
@@ -66,7 +69,7 @@ export const answersLeakNothing: Check = {
 export const answersKeepTheProtocol: Check = {
   name: 'answers_keep_the_protocol',
   verifies:
-    'every kind of answer of every operation (success, 401 without and with a key, 400, 404, 405) keeps the rule table: representation metadata, JSON (UTF-8, no BOM, unique member names), challenges, Allow, Retry-After, Cache-Control on keyed answers',
+    'every kind of answer of every operation (success, 401 without and with a key, 400, 404, 405, and each asked for by a browser that prefers HTML) keeps the rule table: representation metadata, JSON (UTF-8, no BOM, unique member names), challenges, Allow, Retry-After, Cache-Control on keyed answers',
   needs: [],
   async run({ send, capabilities }) {
     for (const model of operationModels()) {
@@ -78,7 +81,10 @@ export const answersKeepTheProtocol: Check = {
       if (model.pathParameters.length > 0)
         await send({ ...plain, path: model.operation.path.replace(/\{[^}]+\}/g, 'not-a-value') });
       if (model.bodySchema) await send({ ...plain, json: [] });
+      // What a browser sends when a person opens the URL: the spec's answers are JSON whatever Accept says.
+      await send({ ...plain, auth: 'none', headers: { Accept: BROWSER_ACCEPT } });
     }
     await send({ method: 'GET', path: '/no-such-resource' });
+    await send({ method: 'GET', path: '/no-such-resource', headers: { Accept: BROWSER_ACCEPT } });
   },
 };

@@ -74,7 +74,10 @@ async function runAgainst(
   const summary = summarise(results);
   const durationMs = Date.now() - startedAt.getTime();
   const requests = results.reduce((sum, result) => sum + result.requests, 0);
-  const coverage = coverageOf(results.flatMap((result) => result.observed));
+  const coverage = coverageOf(
+    results.flatMap((result) => result.observed),
+    descriptor.lacking,
+  );
   io.out(`${summaryText(results, summary, durationMs / 1000)}; ${requests} requests sent to ${descriptor.label}`);
   io.out(coverageText(coverage));
   const leftOut = results.filter((result) => result.outcome === 'skipped' && result.reason?.startsWith(LEFT_OUT));

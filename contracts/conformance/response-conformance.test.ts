@@ -24,11 +24,11 @@ describe('responseViolations', () => {
   });
 
   it('reports an undocumented status with the documented ones', () => {
-    const [violation] = responseViolations('listCategories', exchange(500, { 'content-type': 'application/json' }, {}));
+    const [violation] = responseViolations('listCategories', exchange(503, { 'content-type': 'application/json' }, {}));
     expect(violation).toEqual({
       kind: 'undocumented_status',
       title: 'Undocumented HTTP status code',
-      lines: ['Received: 500 / Documented: 200, 401, 429'],
+      lines: ['Received: 503 / Documented: 200, 401, 429, 500'],
     });
   });
 

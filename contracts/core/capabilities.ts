@@ -14,7 +14,10 @@ export const CAPABILITIES = {
   httpEquivalences:
     'answers requests that HTTP says are the same (scheme and header-name case, spacing, media type spellings) alike',
   exactParameters: 'reads integer path parameters exactly: the whole int64 range, no hexadecimal or exponent coercion',
-  closedCors: 'grants CORS with credentials only to origins it trusts, as a service behind a key must',
+  preferredStatus:
+    "answers `Prefer: code=500` with the 500 the spec declares (the fake's and Prism's test control), so the declared failure can be checked",
+  closedCors:
+    'serves CORS as a service behind a key must: credentials only to origins it trusts, and where it grants an origin, the key’s header allowed and the spec’s headers exposed',
 } as const;
 
 export type Capability = keyof typeof CAPABILITIES;

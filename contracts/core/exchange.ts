@@ -15,6 +15,8 @@ export type RequestAuth =
       spell: (key: string) => string;
       header?: string;
       query?: string;
+      /** In the body instead: an RFC 6750 §2.2 form (`access_token=`), or an `access_token` member of the JSON body. */
+      body?: 'form' | 'json';
       shown?: string;
       invalid?: true;
     };

@@ -10,6 +10,7 @@ import { QuotaModel } from './quota-model.js';
 import { RecordLedger, type CreatedRecord } from './record-ledger.js';
 import { errorAnswerBreaks } from './error-answers.js';
 import { refusalBreaks } from './refusals.js';
+import { serverErrorBreaks } from './server-errors.js';
 import { ruleBreaks } from '../rules/rule-judge.js';
 import { RULES, type Rule, type RuleName } from '../rules/rule-table.js';
 
@@ -149,6 +150,7 @@ export class PromiseModel {
           checksKeys: this.#checksKeys,
         }),
       );
+      broken.push(...serverErrorBreaks(observation.exchange));
       if (this.judges('errors_are_error_bodies')) broken.push(...errorAnswerBreaks(observation.exchange, path));
       if (!operation) continue;
       broken.push(

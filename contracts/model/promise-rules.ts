@@ -66,6 +66,11 @@ export const PROMISES = {
     promise:
       "a refused request gets the status of its earliest stage (authentication and quota, then routing 404/405, then media type 415, size 413, syntax and schema 400), and a request that passes a stage never gets that stage's status",
   },
+  no_server_error: {
+    needs: [],
+    promise:
+      "no request is answered 5xx unless it asked for that status (`Prefer: code=500`, the fake's and Prism's test control): the spec's 500 says the service failed, and a request that makes it fail has found a defect",
+  },
   errors_are_error_bodies: {
     needs: ['uniformErrors'],
     promise:

@@ -81,11 +81,12 @@ export function htmlReport(input: HtmlReportInput): string {
       cells: cells.map((cell) => ({ ...cell, mark: MARK[cell.outcome] })),
     })),
     heat: heatMap(input.coverage),
-    coveragePercents: input.coverage.map(({ target, items }) => ({
-      target,
-      percent:
-        items.length === 0 ? '0.0' : ((items.filter((item) => item.exercised).length / items.length) * 100).toFixed(1),
-    })),
+    coveragePercents: input.coverage.map(({ target, items }) => {
+      // As the terminal counts it: what the target can never be made to answer is not in the total.
+      const counted = items.filter((item) => item.unreachable === undefined || item.exercised);
+      const exercised = counted.filter((item) => item.exercised).length;
+      return { target, percent: counted.length === 0 ? '0.0' : ((exercised / counted.length) * 100).toFixed(1) };
+    }),
     waits: input.waits.map((wait) => ({
       ...wait,
       left: ((wait.startedAfter / longest) * 100).toFixed(2),

@@ -82,4 +82,24 @@ describe('coverageText', () => {
     expect(text).toContain('listOrders 429');
     expect(text).not.toContain('listOrders 429 Retry-After');
   });
+
+  it('leaves out of the total what the target can never be made to answer (a declared 500 without Prefer), saying why; counts it when answered', () => {
+    const lacking = { preferredStatus: 'no test control makes it fail' };
+    const everywhere = coverageOf([]);
+    const live = coverageOf([], lacking);
+    const fiveHundreds = everywhere.items.filter((item) => item.status === '500');
+    expect(fiveHundreds.length).toBeGreaterThan(0);
+    expect(live.total).toBe(everywhere.total - fiveHundreds.length);
+    const text = coverageText(live);
+    expect(text).toMatch(/^ {2}not exercised: .*listOrders 429/m);
+    expect(text).not.toMatch(/not exercised: .*listOrders 500/);
+    expect(text).toMatch(
+      /^ {2}not counted, this target cannot give them: .*listOrders 500.* \(no test control makes it fail\)$/m,
+    );
+    // A 500 the target gave anyway (a defect a request found) is exercised and counted.
+    const answered = coverageOf(['listOrders 500'], lacking);
+    expect(answered.total).toBe(live.total + 1);
+    expect(answered.items.find((item) => item.id === 'listOrders 500')).toMatchObject({ exercised: true });
+    expect(answered.items.find((item) => item.id === 'listOrders 500')).not.toHaveProperty('unreachable');
+  });
 });

@@ -1,4 +1,4 @@
-import type { Coverage } from '../coverage/coverage.js';
+import type { Coverage, CoverageItem } from '../coverage/coverage.js';
 import type { ContractReport, SuiteReport } from './suite-report.js';
 
 const MARK = { passed: 'PASS', failed: 'FAIL', skipped: 'SKIP' } as const;
@@ -15,14 +15,22 @@ export function coverageText(coverage: Coverage): string {
       .filter((item) => !item.header && !item.exercised)
       .map((item) => `${item.operationId} ${item.status}`),
   );
-  const missed = coverage.items.flatMap((item) => {
-    if (item.exercised) return [];
-    if (!item.header) return [`${item.operationId} ${item.status}`];
-    return missedStatuses.has(`${item.operationId} ${item.status}`)
-      ? []
-      : [`${item.operationId} ${item.status} ${item.header}`];
-  });
-  return missed.length === 0 ? head : `${head}\n  not exercised: ${missed.join(', ')}`;
+  const named = (items: CoverageItem[]) =>
+    items.flatMap((item) => {
+      if (!item.header) return [`${item.operationId} ${item.status}`];
+      return missedStatuses.has(`${item.operationId} ${item.status}`)
+        ? []
+        : [`${item.operationId} ${item.status} ${item.header}`];
+    });
+  const missed = named(coverage.items.filter((item) => !item.exercised && item.unreachable === undefined));
+  const lines = [head, ...(missed.length === 0 ? [] : [`  not exercised: ${missed.join(', ')}`])];
+  const unreachable = new Map<string, CoverageItem[]>();
+  for (const item of coverage.items)
+    if (item.unreachable !== undefined)
+      unreachable.set(item.unreachable, [...(unreachable.get(item.unreachable) ?? []), item]);
+  for (const [why, items] of unreachable)
+    lines.push(`  not counted, this target cannot give them: ${named(items).join(', ')} (${why})`);
+  return lines.join('\n');
 }
 
 function table(rows: string[][]): string {

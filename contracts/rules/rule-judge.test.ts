@@ -6,6 +6,7 @@ import { EXCHANGE_RULES, ruleBreaks } from './rule-judge.js';
 import { RULES, RULE_NAMES, type RuleName } from './rule-table.js';
 
 const KEPT_HEADERS = {
+  date: 'Wed, 25 Nov 2026 03:00:00 GMT',
   'content-type': 'application/json',
   'cache-control': 'no-store',
   'x-content-type-options': 'nosniff',
@@ -78,7 +79,58 @@ const BREAKS: Array<[RuleName, Exchange]> = [
   ],
   ['no_cookies', exchange({ headers: { 'set-cookie': 'session=abc; HttpOnly' } })],
   ['malformed_credentials_refused', exchange({ requestHeaders: { Authorization: 'Bearer free-test-key, Bearer x' } })],
+  [
+    'content_type_syntax',
+    exchange({ headers: { 'content-type': 'application/json; charset=utf-8, application/json' } }),
+  ],
+  ['content_type_syntax', exchange({ headers: { 'content-type': 'json' } })],
+  ['date_on_answers', exchange({ headers: { date: '2026-11-25T03:00:00.000Z' } })],
+  ['date_on_answers', exchange({ headers: { date: undefined as unknown as string } })],
+  ['json_numbers_interoperable', exchange({ text: '[{"id":9007199254740993,"name":"9007199254740993999"}]' })],
+  ['date_on_answers', exchange({ headers: { date: 'Wed, 25 Nov 2026 03:00:00 UTC' } })],
+  ['location_names_this_interface', exchange({ status: 201, headers: { location: 'https://cdn.example.net/c/4' } })],
+  ['location_names_this_interface', exchange({ status: 201, headers: { location: '/categories/<4>' } })],
+  [
+    'storable_answers_vary_by_credential',
+    exchange({ status: 401, headers: { ...CHALLENGE, 'cache-control': 'public, max-age=60' }, requestHeaders: {} }),
+  ],
+  [
+    'storable_answers_vary_by_credential',
+    exchange({ status: 404, headers: { 'cache-control': 'max-age=600', vary: 'Accept' }, requestHeaders: {} }),
+  ],
+  [
+    'cors_lets_the_key_through',
+    preflight({ 'access-control-allow-headers': '*', 'access-control-allow-methods': 'GET, POST' }),
+  ],
+  ['cors_lets_the_key_through', preflight({ 'access-control-allow-headers': 'Content-Type' })],
+  [
+    'cors_exposes_the_spec_headers',
+    exchange({
+      headers: {
+        'access-control-allow-origin': '*',
+        'x-ratelimit-limit': '60',
+        'access-control-expose-headers': 'Link',
+      },
+      requestHeaders: { Authorization: 'Bearer free-test-key', Origin: 'https://app.example' },
+    }),
+  ],
 ];
+
+/** A browser's preflight for a keyed JSON POST, granted with these headers. */
+function preflight(headers: Record<string, string>): Exchange {
+  const ex = exchange({
+    method: 'OPTIONS',
+    status: 204,
+    text: '',
+    headers: { 'access-control-allow-origin': '*', ...headers },
+    requestHeaders: {
+      Origin: 'https://app.example',
+      'Access-Control-Request-Method': 'POST',
+      'Access-Control-Request-Headers': 'authorization,content-type',
+    },
+  });
+  return ex;
+}
 
 describe('the rule table', () => {
   it('names a source, a strength and at least one check for every rule', () => {
@@ -100,6 +152,29 @@ describe('the rule table', () => {
     expect(broken(exchange({ headers: { etag: 'W/"1"', 'last-modified': 'Sun, 06 Nov 1994 08:49:37 GMT' } }))).toEqual(
       [],
     );
+    expect(
+      broken(
+        exchange({
+          status: 201,
+          headers: {
+            'content-type': 'application/json; charset="utf-8"',
+            date: 'Wed, 25 Nov 2026 03:00:00 GMT',
+            location: '/v1/categories/4',
+          },
+        }),
+      ),
+    ).toEqual([]);
+    expect(
+      broken(
+        preflight({
+          'access-control-allow-headers': 'Authorization, Content-Type, Prefer',
+          'access-control-allow-methods': 'GET, POST, OPTIONS',
+        }),
+        true,
+      ),
+    ).toEqual([]);
+    const cachedForAll = { 'cache-control': 'public, max-age=60', vary: 'Origin, Authorization' };
+    expect(broken(exchange({ status: 404, headers: cachedForAll, requestHeaders: {} }))).toEqual([]);
   });
 
   it.each(BREAKS.map(([rule, ex], index) => [rule, index, ex] as const))('sees %s broken (case %i)', (rule, _i, ex) => {

@@ -1,10 +1,18 @@
 import type { Exchange } from '../core/exchange.js';
 import { METADATA_RULES, REPRESENTATION_RULES, type ExchangeRule } from './answer-rules.js';
+import { CORS_AND_CACHE_RULES } from './cors-rules.js';
+import { FIELD_RULES } from './field-rules.js';
 import { RULES, severityOf, type RuleName } from './rule-table.js';
 import { SECURITY_RULES } from './security-rules.js';
 
 /** Every rule of the table that one exchange alone can show broken, in the table's order. */
-export const EXCHANGE_RULES: readonly ExchangeRule[] = [...REPRESENTATION_RULES, ...METADATA_RULES, ...SECURITY_RULES];
+export const EXCHANGE_RULES: readonly ExchangeRule[] = [
+  ...REPRESENTATION_RULES,
+  ...FIELD_RULES,
+  ...METADATA_RULES,
+  ...SECURITY_RULES,
+  ...CORS_AND_CACHE_RULES,
+];
 
 /** One rule an exchange broke, and whether that fails the run or only warns. */
 export interface RuleBreak {

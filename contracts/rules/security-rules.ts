@@ -65,6 +65,11 @@ function cacheDirectives(exchange: Exchange): Map<string, string | undefined> | 
 
 /** An origin no service trusts: the one the security checks send, so a reflection of it is a reflection of any. */
 export const UNTRUSTED_ORIGIN = 'https://attacker.example';
+/**
+ * Origins no service may grant credentials to: {@link UNTRUSTED_ORIGIN}, and `null`, which a sandboxed
+ * iframe, a `data:` page or a redirect sends, so any site can make a browser send it (Fetch standard).
+ */
+export const UNTRUSTED_ORIGINS = [UNTRUSTED_ORIGIN, 'null'];
 
 const credentialed = (exchange: Exchange) => (requestHeaderOf(exchange, 'authorization') ?? '').trim() !== '';
 
@@ -178,7 +183,7 @@ export const SECURITY_RULES: ExchangeRule[] = [
       // `*` with credentials is refused by every browser (Fetch): useless, not open. Reflecting any origin
       // is open. Split: a gateway adding its own value makes a list.
       const listed = (allowed ?? '').split(',').map((value) => value.trim());
-      return origin === UNTRUSTED_ORIGIN && listed.includes(origin)
+      return origin !== undefined && UNTRUSTED_ORIGINS.includes(origin) && listed.includes(origin)
         ? received(
             `Access-Control-Allow-Origin: ${allowed} with Access-Control-Allow-Credentials: true to Origin: ${origin ?? '(none)'}`,
             'credentials allowed only for origins the service trusts',

@@ -77,8 +77,10 @@ export const SENTENCE_TABLE: readonly SentenceRow[] = [
   },
   {
     sentence:
-      'Error codes: `missing_api_key` and `invalid_api_key` (401), `invalid_request` (400), `payload_too_large` (413), `unsupported_media_type` (415), `not_found` (404), `method_not_allowed` (405), `gone` (410), `rate_limit_exceeded` and `temporarily_banned` (429).',
+      'Error codes: `missing_api_key` and `invalid_api_key` (401), `invalid_request` (400), `payload_too_large` (413), `unsupported_media_type` (415), `not_found` (404), `method_not_allowed` (405), `gone` (410), `rate_limit_exceeded` and `temporarily_banned` (429), `internal_error` (500: the service failed; no request is meant to provoke it).',
     verifiedBy: [
+      'declared_failure_conforms',
+      'no_server_error',
       'missing_api_key_rejected',
       'invalid_api_key_rejected',
       'invalid_body_rejected',
@@ -234,6 +236,21 @@ export const SENTENCE_TABLE: readonly SentenceRow[] = [
       'A quota window is exhausted (`rate_limit_exceeded`) or the key is temporarily banned (`temporarily_banned`).',
     verifiedBy: ['rate_limit_exceeded_answer', 'ban_after_repeated_rejections'],
     notCheckable: 'the ban on a live target: the suite never provokes one there (checked against the fake)',
+  },
+  {
+    sentence: 'The service failed (`internal_error`).',
+    verifiedBy: ['declared_failure_conforms'],
+    notCheckable:
+      'on a live target: no test control makes a service fail there, so its 500 is judged only when one comes (and then fails no_server_error)',
+  },
+  {
+    sentence:
+      'Never the answer to a request: a client may show it and retry later; a request that provokes it has found a defect.',
+    verifiedBy: ['no_server_error'],
+  },
+  {
+    sentence: 'The service failed (`internal_error`), on a deprecated operation.',
+    verifiedBy: ['declared_failure_conforms', 'deprecation_headers_as_declared'],
   },
   {
     sentence: 'The request is invalid (`invalid_request`); the message names the field.',

@@ -15,6 +15,7 @@ export const FAKE_CAPABILITIES: Capability[] = [
   'httpEquivalences',
   'exactParameters',
   'closedCors',
+  'preferredStatus',
 ];
 
 /** The key the suite uses on the fake, and that key's plan (free: the smallest quota, the fastest to drive). */

@@ -15,7 +15,7 @@ const STARTUP_TIMEOUT_MS = 90_000;
 const STOP_GRACE_MS = 5_000;
 
 /** What Prism does support, and why it lacks the rest: these reasons are printed for every skipped check. */
-export const PRISM_CAPABILITIES: Capability[] = ['writes'];
+export const PRISM_CAPABILITIES: Capability[] = ['writes', 'preferredStatus'];
 /** Why Prism lacks each capability it lacks: printed for every check it skips. */
 export const PRISM_LACKING: Partial<Record<Capability, string>> = {
   stateful:
@@ -30,7 +30,7 @@ export const PRISM_LACKING: Partial<Record<Capability, string>> = {
   httpEquivalences:
     'Prism answers `Authorization: bearer <token>` (lower-case scheme) as if no key were sent, though RFC 9110 §11.1 makes the scheme case-insensitive',
   closedCors:
-    'Prism, a mock for development, grants CORS with credentials to whatever Origin a request names (Access-Control-Allow-Origin repeats it)',
+    'Prism, a mock for development, grants CORS with credentials to whatever Origin a request names (Access-Control-Allow-Origin repeats it) and exposes none of the spec’s headers',
   exactParameters: 'Prism coerces path parameters (`0x10` is 16) and refuses int64 ids past 2^53 with 400',
 };
 

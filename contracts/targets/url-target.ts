@@ -19,10 +19,13 @@ export const LIVE_CAPABILITIES: Capability[] = [
   'exactParameters',
   'closedCors',
 ];
-const LIVE_LACKING: Partial<Record<Capability, string>> = {
+/** Why a live URL lacks what it lacks: the skip reasons of its checks, and the coverage it cannot give. */
+export const LIVE_LACKING: Partial<Record<Capability, string>> = {
   writes: 'not allowed on this target: pass --allow writes to let the suite create categories',
   quota: 'not allowed on this target: pass --allow quota to let the suite drive the key to one 429 (never a ban)',
   clock: "a live target's clock cannot be moved: the ban, window rollover and sunset are checked against the fake",
+  preferredStatus:
+    'a live service has no test control that makes it fail: its declared 500 is checked against the fake and Prism, and any 5xx a request gets here fails the run (no_server_error)',
 };
 
 /** Options of {@link connectUrlTarget}. */

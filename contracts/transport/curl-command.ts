@@ -52,6 +52,16 @@ export function curlCommand(request: SentRequest, secret?: string): string {
       parts.push('--data-binary', `"$(printf '%s%${body.length - head.length}s' ${shellQuote(head)} '')"`);
     } else if (body.length > LONG_BODY) {
       parts.push('--data-binary', `${shellQuote(body.slice(0, 200))}  # first 200 of ${body.length} bytes`);
+    } else if (secret && [secret, encodeURIComponent(secret)].some((form) => body.includes(form))) {
+      // A key sent in the body (a check tries it there on purpose) shows as the variable, as in a header.
+      const spelt = [secret, encodeURIComponent(secret)].find((form) => body.includes(form))!;
+      parts.push(
+        '--data-binary',
+        `"${body
+          .split(spelt)
+          .map((part) => part.replace(/["$`\\]/g, '\\$&'))
+          .join('${PETSTORE_API_KEY}')}"`,
+      );
     } else {
       parts.push('--data-binary', shellQuote(body));
     }

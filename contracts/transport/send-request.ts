@@ -22,7 +22,9 @@ function authorizationField(auth: RequestAuth, apiKey: string): [string, string]
   if (auth === 'none') return undefined;
   if (auth === 'key') return ['Authorization', `Bearer ${apiKey}`];
   if ('spell' in auth)
-    return auth.query === undefined ? [auth.header ?? 'Authorization', auth.spell(apiKey)] : undefined;
+    return auth.query === undefined && auth.body === undefined
+      ? [auth.header ?? 'Authorization', auth.spell(apiKey)]
+      : undefined;
   return ['Authorization', 'bearer' in auth ? `Bearer ${auth.bearer}` : auth.authorization];
 }
 
@@ -39,12 +41,20 @@ export function sentRequest(baseUrl: string, contract: ContractRequest, apiKey: 
   const authorization = authorizationField(contract.auth ?? 'key', apiKey);
   if (authorization) setField(headers, ...authorization);
   let body: string | Uint8Array | undefined;
-  if (contract.rawBody !== undefined) body = contract.rawBody;
+  const auth = contract.auth;
+  const inBody = typeof auth === 'object' && 'spell' in auth ? auth.body : undefined;
+  const bodyKey = inBody && (auth as { spell: (key: string) => string }).spell(apiKey);
+  if (inBody === 'form') body = `access_token=${encodeURIComponent(bodyKey!)}`;
+  else if (contract.rawBody !== undefined) body = contract.rawBody;
+  else if (inBody === 'json') body = JSON.stringify({ ...(contract.json as object), access_token: bodyKey });
   else if (contract.json !== undefined) body = JSON.stringify(contract.json);
   if (body !== undefined && contract.contentType !== null)
-    setField(headers, 'Content-Type', contract.contentType ?? 'application/json');
+    setField(
+      headers,
+      'Content-Type',
+      inBody === 'form' ? 'application/x-www-form-urlencoded' : (contract.contentType ?? 'application/json'),
+    );
   for (const [name, value] of Object.entries(contract.headers ?? {})) setField(headers, name, value);
-  const auth = contract.auth;
   const shown =
     typeof auth === 'object' && 'spell' in auth && auth.shown !== undefined && authorization
       ? { [authorization[0]]: auth.shown }

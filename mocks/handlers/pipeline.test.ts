@@ -27,6 +27,25 @@ describe('the request pipeline', () => {
     expect((await fake.keys.state('free-test-key')).minute.remaining).toBe(60);
   });
 
+  it('lets a beforeAuth override of every request answer a preflight (next is the preflight answer); others never see it', async () => {
+    const seen: string[] = [];
+    const fake = createFake({
+      overrides: [
+        override.all(
+          async ({ request, next }) => {
+            seen.push(request.method);
+            return { ...(await next()), status: 401 };
+          },
+          { beforeAuth: true },
+        ),
+        override.all(({ next }) => next()),
+      ],
+    });
+    const answer = await fake.answer(callOf('OPTIONS', '/categories', { 'access-control-request-method': 'POST' }));
+    expect(answer).toMatchObject({ status: 401, headers: { 'Access-Control-Allow-Methods': 'GET, POST, OPTIONS' } });
+    expect(seen).toEqual(['OPTIONS']);
+  });
+
   it('routes TRACE (which only the standalone server receives) like any method: the key first, then 405 (design section 7)', async () => {
     const fake = createFake();
     const anonymous = await fake.answer(callOf('TRACE', '/categories'));

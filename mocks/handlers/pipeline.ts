@@ -7,6 +7,7 @@ import { PREFLIGHT_HEADERS, setCorsHeaders } from './cors.js';
 import { answerGuarded, type Trace } from './guarded.js';
 import type { Journal, OperationId } from './journal.js';
 import type { OperationRouter } from './operation.js';
+import { runOverrides } from './overrides.js';
 
 /**
  * Stage 1, the CORS preflight: its answer, or undefined when the request is not one. The standalone
@@ -17,6 +18,31 @@ export function preflightAnswer(method: string, requestedMethod: string | null |
   return { status: 204, headers: { ...PREFLIGHT_HEADERS }, body: undefined };
 }
 
+/**
+ * A preflight as the `beforeAuth` overrides of every request see it (a user may break preflights too):
+ * their `next` is the fake's preflight answer.
+ */
+async function preflightOverridden(
+  context: FakeContext,
+  call: ApiCall,
+  preflight: Answer,
+  onDefect: DefectListener,
+): Promise<Answer> {
+  try {
+    const before = context.overrides.matching(call.method, {}, true);
+    return await runOverrides(context.overrides, before, call, {}, () => Promise.resolve(preflight));
+  } catch (error) {
+    return defectAnswer(call, error, onDefect);
+  }
+}
+
+/** The fake's own failure: told to the host's log, answered 500 `internal_error` from the catalogue. */
+function defectAnswer(call: ApiCall, error: unknown, onDefect: DefectListener): Answer {
+  onDefect(call, error);
+  const failure = apiError('internal_error', 'The fake failed to answer; see its log.');
+  return errorAnswer(failure, { Connection: 'close', ...HARDENING_HEADERS });
+}
+
 /** Receives what the pipeline could not answer: the fake's own defect, for the host's log. */
 export type DefectListener = (call: ApiCall, error: unknown) => void;
 
@@ -25,7 +51,7 @@ export type DefectListener = (call: ApiCall, error: unknown) => void;
  * `node:http` server) hands each request under the base URL to this function and sends what it answers.
  * The stages, in order (docs/explanation/design.md, "The request pipeline"):
  *
- * 1. CORS preflight: answered at once, no key, no quota.
+ * 1. CORS preflight: answered at once, no key, no quota (`beforeAuth` overrides of every request see it).
  * 2. (TRACE and TRACK, which only the standalone server can receive, are routed like any method:
  *    auth and quota first, then 404/405, design section 7.)
  * 3. Routing: the operation the method and path name, or the guarded 404/405.
@@ -54,6 +80,8 @@ export function createPipeline(
       call.method === 'OPTIONS'
         ? preflightAnswer(call.method, call.header('access-control-request-method'))
         : undefined;
+    if (answer !== undefined && context.overrides.size > 0)
+      answer = await preflightOverridden(context, call, answer, onDefect);
     if (answer === undefined) {
       const target = route(call);
       trace.operationId = target.operationId;
@@ -63,11 +91,7 @@ export function createPipeline(
         // Never a wrong answer: a request the shared store could not serve changed nothing (docs/explanation/design.md section 6).
         if (error instanceof StoreUnavailableError)
           answer = errorAnswer(storeUnavailable(), { 'Retry-After': '1', ...HARDENING_HEADERS });
-        else {
-          onDefect(call, error);
-          const failure = apiError('internal_error', 'The fake failed to answer; see its log.');
-          answer = errorAnswer(failure, { Connection: 'close', ...HARDENING_HEADERS });
-        }
+        else answer = defectAnswer(call, error, onDefect);
       }
     }
     setCorsHeaders(answer.headers);

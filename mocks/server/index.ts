@@ -8,6 +8,7 @@ import type { ApiCall } from '../handlers/api-call.js';
 import { preflightAnswer } from '../handlers/pipeline.js';
 import { answerAdmin, isLoopbackHost } from './admin.js';
 import { setCorsHeaders } from '../handlers/cors.js';
+import { HARDENING_HEADERS } from '../handlers/responses.js';
 import { applyServerLimits, DEFAULT_SERVER_LIMITS, serverOptionsOf, type ServerLimits } from './limits.js';
 import { closeWithError, ProtocolErrorAnswerer } from './protocol-errors.js';
 import { isClientAborted, readBoundedBody, type BoundedBody } from './request-body-reader.js';
@@ -207,7 +208,7 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       return sendOwnJson(
         res,
         404,
-        {},
+        { ...HARDENING_HEADERS },
         apiError('not_found', `No operation at ${method} ${sentPath}; the API is under ${API_PREFIX}.`),
       );
     }

@@ -1,0 +1,43 @@
+import { refusedByParser } from '../model/promise-model.js';
+import { RULES, severityOf, type RuleName } from '../rules/rule-table.js';
+import type { ContractRequest, Exchange } from '../core/exchange.js';
+import { NoAnswer } from '../transport/raw-request.js';
+import { CheckFailure, type CheckContext } from './check.js';
+
+/** The origin of a web app calling the interface from a browser. */
+export const BROWSER_ORIGIN = 'https://app.example';
+
+/** One exchange with the path's methods, or undefined when the connection ended without an answer. */
+export async function sendOrNothing(
+  send: CheckContext['send'],
+  request: ContractRequest,
+): Promise<Exchange | undefined> {
+  try {
+    return await send(request);
+  } catch (error) {
+    if (error instanceof NoAnswer) return undefined;
+    throw error;
+  }
+}
+
+/** A rule broken, as the check reports it: a failure, or a warning (a SHOULD outside --strict, or a parser's refusal). */
+export function reportRule(
+  context: CheckContext,
+  rule: RuleName,
+  title: string,
+  lines: string[],
+  exchange: Exchange | undefined,
+  { warning = false } = {},
+): void {
+  // A parser's refusal is never the service's failure, --strict or not (design section 7).
+  const severity = warning ? 'warning' : severityOf(rule, context.strict);
+  if (!exchange) {
+    if (severity === 'warning') context.note(`warning ${rule}: ${title}; ${lines.join('; ')}`);
+    else throw new CheckFailure(title, [...lines, `Rule (${RULES[rule].source}): ${RULES[rule].says}`]);
+    return;
+  }
+  context.report({ promise: rule, title, lines, exchange, ...(severity === 'warning' && { severity }) });
+}
+
+/** Whether an answer is a parser's bare refusal rather than the service's (the model leaves those out). */
+export const parserRefusal = refusedByParser;
