@@ -27,6 +27,7 @@ export async function fakeCommand(bin = FAKE_SERVER_BIN): Promise<ServerCommand>
     args: [bin, '--port', String(port), '--keys', keysFile, '--quiet'],
     baseUrl: `http://127.0.0.1:${port}/v1`,
     headers: PROBE_HEADERS,
+    resetUrl: `http://127.0.0.1:${port}/__admin/reset`,
   };
 }
 

@@ -14,7 +14,7 @@ export const EXPOSED_HEADERS = [
   'Preference-Applied',
 ].join(', ');
 
-/** CORS headers on every answer, in every host: any origin may call the fake. */
+/** CORS headers on every answer to a request with an Origin, in every host: any origin may call the fake. */
 export const CORS_HEADERS: Readonly<Record<string, string>> = {
   'Access-Control-Allow-Origin': '*',
   'Access-Control-Expose-Headers': EXPOSED_HEADERS,

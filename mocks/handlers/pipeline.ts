@@ -57,7 +57,7 @@ export type DefectListener = (call: ApiCall, error: unknown) => void;
  * 3. Routing: the operation the method and path name, or the guarded 404/405.
  * 4. The guards and the operation (guarded.ts): latency, `beforeAuth` faults and overrides, auth and
  *    quota, `Prefer` faults, fault rules, overrides, validation, the record step, the answer.
- * 5. Answer headers: CORS on every answer.
+ * 5. Answer headers: CORS on every answer to a request that carries Origin.
  * 6. The journal: what was sent and answered (`fake.requests`).
  *
  * A failure of the store answers 503 `store_unavailable` (nothing changed); any other failure 500
@@ -94,7 +94,9 @@ export function createPipeline(
         else answer = defectAnswer(call, error, onDefect);
       }
     }
-    setCorsHeaders(answer.headers);
+    // CORS speaks to browsers, and a browser's cross-origin request always carries Origin: an answer to a
+    // request without one (a Node test, curl, another service) carries none of it (Fetch standard, CORS protocol).
+    if (call.header('origin') !== null) setCorsHeaders(answer.headers);
     journal.record(
       trace.operationId,
       call.method,

@@ -1,6 +1,5 @@
 import type { RateLimitView } from '../domain/access.js';
 import type { WindowState } from '../domain/quota.js';
-import { CORS_HEADERS, EXPOSED_HEADERS } from './cors.js';
 
 /**
  * On every answer under the base address: an answer to a keyed request is never stored by a cache, and
@@ -12,17 +11,15 @@ export const HARDENING_HEADERS: Readonly<Record<string, string>> = {
 };
 
 /**
- * The headers a request earns at admission, granted or refused: CORS (which the pipeline's last stage
- * sets on every answer anyway), the `X-RateLimit-*` fields, the hardening pair, and the IETF draft
- * `RateLimit-Policy` / `RateLimit` fields when both windows are known. Written as one object literal with
- * the CORS pair first (the order they go out in): one hidden class and one allocation per request, where
- * spreading objects together and adding the CORS pair key by key was a third of the pipeline's own time.
+ * The headers a request earns at admission, granted or refused: the `X-RateLimit-*` fields, the
+ * hardening pair, and the IETF draft `RateLimit-Policy` / `RateLimit` fields when both windows are known
+ * (CORS is the pipeline's last stage). Written as one object literal: one hidden class and one allocation
+ * per request, where spreading objects together and adding keys one by one was a third of the pipeline's
+ * own time.
  * @example guardHeaders(access.rateLimit, clock.now())['X-RateLimit-Remaining'] // '59'
  */
 export function guardHeaders(view: RateLimitView, nowMs: number): Record<string, string> {
   const headers: Record<string, string> = {
-    'Access-Control-Allow-Origin': CORS_HEADERS['Access-Control-Allow-Origin']!,
-    'Access-Control-Expose-Headers': EXPOSED_HEADERS,
     'X-RateLimit-Limit': String(view.limit),
     'X-RateLimit-Remaining': String(view.remaining),
     'X-RateLimit-Reset': String(view.resetEpochSeconds),
