@@ -8,6 +8,8 @@ export interface ServerProcess {
   pid: number;
   /** Where GET /categories answers: `.../v1` for the fake, the root for Prism and the floor. */
   baseUrl: string;
+  /** Where a POST puts it back to its seed state, if it keeps any. */
+  resetUrl?: string;
   /** From spawn to the first 200 of an authenticated GET /categories, in ms. */
   startupMs: number;
   /** CPU time the process has used so far, in microseconds (user + system). */
@@ -24,6 +26,8 @@ export interface ServerCommand {
   baseUrl: string;
   /** Headers of the readiness probe (the bench key). */
   headers: Record<string, string>;
+  /** Where a POST puts the server back to its seed state (the fake's `/__admin/reset`); none for a stateless one. */
+  resetUrl?: string;
 }
 
 const STARTUP_TIMEOUT_MS = 60_000;
@@ -74,6 +78,7 @@ export async function startServerProcess(spec: ServerCommand): Promise<ServerPro
     name: spec.name,
     pid,
     baseUrl: spec.baseUrl,
+    ...(spec.resetUrl && { resetUrl: spec.resetUrl }),
     startupMs,
     cpuMicros() {
       // Fields after the command name: utime and stime are the 12th and 13th.

@@ -1,6 +1,6 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { specDocument } from '../../spec/spec-artifacts.js';
-import { SchemaRegistry } from '../../spec/schema-registry.js';
+import { specDocument, specValidators as componentValidators } from '../../spec/spec-artifacts.js';
+import { SchemaRegistry, type SchemaValidators } from '../../spec/schema-registry.js';
 import {
   documentedOperation,
   documentedSpec,
@@ -22,8 +22,12 @@ export function schemaViolations(errors: ErrorObject[] | null | undefined): stri
  * @example specValidators().body('listCategories', '200', 'application/json')?.(json)
  */
 export class SpecValidators {
-  // The same ajv set-up the fake validates with (2020-12, ajv-formats' int32/int64, component refs).
-  readonly #schemas = new SchemaRegistry(specDocument());
+  // The component schemas are the fake's own validators, compiled once per process (and at build time in
+  // the bundles), not a second time here; the same ajv set-up (2020-12, ajv-formats' int32/int64,
+  // component refs) compiles any other schema of the document, on the fake's registry when the sources
+  // run, on one of its own when the components came precompiled.
+  readonly #components: SchemaValidators = componentValidators();
+  #compiler: SchemaRegistry | undefined;
   // By schema object: a proxy asks for validators on every exchange, and a lookup by identity costs
   // nothing where one by a key built from the operation, status and media type would build the key first.
   readonly #bySchema = new WeakMap<JsonSchema, ValidateFunction>();
@@ -50,14 +54,16 @@ export class SpecValidators {
   /** A named component schema's validator, e.g. `NewCategory` or `Error`. */
   component(name: string): ValidateFunction {
     if (!documentedSpec().schemas[name]) throw new Error(`spec: no component schema "${name}"`);
-    return this.#schemas.validator(name);
+    return this.#components.validator(name);
   }
 
   /** The validator of any schema of the document (a property's, a parameter's), compiled once per schema object. */
   schema(schema: JsonSchema): ValidateFunction {
     let validate = this.#bySchema.get(schema);
     if (!validate) {
-      validate = this.#schemas.compile(schema);
+      this.#compiler ??=
+        this.#components instanceof SchemaRegistry ? this.#components : new SchemaRegistry(specDocument());
+      validate = this.#compiler.compile(schema);
       this.#bySchema.set(schema, validate);
     }
     return validate;

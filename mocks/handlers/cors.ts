@@ -14,11 +14,21 @@ export const EXPOSED_HEADERS = [
   'Preference-Applied',
 ].join(', ');
 
-/** CORS headers on every response of the standalone fake: any origin may call it. */
+/** CORS headers on every answer to a request with an Origin, in every host: any origin may call the fake. */
 export const CORS_HEADERS: Readonly<Record<string, string>> = {
   'Access-Control-Allow-Origin': '*',
   'Access-Control-Expose-Headers': EXPOSED_HEADERS,
 };
+
+/**
+ * Sets {@link CORS_HEADERS} on an answer's headers, over any value there. Two stores by name: a loop over
+ * the pair's keys stored by computed key, which costs more on every request.
+ */
+export function setCorsHeaders(headers: Record<string, string>): Record<string, string> {
+  headers['Access-Control-Allow-Origin'] = '*';
+  headers['Access-Control-Expose-Headers'] = EXPOSED_HEADERS;
+  return headers;
+}
 
 /** The answer to a preflight `OPTIONS`: no key needed, no quota consumed. */
 export const PREFLIGHT_HEADERS: Readonly<Record<string, string>> = {

@@ -10,7 +10,7 @@ import type { FakeContext } from './context.js';
 import type { Target } from './operation.js';
 import type { OperationPlan } from './operation-plan.js';
 import { runOverrides } from './overrides.js';
-import { HARDENING_HEADERS, rateLimitHeaders } from './responses.js';
+import { guardHeaders, HARDENING_HEADERS } from './responses.js';
 import { normalizedPath } from '../../spec/path-normalization.js';
 
 /** What the stages learn about one request, for the journal. */
@@ -117,7 +117,7 @@ function admittedHeaders(
   trace: Trace,
 ): { headers: Record<string, string>; denied?: Answer } {
   if (access.apiKey) trace.keyPlan = access.apiKey.plan;
-  const headers = { ...rateLimitHeaders(access.rateLimit, context.clock.now()), ...HARDENING_HEADERS };
+  const headers = guardHeaders(access.rateLimit, context.clock.now());
   if (target.headers) Object.assign(headers, target.headers);
   if (access.granted) return { headers };
   if (access.challenge) headers['WWW-Authenticate'] = access.challenge;

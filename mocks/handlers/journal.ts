@@ -29,7 +29,7 @@ export interface JournalEntry {
   at: number;
 }
 
-/** What the pipeline records: raw pieces. */
+/** One request as the journal keeps it: raw pieces. */
 export interface JournalRecord {
   operationId: OperationId | undefined;
   method: string;
@@ -107,13 +107,28 @@ function entryOf(record: JournalRecord, keys: readonly string[]): JournalEntry {
   };
 }
 
-/** A bounded journal: a ring of raw records; the oldest goes when it is full. */
+// The status column's mark for a dropped connection (an entry's `status: null`): the column stays whole numbers.
+const DROPPED = -1;
+
+/**
+ * A bounded journal: a ring of `size` rows, the oldest overwritten when it is full. Kept column by
+ * column, so that recording a request allocates no object: a record object per request, each kept for
+ * the next 500 requests and so copied by the young generation's collections, cost about 5% of a GET's
+ * throughput under load. A row becomes an entry only when a test reads it.
+ */
 export class Journal implements RequestJournal {
   readonly #size: number;
-  #records: JournalRecord[] = [];
-  #next = 0;
-
   readonly #keys: readonly string[];
+  #operationIds: Array<OperationId | undefined> = [];
+  #methods: string[] = [];
+  #paths: string[] = [];
+  #queries: string[] = [];
+  #bodies: Array<JournalRecord['body']> = [];
+  #plans: Array<Plan | undefined> = [];
+  #statuses: number[] = [];
+  #faults: Array<string | undefined> = [];
+  #ats: number[] = [];
+  #next = 0;
 
   /** `keys`: the fake's API keys, never shown in an entry's query. */
   constructor(size = DEFAULT_JOURNAL_SIZE, keys: readonly string[] = []) {
@@ -123,51 +138,97 @@ export class Journal implements RequestJournal {
     this.#size = size;
   }
 
-  /** The pipeline's call: O(1), no parsing. */
-  record(record: JournalRecord): void {
+  /** The pipeline's call, one argument per field of {@link JournalRecord}: O(1), no parsing, no object. */
+  record(
+    operationId: OperationId | undefined,
+    method: string,
+    path: string,
+    query: string,
+    body: JournalRecord['body'],
+    plan: Plan | undefined,
+    status: number | null,
+    fault: string | undefined,
+    at: number,
+  ): void {
     if (this.#size === 0) return;
+    const row = this.#next;
     // A thenable test, not instanceof: the body's promise may come from another realm (a test runner's vm).
-    if (isPending(record.body))
-      record.body.then(
-        (bytes) => (record.body = bytes),
-        () => (record.body = undefined),
+    // The row may hold a later request's body by the time it settles: only its own promise is replaced.
+    if (isPending(body))
+      body.then(
+        (bytes) => this.#bodies[row] === body && (this.#bodies[row] = bytes),
+        () => this.#bodies[row] === body && (this.#bodies[row] = undefined),
       );
-    if (this.#records.length < this.#size) this.#records.push(record);
-    else this.#records[this.#next] = record;
-    this.#next = (this.#next + 1) % this.#size;
+    this.#operationIds[row] = operationId;
+    this.#methods[row] = method;
+    this.#paths[row] = path;
+    this.#queries[row] = query;
+    this.#bodies[row] = body;
+    this.#plans[row] = plan;
+    this.#statuses[row] = status ?? DROPPED;
+    this.#faults[row] = fault;
+    this.#ats[row] = at;
+    this.#next = (row + 1) % this.#size;
   }
 
-  #ordered(): JournalRecord[] {
-    return this.#records.length < this.#size
-      ? this.#records
-      : [...this.#records.slice(this.#next), ...this.#records.slice(0, this.#next)];
+  #recordAt(row: number): JournalRecord {
+    const status = this.#statuses[row]!;
+    return {
+      operationId: this.#operationIds[row],
+      method: this.#methods[row]!,
+      path: this.#paths[row]!,
+      query: this.#queries[row]!,
+      body: this.#bodies[row],
+      plan: this.#plans[row],
+      status: status === DROPPED ? null : status,
+      fault: this.#faults[row],
+      at: this.#ats[row]!,
+    };
+  }
+
+  /** The rows kept, oldest first. */
+  #rows(): number[] {
+    const kept = this.#methods.length;
+    const start = kept < this.#size ? 0 : this.#next;
+    return Array.from({ length: kept }, (_, i) => (start + i) % kept);
+  }
+
+  #entries(rows: number[]): JournalEntry[] {
+    return rows.map((row) => entryOf(this.#recordAt(row), this.#keys));
   }
 
   all(): JournalEntry[] {
-    return this.#ordered().map((record) => entryOf(record, this.#keys));
+    return this.#entries(this.#rows());
   }
 
   of(operationId: OperationId): JournalEntry[] {
-    return this.#ordered()
-      .filter((record) => record.operationId === operationId)
-      .map((record) => entryOf(record, this.#keys));
+    return this.#entries(this.#rows().filter((row) => this.#operationIds[row] === operationId));
   }
 
   last(operationId?: OperationId): JournalEntry | undefined {
-    const records = this.#ordered();
-    for (let i = records.length - 1; i >= 0; i -= 1) {
-      if (operationId === undefined || records[i]!.operationId === operationId) return entryOf(records[i]!, this.#keys);
+    const rows = this.#rows();
+    for (let i = rows.length - 1; i >= 0; i -= 1) {
+      if (operationId === undefined || this.#operationIds[rows[i]!] === operationId)
+        return entryOf(this.#recordAt(rows[i]!), this.#keys);
     }
     return undefined;
   }
 
   count(operationId?: OperationId): number {
-    if (operationId === undefined) return this.#records.length;
-    return this.#records.filter((record) => record.operationId === operationId).length;
+    if (operationId === undefined) return this.#methods.length;
+    return this.#operationIds.filter((id) => id === operationId).length;
   }
 
   clear(): void {
-    this.#records = [];
+    this.#operationIds = [];
+    this.#methods = [];
+    this.#paths = [];
+    this.#queries = [];
+    this.#bodies = [];
+    this.#plans = [];
+    this.#statuses = [];
+    this.#faults = [];
+    this.#ats = [];
     this.#next = 0;
   }
 }

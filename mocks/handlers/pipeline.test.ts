@@ -55,10 +55,22 @@ describe('the request pipeline', () => {
     expect(answer.body).toMatchObject({ code: 'method_not_allowed', status: 405 });
   });
 
-  it('puts CORS headers on every answer, denials included', async () => {
+  it('puts CORS headers on every answer to a request with an Origin, denials included, and on no other', async () => {
     const fake = createFake();
-    for (const call of [callOf('GET', '/categories'), callOf('GET', '/categories', free), callOf('GET', '/x', free)])
-      expect((await fake.answer(call)).headers['Access-Control-Allow-Origin']).toBe('*');
+    const origin = { origin: 'http://localhost:5173' };
+    for (const headers of [origin, { ...origin, ...free }]) {
+      for (const path of ['/categories', '/x']) {
+        const answer = await fake.answer(callOf('GET', path, headers));
+        expect(answer.headers).toMatchObject({ 'Access-Control-Allow-Origin': '*' });
+        expect(answer.headers['Access-Control-Expose-Headers']).toContain('X-RateLimit-Remaining');
+        expect((await fake.answer(callOf('GET', path, { ...headers, origin: '' }))).headers).toHaveProperty(
+          'Access-Control-Allow-Origin',
+        );
+      }
+      expect((await fake.answer(callOf('GET', '/categories', free))).headers).not.toHaveProperty(
+        'Access-Control-Allow-Origin',
+      );
+    }
   });
 
   it('answers its own failure 500 internal_error from the catalogue, tells onDefect, and journals it', async () => {

@@ -3,7 +3,7 @@ import { StoreUnavailableError, storeUnavailable } from '../domain/fake-store.js
 import { HARDENING_HEADERS } from './responses.js';
 import { errorAnswer, type Answer, type ApiCall } from './api-call.js';
 import type { FakeContext } from './context.js';
-import { CORS_HEADERS, PREFLIGHT_HEADERS } from './cors.js';
+import { PREFLIGHT_HEADERS, setCorsHeaders } from './cors.js';
 import { answerGuarded, type Trace } from './guarded.js';
 import type { Journal, OperationId } from './journal.js';
 import type { OperationRouter } from './operation.js';
@@ -57,7 +57,7 @@ export type DefectListener = (call: ApiCall, error: unknown) => void;
  * 3. Routing: the operation the method and path name, or the guarded 404/405.
  * 4. The guards and the operation (guarded.ts): latency, `beforeAuth` faults and overrides, auth and
  *    quota, `Prefer` faults, fault rules, overrides, validation, the record step, the answer.
- * 5. Answer headers: CORS on every answer.
+ * 5. Answer headers: CORS on every answer to a request that carries Origin.
  * 6. The journal: what was sent and answered (`fake.requests`).
  *
  * A failure of the store answers 503 `store_unavailable` (nothing changed); any other failure 500
@@ -94,19 +94,21 @@ export function createPipeline(
         else answer = defectAnswer(call, error, onDefect);
       }
     }
-    for (const name in CORS_HEADERS) answer.headers[name] = CORS_HEADERS[name]!;
-    journal.record({
-      operationId: trace.operationId,
-      method: call.method,
-      path: call.path,
-      query: call.query,
+    // CORS speaks to browsers, and a browser's cross-origin request always carries Origin: an answer to a
+    // request without one (a Node test, curl, another service) carries none of it (Fetch standard, CORS protocol).
+    if (call.header('origin') !== null) setCorsHeaders(answer.headers);
+    journal.record(
+      trace.operationId,
+      call.method,
+      call.path,
+      call.query,
       // The body's bytes as the operation read them; a promise already settled for every write.
-      body: call.method === 'GET' || call.method === 'HEAD' ? undefined : call.body(),
-      plan: trace.keyPlan,
-      status: answer.dropped ? null : answer.status,
-      fault: trace.fault,
-      at: context.clock.now(),
-    });
+      call.method === 'GET' || call.method === 'HEAD' ? undefined : call.body(),
+      trace.keyPlan,
+      answer.dropped ? null : answer.status,
+      trace.fault,
+      context.clock.now(),
+    );
     return answer;
   };
 }

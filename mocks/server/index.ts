@@ -2,16 +2,16 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { apiError } from '../domain/errors.js';
 import { parseJsonBody } from '../domain/request-body.js';
-import { connectRedisStore, type RedisStoreOptions } from '../stores/redis-store.js';
+import { connectRedisStore, type RedisStoreOptions } from '../stores/redis-connection.js';
 import { createFake, type Fake, type FakeOptions } from '../fake.js';
 import type { ApiCall } from '../handlers/api-call.js';
 import { preflightAnswer } from '../handlers/pipeline.js';
 import { answerAdmin, isLoopbackHost } from './admin.js';
-import { CORS_HEADERS } from '../handlers/cors.js';
+import { setCorsHeaders } from '../handlers/cors.js';
 import { HARDENING_HEADERS } from '../handlers/responses.js';
 import { applyServerLimits, DEFAULT_SERVER_LIMITS, serverOptionsOf, type ServerLimits } from './limits.js';
 import { closeWithError, ProtocolErrorAnswerer } from './protocol-errors.js';
-import { isClientAborted, readBoundedBody } from './request-body-reader.js';
+import { isClientAborted, readBoundedBody, type BoundedBody } from './request-body-reader.js';
 
 /** Options of the standalone fake: the fake's own, plus where to listen. */
 export interface FakeServerOptions extends Omit<FakeOptions, 'baseUrl'> {
@@ -85,9 +85,17 @@ function headerOf(incoming: IncomingMessage, name: string): string | null {
   return value;
 }
 
-// writeHead takes a flat [name, value, ...] list without the per-call object copies; CORS first, as
-// every answer of the standalone fake carries it.
-const CORS_HEADER_LIST = Object.entries(CORS_HEADERS).flat();
+// writeHead takes a flat [name, value, ...] list without the per-call object copies. Every answer of the
+// standalone fake carries CORS: the pipeline's have it from its last stage, the server's own get it here.
+function sendOwn(
+  res: ServerResponse,
+  status: number,
+  headers: Record<string, string>,
+  body?: string | Uint8Array,
+  contentType?: string,
+): void {
+  send(res, status, setCorsHeaders({ ...headers }), body, contentType);
+}
 
 function send(
   res: ServerResponse,
@@ -97,10 +105,9 @@ function send(
   contentType?: string,
 ): void {
   const length = body === undefined ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
-  const list = CORS_HEADER_LIST.slice();
+  const list: string[] = [];
   let typed = false;
   for (const name in headers) {
-    if (name in CORS_HEADERS) continue;
     // An override may name a header in any case; the length test keeps the common path cheap.
     if (name.length === 12 && name.toLowerCase() === 'content-type') typed = true;
     else if (name.length === 14 && name.toLowerCase() === 'content-length') continue;
@@ -131,9 +138,12 @@ function jsonOf(value: unknown): string {
   return json;
 }
 
-function sendJson(res: ServerResponse, status: number, headers: Record<string, string>, value: unknown): void {
-  send(res, status, headers, jsonOf(value), 'application/json');
+function sendOwnJson(res: ServerResponse, status: number, headers: Record<string, string>, value: unknown): void {
+  sendOwn(res, status, headers, jsonOf(value), 'application/json');
 }
+
+// What a GET or HEAD reads of its body: nothing.
+const NO_BODY: BoundedBody = { bytes: new Uint8Array(new ArrayBuffer(0)), overLimit: false };
 
 /**
  * Starts the fake as an HTTP server on a thin `node:http` adapter. Nothing listens until this is called.
@@ -165,18 +175,16 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     const method = incoming.method ?? 'GET';
     const path = pathOf(incoming.url ?? '/');
 
-    const { bytes, overLimit } =
-      method === 'GET' || method === 'HEAD'
-        ? { bytes: new Uint8Array(), overLimit: false }
-        : await readBoundedBody(incoming);
+    const { bytes, overLimit } = method === 'GET' || method === 'HEAD' ? NO_BODY : await readBoundedBody(incoming);
     if (overLimit) res.setHeader('Connection', 'close');
 
     // The admin API and the /v1 prefix are matched on the path as sent: dot segments never lead in or out.
-    const sentPath = path.split('?')[0]!;
+    const queryAt = path.indexOf('?');
+    const sentPath = queryAt === -1 ? path : path.slice(0, queryAt);
     const outsideApi = !isUnderApi(sentPath);
     // The pipeline's first stage, for the server's own paths too: a browser's preflight needs no key anywhere.
     const preflight = outsideApi && preflightAnswer(method, incoming.headers['access-control-request-method']);
-    if (preflight) return send(res, preflight.status, preflight.headers);
+    if (preflight) return sendOwn(res, preflight.status, preflight.headers);
     if (sentPath.startsWith('/__admin')) {
       const parsed = parseJsonBody(bytes);
       const admin = await answerAdmin(fake, adminAccess, {
@@ -189,27 +197,29 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
         bodyOverLimit: overLimit,
       });
       return admin.body === undefined
-        ? send(res, admin.status, admin.headers ?? {})
-        : sendJson(res, admin.status, admin.headers ?? {}, admin.body);
+        ? sendOwn(res, admin.status, admin.headers ?? {})
+        : sendOwnJson(res, admin.status, admin.headers ?? {}, admin.body);
     }
     // Normalised as fetch would (dot segments, escapes), so the operations see what an msw host sees.
     const { pathname, search } = PLAIN_PATH.test(path)
       ? { pathname: path, search: '' }
       : new URL(`${INTERNAL_ORIGIN}${path}`);
     if (outsideApi || !isUnderApi(pathname)) {
-      return sendJson(
+      return sendOwnJson(
         res,
         404,
         { ...HARDENING_HEADERS },
         apiError('not_found', `No operation at ${method} ${sentPath}; the API is under ${API_PREFIX}.`),
       );
     }
+    let body: Promise<Uint8Array> | undefined;
     const call: ApiCall = {
       method,
       path: pathname.slice(API_PREFIX.length),
       query: search.slice(1),
       header: (name) => headerOf(incoming, name),
-      body: () => Promise.resolve(bytes),
+      // One promise for every reader (the operation, the journal).
+      body: () => (body ??= Promise.resolve(bytes)),
       clientAddress: incoming.socket.remoteAddress ?? 'unknown',
     };
     const answered = await fake.answer(call);
@@ -219,7 +229,7 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     if (answered.dropped) res.destroy();
     else if (answered.rawBody !== undefined) send(res, status, answered.headers, answered.rawBody, 'application/json');
     else if (answered.body === undefined) send(res, status, answered.headers);
-    else sendJson(res, status, answered.headers, answered.body);
+    else send(res, status, answered.headers, jsonOf(answered.body), 'application/json');
     log?.(
       `${method} ${pathname} ${status || 'dropped'} plan=${fake.planOf(call.header('authorization')) ?? 'anonymous'} ` +
         `remaining=${remaining ?? '-'} ${Math.round(performance.now() - started)}ms`,
@@ -239,7 +249,7 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       if (!res.headersSent) {
         res.setHeader('Connection', 'close');
         const failure = apiError('internal_error', 'The fake failed to answer; see its log.');
-        sendJson(res, failure.status, {}, failure);
+        sendOwnJson(res, failure.status, {}, failure);
       } else {
         res.destroy();
       }
@@ -282,7 +292,7 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
 /** The server's timeouts and size limits, and their defaults. */
 export { DEFAULT_SERVER_LIMITS, type ServerLimits } from './limits.js';
 /** Where a Redis store lives (`--store`). */
-export type { RedisStoreOptions } from '../stores/redis-store.js';
+export type { RedisStoreOptions } from '../stores/redis-connection.js';
 /** Typed per-test overrides and the journal of what was sent. */
 export { override } from '../handlers/typed-override.js';
 export type { Override, OverrideControls, RequestChanges } from '../handlers/overrides.js';

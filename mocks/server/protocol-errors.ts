@@ -51,17 +51,29 @@ export function closeWithError(socket: Duplex, error: ApiError): void {
  * cut off: when every request on it was received whole, the error follows their answers.
  */
 export class ProtocolErrorAnswerer {
-  readonly #inFlight = new WeakMap<Duplex, Set<{ incoming: IncomingMessage; res: ServerResponse }>>();
+  readonly #inFlight = new WeakMap<Duplex, Set<ServerResponse>>();
   readonly #answered = new WeakSet<Duplex>();
+  // One listener for every response (it finds its set through its request's socket), not a closure and
+  // a `once` wrapper per request.
+  readonly #forget: (this: ServerResponse) => void;
+
+  constructor() {
+    const inFlight = this.#inFlight;
+    this.#forget = function (this: ServerResponse) {
+      inFlight.get(this.req.socket)?.delete(this);
+    };
+  }
 
   /** Records a request whose response is being produced; call it from the request listener. */
   track(incoming: IncomingMessage, res: ServerResponse): void {
     const socket = incoming.socket;
-    const pending = this.#inFlight.get(socket) ?? new Set();
-    const entry = { incoming, res };
-    pending.add(entry);
-    this.#inFlight.set(socket, pending);
-    res.once('close', () => pending.delete(entry));
+    let pending = this.#inFlight.get(socket);
+    if (pending === undefined) {
+      pending = new Set();
+      this.#inFlight.set(socket, pending);
+    }
+    pending.add(res);
+    res.on('close', this.#forget);
   }
 
   /** The `clientError` listener. The parser keeps failing on later bytes; only the first error is answered. */
@@ -70,16 +82,16 @@ export class ProtocolErrorAnswerer {
     this.#answered.add(socket);
     socket.pause();
     const apiError = protocolErrorOf(error);
-    const pending = [...(this.#inFlight.get(socket) ?? [])].filter(({ res }) => !res.writableFinished);
+    const pending = [...(this.#inFlight.get(socket) ?? [])].filter((res) => !res.writableFinished);
     if (pending.length === 0) return closeWithError(socket, apiError);
-    if (pending.every(({ incoming }) => incoming.complete)) {
+    if (pending.every((res) => res.req.complete)) {
       // Their answers are being computed (a category may already be created): let them out first.
       let left = pending.length;
-      for (const { res } of pending) res.once('close', () => --left === 0 && closeWithError(socket, apiError));
+      for (const res of pending) res.once('close', () => --left === 0 && closeWithError(socket, apiError));
       return;
     }
     // A request is cut off mid-body (timeout, malformed chunk): answer it unless its answer has begun.
-    if (pending.some(({ res }) => res.headersSent)) socket.destroy();
+    if (pending.some((res) => res.headersSent)) socket.destroy();
     else closeWithError(socket, apiError);
   }
 }

@@ -39,7 +39,9 @@ describe('the standalone fake', () => {
   });
 
   it('exposes the rate-limit and deprecation headers to browsers, and answers preflights without a key or quota', async () => {
-    const pet = await api('/pets/1');
+    // A browser's cross-origin request carries Origin; CORS answers it, and only it.
+    expect((await api('/pets/1')).headers.get('access-control-allow-origin')).toBeNull();
+    const pet = await api('/pets/1', { headers: { origin: 'http://localhost:5173' } });
     expect(pet.headers.get('access-control-allow-origin')).toBe('*');
     const exposed = pet.headers.get('access-control-expose-headers')!.split(', ');
     expect(exposed).toEqual(
@@ -64,7 +66,8 @@ describe('the standalone fake', () => {
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-headers')).toContain('Authorization');
     const after = await api('/categories');
-    expect(after.headers.get('x-ratelimit-remaining')).toBe('58');
+    // Two reads of /pets/1 and this one: the preflight took nothing.
+    expect(after.headers.get('x-ratelimit-remaining')).toBe('57');
   });
 
   it('answers the category list as it is now, never as it was when last written', async () => {
@@ -227,7 +230,7 @@ describe('the admin API of faults and key scenarios', () => {
       },
     });
     expect(preflight.headers.get('access-control-allow-headers')).toContain('Prefer');
-    const preferred = await api('/categories', { headers: { prefer: 'code=503' } });
+    const preferred = await api('/categories', { headers: { prefer: 'code=503', origin: 'http://localhost:5173' } });
     expect(preferred.headers.get('access-control-expose-headers')).toContain('Preference-Applied');
     await expect(api('/categories', { headers: { prefer: 'network=error' } })).rejects.toThrow('fetch failed');
     await new Promise((resolve) => setTimeout(resolve, 50));

@@ -176,7 +176,8 @@ describe('the three hosts answer alike', () => {
       401, 401, 401, 404, 405, 401, 415, 400, 201, 200, 400, 503, 502, 200, 401, 401,
     ]);
     expect(node.answers.at(-1)?.status).toBe(429);
-    expect(node.answers[0]?.headers['access-control-allow-origin']).toBe('*');
+    // Node's fetch sends no Origin, so no answer carries CORS (a browser's cross-origin request would).
+    expect(node.answers.filter((answer) => 'access-control-allow-origin' in answer.headers)).toEqual([]);
     standalone.answers.forEach((answer, i) => expect({ i, ...answer }).toEqual({ i, ...node.answers[i] }));
     expect(standalone.journal).toEqual(node.journal);
   }, 60_000);
