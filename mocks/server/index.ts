@@ -85,8 +85,9 @@ function headerOf(incoming: IncomingMessage, name: string): string | null {
   return value;
 }
 
-// writeHead takes a flat [name, value, ...] list without the per-call object copies. Every answer of the
-// standalone fake carries CORS: the pipeline's have it from its last stage, the server's own get it here.
+// writeHead takes a flat [name, value, ...] list without the per-call object copies. The pipeline's answers
+// carry CORS from its last stage when the request had an Origin; the server's own (admin pages, paths
+// outside /v1) always do, here, for the demo page and scripts that call /__admin from a browser.
 function sendOwn(
   res: ServerResponse,
   status: number,
