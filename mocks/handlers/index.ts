@@ -2,6 +2,7 @@ import { http, HttpResponse, type JsonBodyType, type RequestHandler } from 'msw'
 import type { Answer, ApiCall } from './api-call.js';
 import { categoryOperations } from './categories.js';
 import { clientAddressOf, type FakeContext } from './context.js';
+import { setCorsHeaders } from './cors.js';
 import type { Operation } from './operation.js';
 import { orderOperations } from './orders.js';
 import { petOperations } from './pets.js';
@@ -48,9 +49,15 @@ export function responseOf(answer: Answer): Response {
  */
 export function createHandlers(context: FakeContext, answer: (call: ApiCall) => Promise<Answer>): RequestHandler[] {
   const { basePath } = context;
+  // In a page, requests reach msw through its service worker before the browser adds Origin (the Fetch
+  // standard appends it at the network step), so every answer there carries CORS: a cross-origin call the
+  // worker answers is CORS-filtered, and without Access-Control-Expose-Headers the app reads no X-RateLimit-*.
+  const inAPage = typeof document !== 'undefined';
   return [
-    http.all(underBaseUrl(context.baseUrl, '(?:/.*)?'), async ({ request }) =>
-      responseOf(await answer(callOfRequest(request, basePath))),
-    ),
+    http.all(underBaseUrl(context.baseUrl, '(?:/.*)?'), async ({ request }) => {
+      const answered = await answer(callOfRequest(request, basePath));
+      if (inAPage) setCorsHeaders(answered.headers);
+      return responseOf(answered);
+    }),
   ];
 }
