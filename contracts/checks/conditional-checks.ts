@@ -1,17 +1,12 @@
 import { exampleRequest, operationModels } from '../generate/operation-model.js';
-import { RULES, severityOf, type RuleName } from '../rules/rule-table.js';
+import { RULES, type RuleName } from '../rules/rule-table.js';
 import { headerOf, type Exchange } from '../core/exchange.js';
 import type { Check, CheckContext } from './check.js';
+import { reportRule } from './rule-reports.js';
 
+/** A rule of the table the check's own requests showed broken, its source in the title. */
 function broke(context: CheckContext, rule: RuleName, title: string, line: string, exchange: Exchange): void {
-  const severity = severityOf(rule, context.strict);
-  context.report({
-    promise: rule,
-    title: `${title} (${RULES[rule].source})`,
-    lines: [line],
-    exchange,
-    ...(severity === 'warning' && { severity }),
-  });
+  reportRule(context, rule, `${title} (${RULES[rule].source})`, [line], exchange);
 }
 
 /**
