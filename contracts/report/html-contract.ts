@@ -28,7 +28,11 @@ export function htmlInputOfContract(report: ContractReport): HtmlReportInput {
         return { outcome: result?.outcome ?? 'skipped', ...(note !== undefined && { note }) };
       }),
     })),
-    coverage: report.targets.map(({ target, coverage }) => ({ target: target.label, items: coverage.items })),
+    coverage: report.targets.map(({ target, coverage }) => ({
+      target: target.label,
+      items: coverage.items,
+      percent: coverage.percent,
+    })),
     failures: report.targets.flatMap(({ target, results }) =>
       results
         .filter((result) => result.outcome === 'failed' && result.failure)

@@ -23,7 +23,8 @@ export interface HtmlReportInput {
   /** Rows of checks (or rules) against the targets, in the order of `targets`. */
   matrix: Array<{ check: string; cells: MatrixCell[] }>;
   /** Per target, every operation x status x header item, exercised or not. */
-  coverage: Array<{ target: string; items: CoverageItem[] }>;
+  /** Each target's items, and its percent as the terminal prints it (what it cannot give left out). */
+  coverage: Array<{ target: string; items: CoverageItem[]; percent: number }>;
   failures: Array<{ target: string; check: string; title: string; lines: string[]; curl?: string }>;
   waits: Array<{ target: string; check: string; why: string; startedAfter: number; seconds: number; outcome: string }>;
   created: Array<{ target: string; marker: string; records: number; ids: string }>;
@@ -81,12 +82,7 @@ export function htmlReport(input: HtmlReportInput): string {
       cells: cells.map((cell) => ({ ...cell, mark: MARK[cell.outcome] })),
     })),
     heat: heatMap(input.coverage),
-    coveragePercents: input.coverage.map(({ target, items }) => {
-      // As the terminal counts it: what the target can never be made to answer is not in the total.
-      const counted = items.filter((item) => item.unreachable === undefined || item.exercised);
-      const exercised = counted.filter((item) => item.exercised).length;
-      return { target, percent: counted.length === 0 ? '0.0' : ((exercised / counted.length) * 100).toFixed(1) };
-    }),
+    coveragePercents: input.coverage.map(({ target, percent }) => ({ target, percent: percent.toFixed(1) })),
     waits: input.waits.map((wait) => ({
       ...wait,
       left: ((wait.startedAfter / longest) * 100).toFixed(2),

@@ -40,7 +40,11 @@ export function htmlInputOfTraffic(
     generatedAt: new Date().toISOString(),
     targets,
     matrix: ruleRows(rules, reports),
-    coverage: reports.map(({ summary }, index) => ({ target: targets[index]!, items: summary.coverage.items })),
+    coverage: reports.map(({ summary }, index) => ({
+      target: targets[index]!,
+      items: summary.coverage.items,
+      percent: summary.coverage.percent,
+    })),
     failures: reports.flatMap(({ summary }, index) =>
       summary.violations.map((violation) => ({
         target: targets[index]!,
