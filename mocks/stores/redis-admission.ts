@@ -10,6 +10,9 @@ import { quotaDecision, windowsOfCounts } from '../domain/quota.js';
 import type { RecordStep } from '../domain/record-step.js';
 import type { Category } from '../domain/seed.js';
 
+// Where the step's result starts in ADMIT's reply: after the kind, the offset and the five quota fields.
+const STEP_AT = 7;
+
 // An anonymous address's bucket outlives its day window, then Redis drops it: memory stays bounded.
 const ADDRESS_BUCKET_MS = 2 * 86_400_000;
 
@@ -21,21 +24,39 @@ const ADDRESS_BUCKET_MS = 2 * 86_400_000;
  */
 export class RedisAdmission {
   readonly #redis: Redis;
-  readonly #key: (name: string) => string;
+  readonly #prefix: string;
   readonly #keys: ReadonlyMap<string, ApiKey>;
   readonly #ban: BanPolicy;
   readonly #clock: AdjustableClock;
-  readonly #faultsVersionKey: string;
+  readonly #limits = new Map<ApiKey | undefined, string>();
   /** The category list as this instance last read it, and its version in Redis. */
   #categories: { version: string; list: readonly Category[] } | undefined;
 
-  constructor(redis: Redis, prefix: string, access: StoreParts['access'], faultsVersionKey: string) {
+  constructor(redis: Redis, prefix: string, access: StoreParts['access']) {
     this.#redis = redis;
-    this.#key = (name) => `${prefix}${name}`;
+    this.#prefix = prefix;
     this.#keys = new Map(access.keys.map((apiKey) => [apiKey.key, apiKey]));
     this.#ban = access.ban;
     this.#clock = access.clock;
-    this.#faultsVersionKey = faultsVersionKey;
+  }
+
+  /** The ADMIT script's limits argument for a key (or none), built once per key. */
+  #limitsOf(apiKey: ApiKey | undefined): string {
+    let limits = this.#limits.get(apiKey);
+    if (limits === undefined) {
+      const free = PLAN_LIMITS.free;
+      limits = [
+        apiKey?.limits.perMinute ?? 0,
+        apiKey?.limits.perDay ?? 0,
+        free.perMinute,
+        free.perDay,
+        this.#ban.threshold,
+        this.#ban.seconds * 1000,
+        ADDRESS_BUCKET_MS,
+      ].join(' ');
+      this.#limits.set(apiKey, limits);
+    }
+    return limits;
   }
 
   /** The base clock (the system's, unless the options gave another), without the shared offset. */
@@ -58,59 +79,37 @@ export class RedisAdmission {
     const systemNow = this.systemNow();
     // The list this request may answer with, if Redis finds its version current (another request may replace the field meanwhile).
     const held = step?.kind === 'listCategories' ? this.#categories : undefined;
+    const categoriesVersion = step?.kind === 'createCategory' ? randomUUID() : (held?.version ?? '');
     const reply = await this.#redis.petstoreAdmit(
-      this.#key('clock'),
-      this.#key('revoked'),
-      this.#key(`ban:${apiKey?.key ?? ''}`),
-      this.#key(`rejections:${apiKey?.key ?? ''}`),
-      this.#key(`quota:key:${apiKey?.key ?? ''}`),
-      this.#key(`quota:address:${clientAddress}`),
-      this.#faultsVersionKey,
-      this.#key('categories'),
-      this.#key('pets'),
-      this.#key('orders'),
-      this.#key('category:seq'),
-      this.#key('categories:version'),
-      systemNow,
-      apiKey?.key ?? '',
-      apiKey?.limits.perMinute ?? 0,
-      apiKey?.limits.perDay ?? 0,
-      PLAN_LIMITS.free.perMinute,
-      PLAN_LIMITS.free.perDay,
-      this.#ban.threshold,
-      this.#ban.seconds * 1000,
-      ADDRESS_BUCKET_MS,
-      version,
-      step?.kind ?? '',
-      stepArgument(step),
-      step?.kind === 'createCategory' ? randomUUID() : (held?.version ?? ''),
+      this.#prefix,
+      `${systemNow}\n${apiKey?.key ?? ''}\n${clientAddress}\n${version}\n${step?.kind ?? ''}\n${stepArgument(step)}\n${categoriesVersion}`,
+      this.#limitsOf(apiKey),
     );
-    const [kind, offset, ...rest] = reply;
-    if (kind === 'stale') return 'stale';
+    if (reply === 'stale') return 'stale';
+    // The fields by position (see ADMIT): kind, offset, then the ban's end or the quota and the step's result.
+    const fields = reply.split('\n');
+    const kind = fields[0];
+    const offset = Number(fields[1]);
     // Every instance takes the clock offset the admission read: one clock for all of them.
-    this.#clock.setOffsetMs(Number(offset));
-    const nowMs = systemNow + Number(offset);
-    if (kind === 'banned') return { access: banned(apiKey!, Number(rest[0]), nowMs) };
-    const [exhausted, minuteStart, minuteCount, dayStart, dayCount] = rest.map(Number) as [
-      number,
-      number,
-      number,
-      number,
-      number,
-    ];
+    this.#clock.setOffsetMs(offset);
+    const nowMs = systemNow + offset;
+    if (kind === 'banned') return { access: banned(apiKey!, Number(fields[2]), nowMs) };
     const limits = kind === 'key' ? apiKey!.limits : PLAN_LIMITS.free;
-    const quota = quotaDecision(
-      windowsOfCounts([minuteStart, dayStart], [minuteCount, dayCount], limits),
-      exhausted,
-      nowMs,
+    const windows = windowsOfCounts(
+      [Number(fields[3]), Number(fields[5])],
+      [Number(fields[4]), Number(fields[6])],
+      limits,
     );
+    const quota = quotaDecision(windows, Number(fields[2]), nowMs);
     if (kind === 'key') {
       const access = keyAccess(apiKey!, quota);
       if (!access.granted || !step) return { access };
-      const values = rest.slice(5);
-      if (step.kind !== 'listCategories') return { access, result: stepResult(step, values) };
-      const [listVersion = '', current, ...records] = values;
-      return { access, result: current === '=' ? held!.list : this.readCategories(listVersion, records) };
+      if (step.kind !== 'listCategories') return { access, result: stepResult(step, fields.slice(STEP_AT)) };
+      const result =
+        fields[STEP_AT + 1] === '='
+          ? held!.list
+          : this.readCategories(fields[STEP_AT] ?? '', fields.slice(STEP_AT + 2));
+      return { access, result };
     }
     if (kind === 'revoked' || auth.ok)
       return { access: anonymousAccess(quota, 'invalid_api_key', REVOKED_KEY_MESSAGE) };

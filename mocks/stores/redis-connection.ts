@@ -7,7 +7,7 @@ import { RedisStore } from './redis-store.js';
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {
-    petstoreAdmit(...args: Array<string | number>): Result<string[], Context>;
+    petstoreAdmit(...args: Array<string | number>): Result<string, Context>;
     petstoreSeedIfEmpty(...args: Array<string | number>): Result<number, Context>;
     petstoreFireFault(...args: Array<string | number>): Result<number, Context>;
   }
@@ -53,7 +53,7 @@ export async function connectRedisStore(options: RedisStoreOptions): Promise<(pa
       cause: error,
     });
   }
-  redis.defineCommand('petstoreAdmit', { numberOfKeys: 12, lua: ADMIT });
+  redis.defineCommand('petstoreAdmit', { numberOfKeys: 0, lua: ADMIT });
   redis.defineCommand('petstoreSeedIfEmpty', { numberOfKeys: 6, lua: SEED_IF_EMPTY });
   redis.defineCommand('petstoreFireFault', { numberOfKeys: 5, lua: FIRE_FAULT });
   return (parts) => new RedisStore(redis, options.prefix ?? 'petstore:', parts);

@@ -44,6 +44,7 @@ export class RedisFaultStore implements FaultStore {
 
   constructor(redis: Redis, prefix: string, initial: readonly FaultRule[]) {
     this.#redis = redis;
+    // Admission's script reads `faults:version` under the same prefix (redis-scripts.ts).
     this.#key = (name) => `${prefix}faults:${name}`;
     this.#initial = initial;
   }
@@ -82,11 +83,6 @@ export class RedisFaultStore implements FaultStore {
 
   take(subject: FaultSubject, stage: 'beforeAuth' | 'afterAuth'): Promise<FiredFault | undefined> {
     return reachable(() => this.#take(subject, stage));
-  }
-
-  /** The key of the rules' version, which admission checks. */
-  get versionKey(): string {
-    return this.#key('version');
   }
 
   /** The rules as this instance last read them; read afresh when it has none (or {@link forget} dropped them). */

@@ -6,99 +6,115 @@
  * rejection tally that bans, in one step; then, if the request is admitted, its record step. The same
  * rules as `AccessControl.check`. The caller read the fault rules from its cache and found none that
  * applies; if they changed since (the version differs), nothing happens and the answer is 'stale'.
- * KEYS: clock, revoked, ban, rejections, key quota, address quota, fault rules' version, categories,
- * pets, orders, category sequence, categories' version.
- * ARGV: system now (ms), key ('' without a valid one), perMinute, perDay, free perMinute, free perDay,
- * ban threshold, ban length (ms), address bucket lifetime (ms), the cached rules' version ('*': do not
- * check), the step ('' none, listCategories, createCategory, findPet, listOrders), its argument (the
- * new category's JSON without its id, or the pet's id), the categories' version (for listCategories the
- * one whose list the caller holds, '' none; for createCategory the new one).
- * Returns { 'stale' }, or { kind, offset, ... }: kind 'banned' + until; or 'key' / 'revoked' /
- * 'anonymous' + exhausted window (-1 none), minute start, minute count, day start, day count, then for
- * an admitted request the step's result: records' JSON ('' for a pet that does not exist); a category
+ *
+ * Every request pays for each argument twice (the client encodes it, Redis builds ARGV from it) and for
+ * each number Redis or Lua formats (printf's %g): so the script names its keys from the prefix instead
+ * of taking them as KEYS (the fake runs on one Redis, never a cluster: design section 6), takes the
+ * request's fields in one argument and the limits in another, formats its numbers as integers, and
+ * answers one string. Newlines separate fields: none holds one (keys are token68, JSON escapes them).
+ * ARGV[1]: the prefix.
+ * ARGV[2]: the request's fields: system now (ms), key ('' without a valid one), client address, the
+ *   cached rules' version ('*': do not check), the step ('' none, listCategories, createCategory,
+ *   findPet, listOrders), its argument (the new category's JSON without its id, or the pet's id), the
+ *   categories' version (for listCategories the one whose list the caller holds, '' none; for
+ *   createCategory the new one).
+ * ARGV[3]: the limits, space-separated: the key's perMinute and perDay (0 without a key), free
+ *   perMinute and perDay, ban threshold, ban length (ms), address bucket lifetime (ms).
+ * Returns 'stale', or the fields: kind 'banned' + offset + until; or 'key' / 'revoked' / 'anonymous' +
+ * offset + exhausted window (-1 none), minute start, minute count, day start, day count, then for an
+ * admitted request the step's result: records' JSON ('' for a pet that does not exist); a category
  * list starts with the categories' version and '=' (the caller's list is current, no records follow) or
  * '+' (the records follow).
  */
 export const ADMIT = `
-if ARGV[10] ~= '*' and (redis.call('GET', KEYS[7]) or '') ~= ARGV[10] then return { 'stale' } end
-local offset = tonumber(redis.call('GET', KEYS[1]) or '0')
-local now = tonumber(ARGV[1]) + offset
+local p = ARGV[1]
+local systemNow, key, address, rulesVersion, stepKind, stepArgument, categoriesVersion = string.match(ARGV[2],
+  '^([^\\n]*)\\n([^\\n]*)\\n([^\\n]*)\\n([^\\n]*)\\n([^\\n]*)\\n([^\\n]*)\\n([^\\n]*)$')
+local keyPerMinute, keyPerDay, freePerMinute, freePerDay, banThreshold, banMs, bucketMs = string.match(ARGV[3],
+  '^([^ ]+) ([^ ]+) ([^ ]+) ([^ ]+) ([^ ]+) ([^ ]+) ([^ ]+)$')
+-- The single values this step may read, in one call.
+local read = redis.call('MGET', p .. 'faults:version', p .. 'clock', p .. 'ban:' .. key, p .. 'categories:version')
+if rulesVersion ~= '*' and (read[1] or '') ~= rulesVersion then return 'stale' end
+local function int(n)
+  return string.format('%d', n)
+end
+local offset = read[2] or '0'
+local now = tonumber(systemNow) + tonumber(offset)
+local minuteStart = int(math.floor(now / 60000) * 60)
+local dayStart = int(math.floor(now / 86400000) * 86400)
 local function consume(bucket, perMinute, perDay)
-  local mstart = math.floor(now / 60000) * 60
-  local dstart = math.floor(now / 86400000) * 86400
   local q = redis.call('HMGET', bucket, 'ms', 'mc', 'ds', 'dc')
   local mc = 0
   local dc = 0
-  if tonumber(q[1]) == mstart then mc = tonumber(q[2]) end
-  if tonumber(q[3]) == dstart then dc = tonumber(q[4]) end
-  local exhausted = -1
-  if mc >= perMinute then exhausted = 0 end
-  if dc >= perDay then exhausted = 1 end
-  if exhausted == -1 then
+  if q[1] == minuteStart then mc = tonumber(q[2]) end
+  if q[3] == dayStart then dc = tonumber(q[4]) end
+  local exhausted = '-1'
+  if mc >= tonumber(perMinute) then exhausted = '0' end
+  if dc >= tonumber(perDay) then exhausted = '1' end
+  if exhausted == '-1' then
     mc = mc + 1
     dc = dc + 1
   end
-  redis.call('HSET', bucket, 'ms', mstart, 'mc', mc, 'ds', dstart, 'dc', dc)
-  return { tostring(exhausted), tostring(mstart), tostring(mc), tostring(dstart), tostring(dc) }
+  local minuteCount = int(mc)
+  local dayCount = int(dc)
+  redis.call('HSET', bucket, 'ms', minuteStart, 'mc', minuteCount, 'ds', dayStart, 'dc', dayCount)
+  return { offset, exhausted, minuteStart, minuteCount, dayStart, dayCount }
 end
-local function answer(kind, r)
-  return { kind, tostring(offset), r[1], r[2], r[3], r[4], r[5] }
+local function joined(kind, fields)
+  return kind .. '\\n' .. table.concat(fields, '\\n')
 end
-local function step(reply)
-  local kind = ARGV[11]
-  if kind == 'listCategories' then
-    local version = redis.call('GET', KEYS[12]) or ''
-    reply[#reply + 1] = version
-    if version ~= '' and version == ARGV[13] then
-      reply[#reply + 1] = '='
-      return reply
+local function step(fields)
+  if stepKind == 'listCategories' then
+    local version = read[4] or ''
+    fields[#fields + 1] = version
+    if version ~= '' and version == categoriesVersion then
+      fields[#fields + 1] = '='
+      return fields
     end
-    reply[#reply + 1] = '+'
-    local values = redis.call('HVALS', KEYS[8])
-    for i = 1, #values do reply[#reply + 1] = values[i] end
-  elseif kind == 'listOrders' then
-    local values = redis.call('HVALS', KEYS[10])
-    for i = 1, #values do reply[#reply + 1] = values[i] end
-  elseif kind == 'findPet' then
-    reply[#reply + 1] = redis.call('HGET', KEYS[9], ARGV[12]) or ''
-  elseif kind == 'createCategory' then
-    local id = redis.call('INCR', KEYS[11])
-    local json = '{"id":' .. id .. ',' .. ARGV[12]
-    redis.call('HSET', KEYS[8], id, json)
-    redis.call('SET', KEYS[12], ARGV[13])
-    reply[#reply + 1] = json
+    fields[#fields + 1] = '+'
+    local values = redis.call('HVALS', p .. 'categories')
+    for i = 1, #values do fields[#fields + 1] = values[i] end
+  elseif stepKind == 'listOrders' then
+    local values = redis.call('HVALS', p .. 'orders')
+    for i = 1, #values do fields[#fields + 1] = values[i] end
+  elseif stepKind == 'findPet' then
+    fields[#fields + 1] = redis.call('HGET', p .. 'pets', stepArgument) or ''
+  elseif stepKind == 'createCategory' then
+    local id = int(redis.call('INCR', p .. 'category:seq'))
+    local json = '{"id":' .. id .. ',' .. stepArgument
+    redis.call('HSET', p .. 'categories', id, json)
+    redis.call('SET', p .. 'categories:version', categoriesVersion)
+    fields[#fields + 1] = json
   end
-  return reply
+  return fields
 end
-local key = ARGV[2]
 local kind = 'anonymous'
 if key ~= '' then
-  if redis.call('SISMEMBER', KEYS[2], key) == 1 then
+  if redis.call('SISMEMBER', p .. 'revoked', key) == 1 then
     kind = 'revoked'
   else
-    local bannedUntil = tonumber(redis.call('GET', KEYS[3]) or '0')
-    if bannedUntil > now then return { 'banned', tostring(offset), tostring(bannedUntil) } end
-    local r = consume(KEYS[5], tonumber(ARGV[3]), tonumber(ARGV[4]))
-    if r[1] ~= '-1' then
-      local windowStart = math.floor(now / 60000) * 60000
-      local t = redis.call('HMGET', KEYS[4], 'start', 'count')
-      local count = 1
-      if tonumber(t[1]) == windowStart then count = tonumber(t[2]) + 1 end
-      if count > tonumber(ARGV[7]) then
-        redis.call('DEL', KEYS[4])
-        local untilMs = now + tonumber(ARGV[8])
-        redis.call('SET', KEYS[3], tostring(untilMs))
-        return { 'banned', tostring(offset), tostring(untilMs) }
-      end
-      redis.call('HSET', KEYS[4], 'start', windowStart, 'count', count)
-      return answer('key', r)
+    if read[3] and tonumber(read[3]) > now then return joined('banned', { offset, read[3] }) end
+    local r = consume(p .. 'quota:key:' .. key, keyPerMinute, keyPerDay)
+    if r[2] == '-1' then return joined('key', step(r)) end
+    local rejections = p .. 'rejections:' .. key
+    local windowStart = int(math.floor(now / 60000) * 60000)
+    local t = redis.call('HMGET', rejections, 'start', 'count')
+    local count = 1
+    if t[1] == windowStart then count = tonumber(t[2]) + 1 end
+    if count > tonumber(banThreshold) then
+      redis.call('DEL', rejections)
+      local untilMs = int(now + tonumber(banMs))
+      redis.call('SET', p .. 'ban:' .. key, untilMs)
+      return joined('banned', { offset, untilMs })
     end
-    return step(answer('key', r))
+    redis.call('HSET', rejections, 'start', windowStart, 'count', int(count))
+    return joined('key', r)
   end
 end
-local r = consume(KEYS[6], tonumber(ARGV[5]), tonumber(ARGV[6]))
-redis.call('PEXPIRE', KEYS[6], ARGV[9])
-return answer(kind, r)
+local bucket = p .. 'quota:address:' .. address
+local r = consume(bucket, freePerMinute, freePerDay)
+redis.call('PEXPIRE', bucket, bucketMs)
+return joined(kind, r)
 `;
 
 /**

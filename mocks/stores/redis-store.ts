@@ -39,7 +39,7 @@ export class RedisStore implements FakeStore {
     const keys = new Map(parts.access.keys.map((apiKey) => [apiKey.key, apiKey]));
     const ban = parts.access.ban;
     this.faults = new RedisFaultStore(redis, prefix, parts.faults);
-    const admission = new RedisAdmission(redis, prefix, parts.access, this.faults.versionKey);
+    const admission = new RedisAdmission(redis, prefix, parts.access);
     this.#admission = admission;
     // The system's clock plus the shared offset, read from Redis.
     const offsetNow = async () => admission.systemNow() + Number((await redis.get(key('clock'))) ?? 0);
