@@ -107,6 +107,25 @@ describeWithRedis(
     );
 
     it(
+      "keeps a category's text exactly, whatever it holds: admission sends a request's fields and reads its reply as newline-separated text",
+      async () => {
+        const [a, b] = await pair();
+        const category = { name: 'two\nlines "quoted" \\ and\ttab', description: 'one\ntwo\r\nthree \u2028 ✓ % =' };
+        const created = await fetch(`${a.baseUrl}/categories`, {
+          method: 'POST',
+          headers: { authorization: 'Bearer enterprise-test-key', 'content-type': 'application/json' },
+          body: JSON.stringify(category),
+        });
+        expect(created.status).toBe(201);
+        expect(await created.json()).toEqual({ id: 4, ...category });
+        const listed = (await (await fetch(`${b.baseUrl}/categories`, { headers: free })).json()) as unknown[];
+        expect(listed).toHaveLength(4);
+        expect(listed.at(-1)).toEqual({ id: 4, ...category });
+      },
+      SLOW,
+    );
+
+    it(
       'keeps every record, counter, ban and revocation across a restart of the instances',
       async () => {
         const [a, b] = await pair();
