@@ -14,15 +14,10 @@ export const EXPOSED_HEADERS = [
   'Preference-Applied',
 ].join(', ');
 
-/** CORS headers on every answer to a request with an Origin, in every host: any origin may call the fake. */
-export const CORS_HEADERS: Readonly<Record<string, string>> = {
-  'Access-Control-Allow-Origin': '*',
-  'Access-Control-Expose-Headers': EXPOSED_HEADERS,
-};
-
 /**
- * Sets {@link CORS_HEADERS} on an answer's headers, over any value there. Two stores by name: a loop over
- * the pair's keys stored by computed key, which costs more on every request.
+ * Sets the CORS pair on an answer's headers, over any value there: every answer to a request with an
+ * Origin, in every host (any origin may call the fake). Two stores by name: a loop over a constant's keys
+ * stored by computed key, which costs more on every request.
  */
 export function setCorsHeaders(headers: Record<string, string>): Record<string, string> {
   headers['Access-Control-Allow-Origin'] = '*';
@@ -32,7 +27,7 @@ export function setCorsHeaders(headers: Record<string, string>): Record<string, 
 
 /** The answer to a preflight `OPTIONS`: no key needed, no quota consumed. */
 export const PREFLIGHT_HEADERS: Readonly<Record<string, string>> = {
-  ...CORS_HEADERS,
+  ...setCorsHeaders({}),
   'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
   // Prefer carries the fake-only per-request faults (docs/explanation/design.md section 5).
   'Access-Control-Allow-Headers': 'Authorization, Content-Type, Prefer',
