@@ -77,7 +77,7 @@ export interface components {
     schemas: {
         /**
          * Format: int64
-         * @description A positive identifier assigned by the service.
+         * @description A positive identifier assigned by the service, unique among the records of its kind.
          * @example 1
          */
         Id: number;
@@ -91,7 +91,11 @@ export interface components {
          * @example Dogs of every breed
          */
         CategoryDescription: string;
-        /** @description The request body that creates a category. */
+        /**
+         * @description The request body that creates a category. A body that breaks this schema (a property it does
+         *     not name, in any letter case, included) is answered `400` with an `Error` whose code is
+         *     `invalid_request`, and nothing is stored.
+         */
         NewCategory: {
             name: components["schemas"]["CategoryName"];
             description?: components["schemas"]["CategoryDescription"];

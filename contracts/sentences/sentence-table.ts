@@ -77,6 +77,64 @@ export const SENTENCE_TABLE: readonly SentenceRow[] = [
   },
   {
     sentence:
+      'A request body is UTF-8 JSON: a body that is not well-formed UTF-8 is not JSON, and is answered `400` with an `Error` whose code is `invalid_request`.',
+    verifiedBy: ['malformed_json_rejected', 'refused_never_admitted'],
+  },
+  {
+    sentence: 'No answer carries the API key its request sent: not in its body, its header fields or its message.',
+    verifiedBy: ['answers_leak_nothing', 'invalid_api_key_rejected'],
+  },
+  {
+    sentence:
+      "No error answer shows the service's internals: a stack trace, a file path of the server, a database error, or a server or framework named with its version.",
+    verifiedBy: ['answers_leak_nothing', 'malformed_json_rejected'],
+  },
+  {
+    sentence: 'Only `GET /pets/{petId}` is deprecated: no other operation answers with `Deprecation` or `Sunset`.',
+    verifiedBy: ['deprecation_only_where_declared', 'list_orders_conforms'],
+  },
+  {
+    sentence:
+      'Each key has a plan, and the plan sets its quotas: free (60 requests a minute, 1,000 a day), pro (300 and 10,000), business (1,000 and 100,000) or enterprise (limits agreed per key).',
+    verifiedBy: ['fixed_utc_windows', 'rate_limit_exceeded_answer'],
+    notCheckable:
+      "which plan a key has is the service's to know: on a URL the suite reads the limit from the key's answers and holds it constant; the fake's keys have the plans' limits",
+  },
+  {
+    sentence:
+      "Each request with a key the service accepts, admitted by both of the key's windows, counts one request in each window, whatever its outcome (2xx, 400, 404, 405, 410, 413, 415).",
+    verifiedBy: ['every_outcome_charged', 'charged_once_per_admitted_request', 'one_place_per_answer'],
+  },
+  {
+    sentence:
+      'A request that a used-up window refuses answers `429` with an `Error` whose code is `rate_limit_exceeded` and counts in no window.',
+    verifiedBy: ['rate_limit_exceeded_answer', 'no_admission_past_the_limit', 'rate_limit_promises_kept'],
+  },
+  {
+    sentence:
+      'Requests repeated after a `429` may get the key banned for a time: `429` with an `Error` whose code is `temporarily_banned`, and `Retry-After` the seconds left.',
+    verifiedBy: ['ban_after_repeated_rejections'],
+    notCheckable:
+      'a "may": when and for how long is the service\'s; the suite never provokes a ban on a live target (it would lock the key out), and holds the fake to its own threshold',
+  },
+  {
+    sentence:
+      "A `401` counts in no key's window, and its `X-RateLimit-*` describe no key's window: they describe the limit the service keeps on requests without a valid key from that client, if it keeps one.",
+    verifiedBy: ['charged_once_per_admitted_request', 'missing_api_key_rejected'],
+  },
+  {
+    sentence:
+      'A service may count requests without a valid key per client address and answer `429` once that limit is used up, which slows the guessing of keys.',
+    verifiedBy: ['key_guessing_throttled'],
+    notCheckable: 'a "may": a service that keeps no such limit gets a warning (`guessing_throttled`, a SHOULD)',
+  },
+  {
+    sentence:
+      "An answer given before any operation, to a request that never became a well-formed HTTP request, counts in no key's window.",
+    verifiedBy: ['charged_once_per_admitted_request', 'every_method_routed'],
+  },
+  {
+    sentence:
       'Error codes: `missing_api_key` and `invalid_api_key` (401), `invalid_request` (400), `payload_too_large` (413), `unsupported_media_type` (415), `not_found` (404), `method_not_allowed` (405), `gone` (410), `rate_limit_exceeded` and `temporarily_banned` (429), `internal_error` (500: the service failed; no request is meant to provoke it).',
     verifiedBy: [
       'declared_failure_conforms',
@@ -160,7 +218,7 @@ export const SENTENCE_TABLE: readonly SentenceRow[] = [
     notCheckable: 'invalid keys on Prism: it accepts any bearer token',
   },
   {
-    sentence: 'A positive identifier assigned by the service.',
+    sentence: 'A positive identifier assigned by the service, unique among the records of its kind.',
     verifiedBy: ['create_category_conforms', 'ids_unique', 'category_ids_unique'],
   },
   {
@@ -173,6 +231,11 @@ export const SENTENCE_TABLE: readonly SentenceRow[] = [
     verifiedBy: ['valid_bodies_stored_as_sent', 'invalid_body_rejected'],
   },
   { sentence: 'The request body that creates a category.', verifiedBy: ['invalid_body_rejected'] },
+  {
+    sentence:
+      'A body that breaks this schema (a property it does not name, in any letter case, included) is answered `400` with an `Error` whose code is `invalid_request`, and nothing is stored.',
+    verifiedBy: ['invalid_body_rejected', 'invalid_body_not_stored', 'server_fields_not_assignable'],
+  },
   { sentence: 'A category as stored by the service.', verifiedBy: ['stored_as_sent', 'list_categories_conforms'] },
   { sentence: 'The body of every error response.', verifiedBy: ['error_body_conformance'] },
   {
