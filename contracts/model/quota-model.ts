@@ -1,4 +1,5 @@
 import type { PlanLimits } from '../core/plan-limits.js';
+import { bucketDescribed, type DescribedBucket } from '../core/described-bucket.js';
 import { bearerTokenOf, errorCodeOf, headerOf, type Exchange } from '../core/exchange.js';
 import { integerHeaderOf } from '../core/header-value.js';
 import { DAY, MINUTE, SLACK_SECONDS } from '../core/quota-windows.js';
@@ -110,18 +111,12 @@ export class QuotaModel {
     this.#buckets.clear();
   }
 
-  /**
-   * Which bucket an answer counts in: the key's, or the address's anonymous one (every 401, and every
-   * request with no key or a key the target refused); undefined when it cannot be told (a 429 for a
-   * token never seen answered, or an unreadable Authorization).
-   */
-  #bucketOf(exchange: Exchange): string | undefined {
+  /** Which key's windows an answer describes ({@link bucketDescribed}), learning which tokens the target accepts. */
+  #bucketOf(exchange: Exchange): DescribedBucket {
+    const described = bucketDescribed(exchange, (token) => this.#known.get(token));
     const token = bearerTokenOf(exchange);
-    if (token === '') return 'anonymous';
-    if (token === undefined) return exchange.status === 401 ? 'anonymous' : undefined;
-    if (exchange.status !== 429) this.#known.set(token, exchange.status !== 401);
-    const valid = this.#known.get(token);
-    return valid === undefined ? undefined : valid ? `key ${token}` : 'anonymous';
+    if (token && exchange.status !== 429 && described.kind !== 'none') this.#known.set(token, exchange.status !== 401);
+    return described;
   }
 
   /** Judges the answers of one burst (requests in flight together) and moves the buckets on. */
@@ -129,25 +124,29 @@ export class QuotaModel {
     const broken: BrokenPromise[] = [];
     const byBucket = new Map<string, Observation[]>();
     for (const observation of burst) {
-      const bucket = this.#bucketOf(observation.exchange);
-      // An answer that cannot be placed in a bucket leaves every key's count unknown: start over.
-      if (bucket === undefined) {
-        this.#buckets.keepOnly('anonymous');
+      const described = this.#bucketOf(observation.exchange);
+      // An answer that cannot be placed may have cost a key one request, or none: every key's count is
+      // unknown, so each starts over. A request without a valid key counts in no key's window, and the
+      // spec promises nothing of a limit on such requests (`key_guessing_throttled` looks for one).
+      if (described.kind === 'none') {
+        this.#buckets.clear();
         continue;
       }
+      if (described.kind === 'unauthenticated') continue;
+      const bucket = `key ${described.token}`;
       const observations = byBucket.get(bucket);
       if (observations) observations.push(observation);
       else byBucket.set(bucket, [observation]);
     }
     for (const [bucket, observations] of byBucket) {
       const state = this.#buckets.get(bucket) ?? { limits: {} };
-      broken.push(...this.#judgeBucket(bucket, state, observations));
+      broken.push(...this.#judgeBucket(state, observations));
       this.#buckets.set(bucket, state);
     }
     return broken;
   }
 
-  #judgeBucket(bucket: string, state: BucketState, observations: Observation[]): BrokenPromise[] {
+  #judgeBucket(state: BucketState, observations: Observation[]): BrokenPromise[] {
     const broken: BrokenPromise[] = [];
     const announced: Array<Observation & { announcement: Announcement; kind: WindowKind }> = [];
     for (const observation of observations) {
@@ -161,7 +160,7 @@ export class QuotaModel {
       }
       if (state.bannedUntil !== undefined && now < state.bannedUntil) continue;
       delete state.bannedUntil;
-      const shape = this.#shapeOf(bucket, state, observation, announcement);
+      const shape = this.#shapeOf(state, observation, announcement);
       broken.push(...shape.broken);
       if (shape.kind) announced.push({ ...observation, announcement, kind: shape.kind });
     }
@@ -264,7 +263,6 @@ export class QuotaModel {
 
   /** What one answer must say of its own window, whatever came before. */
   #shapeOf(
-    bucket: string,
     state: BucketState,
     { exchange, now }: Observation,
     { limit, remaining, reset }: Announcement,
@@ -273,7 +271,7 @@ export class QuotaModel {
     const fail = (title: string, lines: string[]) =>
       broken.push({ promise: 'fixed_utc_windows', title, lines, exchange });
     const planned = (which: WindowKind) =>
-      bucket === 'anonymous' || !this.#plan ? undefined : which === 'minute' ? this.#plan.perMinute : this.#plan.perDay;
+      !this.#plan ? undefined : which === 'minute' ? this.#plan.perMinute : this.#plan.perDay;
     let kind = windowKindOf(reset, now);
     // In the last minute of a UTC day both windows end together: the limit tells which one is described.
     if (kind === 'minute' && reset % DAY === 0 && limit !== (planned('minute') ?? state.limits.minute ?? limit))

@@ -1,4 +1,5 @@
 import type { TargetClock } from '../core/target-clock.js';
+import { bucketDescribed } from '../core/described-bucket.js';
 import { CheckNotApplicable, RequestBudgetExhausted, type CheckContext } from '../checks/check.js';
 import { serverEpochSeconds } from '../core/quota-windows.js';
 import { observedItems } from '../coverage/coverage.js';
@@ -301,8 +302,8 @@ export class TargetSession {
     tally.answerKinds.add(`${operation} ${exchange.status} ${errorCodeOf(exchange) ?? ''}`);
     const limit = Number(headerOf(exchange, 'x-ratelimit-limit'));
     if (
-      exchange.status !== 401 &&
       (request.auth ?? 'key') === 'key' &&
+      bucketDescribed(exchange).kind === 'key' &&
       Number.isSafeInteger(limit) &&
       limit > 0 &&
       limit !== this.#keyLimit

@@ -17,9 +17,21 @@ function answer(status: number, headers: Record<string, string> = {}, json?: unk
 function scripted(answers: Exchange[]) {
   const sent: ContractRequest[] = [];
   const waits: number[] = [];
-  const send = async (next: ContractRequest) => {
+  // Each answer comes back with the request's credential, as a real sender records it.
+  const send = async (next: ContractRequest): Promise<Exchange> => {
     sent.push(next);
-    return answers.shift() ?? answer(200);
+    const exchange = answers.shift() ?? answer(200);
+    const auth = next.auth ?? 'key';
+    const authorization =
+      auth === 'key'
+        ? 'Bearer free-test-key'
+        : typeof auth === 'object' && 'bearer' in auth
+          ? `Bearer ${auth.bearer}`
+          : '';
+    return {
+      ...exchange,
+      request: { ...exchange.request, headers: authorization ? { Authorization: authorization } : {} },
+    };
   };
   const waiter: Waiter = {
     now: async () => Date.now() / 1000,
@@ -71,13 +83,21 @@ describe('pacedSender', () => {
     expect(waits[0]).toBeLessThanOrEqual(32_000);
   });
 
-  it('keeps the anonymous window apart: a used-up window of requests without a key delays only those', async () => {
+  it('waits on a limit of requests without a valid key only once a 429 showed the target keeps one, and then only for those', async () => {
     const reset = String(Math.floor(Date.now() / 1000) + 30);
     const { paced, waits } = scripted([
       answer(401, { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset }),
+      answer(401),
+      answer(429, { 'retry-after': '1' }, { code: 'rate_limit_exceeded' }),
+      answer(401, { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset }),
       answer(200),
-      answer(200),
+      answer(401),
     ]);
+    // The spec promises no such limit: a 401's Remaining 0 alone says nothing worth waiting for.
+    await paced({ ...request, auth: 'none' });
+    await paced({ ...request, auth: 'none' });
+    expect(waits).toEqual([]);
+    await paced({ ...request, auth: 'none', expectsRateLimit: true });
     await paced({ ...request, auth: 'none' });
     await paced(request);
     expect(waits).toEqual([]);

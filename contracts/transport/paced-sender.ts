@@ -1,3 +1,4 @@
+import { bucketDescribed, bucketOfRequest } from '../core/described-bucket.js';
 import { errorCodeOf, type ContractRequest, type Exchange } from '../core/exchange.js';
 import { integerHeaderOf } from '../core/header-value.js';
 
@@ -30,18 +31,7 @@ export const realTimeWaiter: Waiter = {
 };
 
 /**
- * Which window a request counts against: the key's, or (docs/explanation/design.md section 3) the anonymous bucket of
- * this client's address, which every request without a valid key shares. A 401 always says it was
- * the anonymous one.
- */
-function bucketOf(request: ContractRequest, status?: number): 'key' | 'anonymous' {
-  if (status === 401) return 'anonymous';
-  const auth = request.auth ?? 'key';
-  return auth === 'key' || (typeof auth === 'object' && 'spell' in auth && !auth.invalid) ? 'key' : 'anonymous';
-}
-
-/**
- * Wraps a sender. Before a request it waits out the window (the key's, or the anonymous one of requests
+ * Wraps a sender. Before a request it waits out the window (the key's, or a limit the target showed it keeps on requests
  * without a valid key) that the last answer said was used up (`Remaining: 0`); after an unexpected 429
  * it waits `Retry-After` (at least 1, 2, 4, 8, 16 s: exponential backoff) and retries, at most five times. It never retries a ban, and requests marked
  * `expectsRateLimit` pass straight through, so the suite causes at most a handful of 429s per window:
@@ -49,14 +39,17 @@ function bucketOf(request: ContractRequest, status?: number): 'key' | 'anonymous
  * @example const send = pacedSender(plainSend, console.log, realTimeWaiter);
  */
 export function pacedSender(send: Send, note: (message: string) => void, waiter: Waiter = realTimeWaiter): Send {
-  const exhaustedUntil = { key: 0, anonymous: 0 };
+  const exhaustedUntil = { key: 0, unauthenticated: 0 };
+  // The spec promises no limit on requests without a valid key: a 401's headers say what they say, and
+  // only a 429 to such a request shows the target keeps one worth waiting for.
+  let unauthenticatedLimited = false;
   return async (request) => {
     const what = `${request.method} ${request.path.split('?')[0]}`;
-    const bucket = bucketOf(request);
+    const bucket = bucketOfRequest(request);
     if (!request.expectsRateLimit && exhaustedUntil[bucket] > 0) {
       const wait = Math.ceil(exhaustedUntil[bucket] - (await waiter.now()));
       if (wait > 0 && wait <= waiter.longestProactiveWaitSeconds) {
-        const whose = bucket === 'key' ? "the key's window" : "this address's window for requests without a valid key";
+        const whose = bucket === 'key' ? "the key's window" : "the target's limit on requests without a valid key";
         note(`${waiter.say(wait)} before ${what}: ${whose} is used up (X-RateLimit-Remaining: 0)`);
         await waiter.wait(wait);
       }
@@ -65,8 +58,10 @@ export function pacedSender(send: Send, note: (message: string) => void, waiter:
       const exchange = await send(request);
       const remaining = integerHeaderOf(exchange, 'X-RateLimit-Remaining');
       const reset = integerHeaderOf(exchange, 'X-RateLimit-Reset');
-      // A 401's headers describe the address's anonymous bucket, any other answer's the key's window.
-      exhaustedUntil[bucketOf(request, exchange.status)] = remaining === 0 && reset !== undefined ? reset + 1 : 0;
+      const described = bucketDescribed(exchange, () => bucket === 'key').kind;
+      if (described === 'unauthenticated' && exchange.status === 429) unauthenticatedLimited = true;
+      if (described === 'key' || (described === 'unauthenticated' && unauthenticatedLimited))
+        exhaustedUntil[described] = remaining === 0 && reset !== undefined ? reset + 1 : 0;
       const banned = errorCodeOf(exchange) === 'temporarily_banned';
       if (exchange.status !== 429 || request.expectsRateLimit || banned || attempt >= MAX_RETRIES) return exchange;
       const retryAfter = integerHeaderOf(exchange, 'Retry-After');

@@ -2,19 +2,13 @@ import net from 'node:net';
 import tls from 'node:tls';
 import { parsedJson, type Exchange, type SentRequest } from '../core/exchange.js';
 
+export { needsRawSocket } from '../core/described-bucket.js';
+
 const RAW_TIMEOUT_MS = 15_000;
 
 /** The connection ended (or timed out) before a whole answer came: what a strict HTTP parser may do to a request it refuses. */
 export class NoAnswer extends Error {
   override readonly name = 'NoAnswer';
-}
-
-/**
- * Whether a request needs the raw sender: a method token Node's client would rewrite (it upper-cases
- * `get`) or that fetch-based clients refuse (TRACE, CONNECT, TRACK), or header fields sent more than once.
- */
-export function needsRawSocket(method: string, repeated: boolean): boolean {
-  return repeated || !/^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)$/.test(method);
 }
 
 function dechunked(body: Buffer): Buffer | undefined {

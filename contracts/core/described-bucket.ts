@@ -1,0 +1,66 @@
+import { bearerTokenOf, headerOf, type ContractRequest, type Exchange } from './exchange.js';
+
+/**
+ * Whose limit an answer's `X-RateLimit-*` describe (the spec's "Quotas" rules):
+ * - `key`: the windows of the key the request carried, which the target accepted;
+ * - `unauthenticated`: the limit a target may keep on requests without a valid key from this client (a
+ *   401, a request with no credential such as a CORS preflight); the spec promises no such limit;
+ * - `none`: no window the suite can name: an answer before any operation (to a request an HTTP parser
+ *   may refuse: an extension method, a repeated field), a credential the suite cannot read, or a 429 for
+ *   a token the target has not yet answered as a key.
+ * Only a `key` answer is evidence about a key's windows; the others describe what they describe.
+ */
+export type DescribedBucket = { kind: 'key'; token: string } | { kind: 'unauthenticated' } | { kind: 'none' };
+
+/** Whether the target has answered a token as a key it accepts (true), refused it (false), or not said. */
+export type TokenAcceptance = (token: string) => boolean | undefined;
+
+/**
+ * Whether a request needs the raw sender: a method token Node's client would rewrite (it upper-cases
+ * `get`) or that fetch-based clients refuse (TRACE, CONNECT, TRACK), or header fields sent more than once.
+ */
+export function needsRawSocket(method: string, repeated: boolean): boolean {
+  return repeated || !/^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)$/.test(method);
+}
+
+const BEFORE_ANY_OPERATION = new Set([400, 408, 431, 501]);
+
+/**
+ * Whether a request may have been answered before any operation saw it: it needed a raw socket (a method
+ * token fetch would not send, a repeated or folded field) and came back as an HTTP parser refuses one.
+ * A parser's own answer carries no `X-RateLimit-*`; a service's error handler may add some, still
+ * describing no key's window (the spec: such an answer "counts in no key's window").
+ */
+export function answeredBeforeAnyOperation(exchange: Exchange): boolean {
+  const { method, headers } = exchange.request;
+  const repeated = Object.values(headers).some((value) => value.includes('\n'));
+  return needsRawSocket(method, repeated) && BEFORE_ANY_OPERATION.has(exchange.status);
+}
+
+/** An HTTP parser's bare refusal: answered before any operation, with no rate-limit fields at all. */
+export function refusedByParser(exchange: Exchange): boolean {
+  return answeredBeforeAnyOperation(exchange) && headerOf(exchange, 'x-ratelimit-limit') === undefined;
+}
+
+/**
+ * Which bucket an answer describes. `accepted` says what the target answered for a token before; a
+ * 429 is a key's only once the target has admitted that token (a 429 could also be a throttle on
+ * guessed keys).
+ * @example bucketDescribed(exchange, (token) => known.get(token)) // { kind: 'key', token: 'free-test-key' }
+ */
+export function bucketDescribed(exchange: Exchange, accepted: TokenAcceptance = () => undefined): DescribedBucket {
+  if (exchange.status === 401) return { kind: 'unauthenticated' };
+  if (answeredBeforeAnyOperation(exchange)) return { kind: 'none' };
+  const token = bearerTokenOf(exchange);
+  if (token === '') return { kind: 'unauthenticated' };
+  if (token === undefined) return { kind: 'none' };
+  if (exchange.status !== 429) return { kind: 'key', token };
+  const known = accepted(token);
+  return known === undefined ? { kind: 'none' } : known ? { kind: 'key', token } : { kind: 'unauthenticated' };
+}
+
+/** The bucket a request will count in, before it is sent: the key's when it carries the target's key as the spec asks. */
+export function bucketOfRequest(request: ContractRequest): 'key' | 'unauthenticated' {
+  const auth = request.auth ?? 'key';
+  return auth === 'key' || (typeof auth === 'object' && 'spell' in auth && !auth.invalid) ? 'key' : 'unauthenticated';
+}
