@@ -3,14 +3,21 @@ import { CHECKS, checkNamed } from '../checks/registry.js';
 import type { Check } from '../checks/check.js';
 import type { CheckResult } from '../runner/check-result.js';
 import { runChecks } from '../runner/run-checks.js';
+import { suiteSettings } from '../runner/suite-settings.js';
 import { override } from '../../mocks/handlers/typed-override.js';
 import { startFakeTarget, type FakeTargetOptions } from '../targets/fake-target.js';
 import { BROKEN_VARIANTS } from './index.js';
 
-async function suiteAgainst(fake: FakeTargetOptions, checks: readonly Check[] = CHECKS): Promise<CheckResult[]> {
+async function suiteAgainst(
+  fake: FakeTargetOptions,
+  checks: readonly Check[] = CHECKS,
+  { strict = false } = {},
+): Promise<CheckResult[]> {
   const target = await startFakeTarget(fake);
   try {
-    return await runChecks(checks, target.descriptor);
+    return await runChecks(checks, target.descriptor, {
+      ...(strict && { settings: suiteSettings({ live: false, seed: 1, strict: true }) }),
+    });
   } finally {
     await target.close();
   }
@@ -44,14 +51,25 @@ describe('the contract suite against deliberately broken fakes', () => {
 
   describe.each(BROKEN_VARIANTS.map((variant) => [variant.name, variant] as const))('variant %s', (_name, variant) => {
     let results: CheckResult[] = [];
+    let byDefault: CheckResult[] = [];
     beforeAll(async () => {
       // Only the checks the variant names: that they fail is the claim (the whole suite passes on the fake above).
-      results = await suiteAgainst(variant.fake, variant.caughtBy.map(checkNamed));
+      const checks = variant.caughtBy.map(checkNamed);
+      results = await suiteAgainst(variant.fake, checks, { strict: variant.strict === true });
+      if (variant.strict) byDefault = await suiteAgainst(variant.fake, checks);
     }, 120_000);
 
-    it(`fails with ${variant.caughtBy.join(', ')} (it breaks: ${variant.breaks})`, () => {
+    it(`fails with ${variant.caughtBy.join(', ')}${variant.strict ? ' under --strict' : ''} (it breaks: ${variant.breaks})`, () => {
       expect(failedChecks(results)).toEqual(expect.arrayContaining(variant.caughtBy));
     });
+
+    if (variant.strict)
+      it('breaks a SHOULD: a default run passes those checks, each with a warning naming what broke', () => {
+        for (const result of byDefault.filter(({ check }) => variant.caughtBy.includes(check))) {
+          expect([result.check, result.outcome]).toEqual([result.check, 'passed']);
+          expect(result.warnings?.length ?? 0).toBeGreaterThan(0);
+        }
+      });
 
     it('reports each failure with a title, Received/Expected lines or a reason, and a curl command', () => {
       for (const result of results.filter(({ check }) => variant.caughtBy.includes(check))) {

@@ -42,6 +42,7 @@ export const FAILURE_VARIANTS: BrokenVariant[] = [
     breaks:
       'a CORS preflight (OPTIONS with Origin and Access-Control-Request-Method) without a key is refused 401, as a gateway that authenticates every method does: no browser can then call the interface',
     caughtBy: ['every_method_routed'],
+    strict: true,
     fake: wrapping(async (request, next) => {
       const answer = await next();
       if (request.method !== 'OPTIONS' || request.header('access-control-request-method') === null) return answer;

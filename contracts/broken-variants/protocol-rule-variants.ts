@@ -26,6 +26,7 @@ export const PROTOCOL_RULE_VARIANTS: BrokenVariant[] = [
     name: 'json-member-repeated',
     breaks: 'every JSON object answered repeats its first member (RFC 8259 §4; the spec gives each property one value)',
     caughtBy: ['answers_keep_the_protocol'],
+    strict: true,
     fake: wrapping(async (_request, next) => {
       const answer = await next();
       const text = textOf(answer);
@@ -66,6 +67,7 @@ export const PROTOCOL_RULE_VARIANTS: BrokenVariant[] = [
     breaks:
       'answers to keyed requests say Cache-Control: public, max-age=300 (RFC 9111 §3.5: a shared cache would serve them to other keys)',
     caughtBy: ['answers_keep_the_protocol'],
+    strict: true,
     fake: wrapping(async (_request, next) =>
       withHeaders(await next(), (headers) => headers.set('Cache-Control', 'public, max-age=300')),
     ),
@@ -84,6 +86,7 @@ export const PROTOCOL_RULE_VARIANTS: BrokenVariant[] = [
     name: 'session-cookie-set',
     breaks: 'successful answers set a session cookie (OWASP API8; RFC 6750 §5.3)',
     caughtBy: ['answers_keep_the_protocol'],
+    strict: true,
     fake: wrapping(async (_request, next) => {
       const answer = await next();
       return answer.status >= 300
@@ -120,6 +123,7 @@ export const PROTOCOL_RULE_VARIANTS: BrokenVariant[] = [
     name: 'cors-reflects-any-origin',
     breaks: 'Access-Control-Allow-Origin repeats whatever Origin came, with Allow-Credentials: true (OWASP API8)',
     caughtBy: ['answers_leak_nothing'],
+    strict: true,
     fake: wrapping(async (request, next) => {
       const origin = request.header('origin');
       const answer = await next();

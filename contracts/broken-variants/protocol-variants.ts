@@ -123,20 +123,4 @@ export const PROTOCOL_VARIANTS: BrokenVariant[] = [
       return [400, 413, 415].includes(validated.status) ? validated : next();
     }),
   },
-  {
-    name: 'schema-before-media-type',
-    breaks:
-      'a body is parsed and validated before its Content-Type is checked: text/plain with a broken body gets 400, not 415',
-    caughtBy: ['evaluation_order_writes'],
-    fake: onCreate(async (request, next) => {
-      const contentType = request.header('content-type') ?? '';
-      if (/^application\/json/i.test(contentType) || hasName(await request.json())) return next();
-      const asJson = await next({ headers: { 'Content-Type': 'application/json' } });
-      return asJson.status === 400 ? asJson : next();
-    }),
-  },
 ];
-
-function hasName(body: unknown): boolean {
-  return typeof body === 'object' && body !== null && typeof (body as { name?: unknown }).name === 'string';
-}

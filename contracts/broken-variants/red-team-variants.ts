@@ -65,6 +65,7 @@ export const RED_TEAM_VARIANTS: BrokenVariant[] = [
     name: 'server-header-versioned',
     breaks: 'every answer says Server: nginx/1.25.3, the version an attacker looks flaws up by (OWASP API8)',
     caughtBy: ['answers_keep_the_protocol'],
+    strict: true,
     fake: wrapping(async (_request, next) =>
       withHeaders(await next(), (headers) => headers.set('Server', 'nginx/1.25.3')),
     ),
@@ -73,6 +74,7 @@ export const RED_TEAM_VARIANTS: BrokenVariant[] = [
     name: 'location-on-another-host',
     breaks: 'a 201 says Location: on another host, which no client should follow to find the record (RFC 9110 §15.3.2)',
     caughtBy: ['create_category_conforms'],
+    strict: true,
     fake: wrapping(async (_request, next) => {
       const answer = await next();
       return answer.status === 201
@@ -118,6 +120,7 @@ export const RED_TEAM_VARIANTS: BrokenVariant[] = [
     name: 'cors-trusts-null-origin',
     breaks: 'Origin: null (a sandboxed iframe, any page can send it) is granted CORS with credentials (OWASP API8)',
     caughtBy: ['answers_leak_nothing'],
+    strict: true,
     fake: wrapping(async (request, next) => {
       const answer = await next();
       if (request.header('origin') !== 'null') return answer;
@@ -203,6 +206,7 @@ export const RED_TEAM_VARIANTS: BrokenVariant[] = [
     breaks:
       'a 401 to a request without a key says Cache-Control: public, max-age=3600 and no Vary: Authorization: a shared cache hands it to every keyed client (RFC 9111 §4.1)',
     caughtBy: ['missing_api_key_rejected'],
+    strict: true,
     fake: wrapping(async (request, next) => {
       const answer = await next();
       return answer.status === 401 && request.header('authorization') === null
@@ -215,6 +219,7 @@ export const RED_TEAM_VARIANTS: BrokenVariant[] = [
     breaks:
       'a preflight answers Access-Control-Allow-Headers: *, which never covers Authorization: no browser can send the key (Fetch standard)',
     caughtBy: ['every_method_routed'],
+    strict: true,
     fake: wrapping(async (request, next) => {
       const answer = await next();
       return request.method === 'OPTIONS'
@@ -227,6 +232,7 @@ export const RED_TEAM_VARIANTS: BrokenVariant[] = [
     breaks:
       'past the window of unauthenticated requests, unknown keys still get 401, never 429: a client can guess keys without limit (OWASP API2)',
     caughtBy: ['key_guessing_throttled'],
+    strict: true,
     fake: wrapping(async (request, next) => {
       const answer = await next();
       const token = tokenOf(request);

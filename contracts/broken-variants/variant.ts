@@ -15,6 +15,11 @@ export interface BrokenVariant {
   breaks: string;
   /** Checks that must fail on this variant (others may fail too, as a consequence). */
   caughtBy: string[];
+  /**
+   * The rule it breaks is a SHOULD (an RFC's SHOULD, OWASP hardening, a "may" of the spec): the checks
+   * fail under `--strict`, and a default run passes them with a warning.
+   */
+  strict?: true;
   /** The fake's options that break the one rule. */
   fake: BrokenConfiguration;
 }

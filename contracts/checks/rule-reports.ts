@@ -1,4 +1,4 @@
-import { refusedByParser } from '../model/promise-model.js';
+import { answeredBeforeAnyOperation } from '../core/described-bucket.js';
 import { RULES, severityOf, type RuleName } from '../rules/rule-table.js';
 import type { ContractRequest, Exchange } from '../core/exchange.js';
 import { NoAnswer } from '../transport/raw-request.js';
@@ -39,5 +39,8 @@ export function reportRule(
   context.report({ promise: rule, title, lines, exchange, ...(severity === 'warning' && { severity }) });
 }
 
-/** Whether an answer is a parser's bare refusal rather than the service's (the model leaves those out). */
-export const parserRefusal = refusedByParser;
+/**
+ * Whether an answer came before any operation (a parser's refusal, bare or dressed by the service's
+ * error handler), not the service's routing: the spec lets such a request be answered 400, 408 or 431.
+ */
+export const parserRefusal = answeredBeforeAnyOperation;

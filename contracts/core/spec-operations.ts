@@ -56,5 +56,6 @@ export function operationsOnPath(path: string): readonly DocumentedOperation[] |
 export function operationOfRequest(method: string, url: string, baseUrl: string): DocumentedOperation | undefined {
   const path = pathUnder(url, baseUrl);
   if (path === undefined) return undefined;
-  return operationsOfPath(path).find((operation) => operation.method === method.toUpperCase());
+  // Method tokens are case-sensitive (RFC 9110 §9.1): `get` is another method than GET, so a 405 is its answer.
+  return operationsOfPath(path).find((operation) => operation.method === method);
 }

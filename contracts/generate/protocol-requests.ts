@@ -42,11 +42,17 @@ export function methodProbes(path: string, spec: SpecDocument = documentedSpec()
 export interface MalformedCredential {
   what: string;
   auth: RequestAuth;
+  /**
+   * Two Authorization fields: RFC 9110 §5.3's MUST binds the sender, and a server that reads the first
+   * (Node's http does) breaks no requirement on it; the suite warns (`repeated_credentials_refused`).
+   */
+  repeatedField?: true;
 }
 
 const malformed = (what: string, spell: (key: string) => string, shown: string): MalformedCredential => ({
   what,
   auth: { spell, shown, invalid: true },
+  ...(spell('k').includes('\n') && { repeatedField: true as const }),
 });
 
 /**

@@ -27,11 +27,19 @@ export interface Observation {
   now: number;
 }
 
-/** What a promise or a rule holds, as a report says it (a rule with its source and strength). */
+/** What a promise or a rule holds, as a report says it (with its strength and the sentence that binds it). */
 export function heldText(name: PromiseName | RuleName): string {
-  if (name in PROMISES) return `Promise: ${PROMISES[name as PromiseName].promise}`;
+  if (name in PROMISES) {
+    const promise = PROMISES[name as PromiseName];
+    return `Promise (${promise.strength}): ${promise.promise}. The spec: "${promise.requirement.quote}"`;
+  }
   const rule = RULES[name as RuleName];
   return `Rule (${rule.source}, ${rule.strength}): ${rule.says}`;
+}
+
+/** Whether a broken promise or rule fails the run or warns: a SHOULD warns unless the run is strict. */
+export function strengthOf(name: PromiseName | RuleName): 'MUST' | 'SHOULD' {
+  return name in PROMISES ? PROMISES[name as PromiseName].strength : RULES[name as RuleName].strength;
 }
 
 /** `Broken promise <name>` or `Broken rule <name>`: how a report heads what the model found. */

@@ -1,9 +1,9 @@
 import type { Capability } from '../core/capabilities.js';
 import type { PlanLimits } from '../core/plan-limits.js';
 import { operationOfRequest, pathUnder } from '../core/spec-operations.js';
-import { headerOf, type Exchange } from '../core/exchange.js';
-import { needsRawSocket } from '../transport/raw-request.js';
-import type { BrokenPromise, Observation } from './broken-promise.js';
+import type { Exchange } from '../core/exchange.js';
+import { answeredBeforeAnyOperation, refusedByParser } from '../core/described-bucket.js';
+import { strengthOf, type BrokenPromise, type Observation } from './broken-promise.js';
 import { declaredHeaderBreaks } from './declared-headers.js';
 import { PROMISES } from './promise-rules.js';
 import { QuotaModel } from './quota-model.js';
@@ -13,24 +13,6 @@ import { refusalBreaks } from './refusals.js';
 import { serverErrorBreaks } from './server-errors.js';
 import { ruleBreaks } from '../rules/rule-judge.js';
 import { RULES, type Rule, type RuleName } from '../rules/rule-table.js';
-
-/**
- * A request an HTTP parser may refuse before any application sees it (a method token or header fields
- * fetch would not send), answered as parsers do: a bare 400, 408, 431 or 501, nothing counted. The
- * spec's promises and the rules start with the service, so the model leaves it out (design section 7:
- * the check that sent it reports it as a warning).
- */
-export function refusedByParser(exchange: Exchange): boolean {
-  const { method, headers } = exchange.request;
-  return (
-    needsRawSocket(
-      method,
-      Object.values(headers).some((value) => value.includes('\n')),
-    ) &&
-    [400, 408, 431, 501].includes(exchange.status) &&
-    headerOf(exchange, 'x-ratelimit-limit') === undefined
-  );
-}
 
 /** What the model knows of the target it watches. */
 export interface PromiseModelOptions {
@@ -144,12 +126,14 @@ export class PromiseModel {
       ))
         broken.push({ promise: rule, title, lines, exchange, ...(severity === 'warning' && { severity }) });
       const operation = operationOfRequest(request.method, request.url, this.#options.baseUrl);
-      broken.push(
-        ...refusalBreaks(operation, observation.exchange, path, {
-          exactStatuses: this.judges('earliest_refusal_answered'),
-          checksKeys: this.#checksKeys,
-        }),
-      );
+      // An answer before any operation is no routing answer: the check that sent it warns of it.
+      if (!answeredBeforeAnyOperation(observation.exchange))
+        broken.push(
+          ...refusalBreaks(operation, observation.exchange, path, {
+            exactStatuses: this.judges('earliest_refusal_answered'),
+            checksKeys: this.#checksKeys,
+          }),
+        );
       broken.push(...serverErrorBreaks(observation.exchange));
       if (this.judges('errors_are_error_bodies')) broken.push(...errorAnswerBreaks(observation.exchange, path));
       if (!operation) continue;
@@ -163,6 +147,9 @@ export class PromiseModel {
     );
     if (!quota) this.#quota.reset();
     else if (this.judges('charged_once_per_admitted_request')) broken.push(...this.#quota.judge(underBase));
-    return broken.filter(({ promise }) => this.judges(promise));
+    const strict = this.#options.strict ?? false;
+    return broken
+      .filter(({ promise }) => this.judges(promise))
+      .map((found) => (strengthOf(found.promise) === 'SHOULD' && !strict ? { ...found, severity: 'warning' } : found));
   }
 }

@@ -1,5 +1,5 @@
 import { operationsOnPath } from '../core/spec-operations.js';
-import type { DocumentedOperation } from '../core/spec-document.js';
+import type { DocumentedOperation, JsonSchema } from '../core/spec-document.js';
 import { specValidators } from '../conformance/spec-validators.js';
 import { requestHeaderOf, type Exchange } from '../core/exchange.js';
 import type { BrokenPromise } from './broken-promise.js';
@@ -10,6 +10,8 @@ interface Refusal {
   why: string;
   /** Only a target that checks keys is held to the key's stage. */
   auth?: true;
+  /** Other statuses of the same stage the request also earns (validation has no order within it). */
+  alsoAccepted?: number[];
 }
 
 /** Whether the request can still be judged past a stage: `undefined` when the spec leaves it open. */
@@ -56,30 +58,54 @@ function earliestRefusal(operation: DocumentedOperation | undefined, exchange: E
   if (!schema) return 'passes';
   const bytes = bodyBytes(exchange);
   if (!bytes || bytes.length === 0) return undefined;
+  // The spec orders authentication, routing, then validation, and no stage within validation: a body
+  // wrong in several ways may get the status of any of them (the fake's order is its own choice).
+  const refusals = validationRefusals(operation, exchange, bytes, schema);
+  if (refusals === undefined) return undefined;
+  const [first, ...others] = refusals;
+  if (!first) return 'passes';
+  return others.length === 0 ? first : { ...first, alsoAccepted: others.map(({ status }) => status) };
+}
+
+/** Every validation stage that refuses the body (media type, size, syntax, schema); undefined where the spec leaves it open. */
+function validationRefusals(
+  operation: DocumentedOperation,
+  exchange: Exchange,
+  bytes: Uint8Array,
+  schema: JsonSchema,
+): Refusal[] | undefined {
+  const refusals: Refusal[] = [];
   const media = mediaVerdict(requestHeaderOf(exchange, 'content-type'));
+  if (media === 'open') return undefined;
   if (media === 'not json')
-    return {
+    refusals.push({
       status: 415,
       why: `its Content-Type ${requestHeaderOf(exchange, 'content-type') ?? '(none)'} is not application/json`,
-    };
-  if (media === 'open') return undefined;
+    });
   const limit = operation.requestBody?.maxBytes;
   if (limit !== undefined && bytes.length > limit)
-    return { status: 413, why: `its body of ${bytes.length} bytes is over the spec's x-max-body-bytes ${limit}` };
-  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return undefined;
+    refusals.push({
+      status: 413,
+      why: `its body of ${bytes.length} bytes is over the spec's x-max-body-bytes ${limit}`,
+    });
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return refusals.length > 0 ? refusals : undefined;
+  // A body of another media type is not read as JSON, and an over-size one need not be read at all.
+  if (refusals.length > 0) return refusals;
   let value: unknown;
   try {
     value = JSON.parse(strictUtf8.decode(bytes));
   } catch {
-    return { status: 400, why: 'its body is not JSON (as UTF-8)' };
+    return [{ status: 400, why: 'its body is not JSON (as UTF-8)' }];
   }
   const validate = specValidators().schema(schema);
   if (!validate(value))
-    return {
-      status: 400,
-      why: `its body breaks ${operation.operationId}'s schema (${(validate.errors ?? []).map((error) => `${error.instancePath || 'body'} ${error.message ?? error.keyword}`).join('; ')})`,
-    };
-  return 'passes';
+    return [
+      {
+        status: 400,
+        why: `its body breaks ${operation.operationId}'s schema (${(validate.errors ?? []).map((error) => `${error.instancePath || 'body'} ${error.message ?? error.keyword}`).join('; ')})`,
+      },
+    ];
+  return [];
 }
 
 /** Statuses that name one stage's refusal: answered to a request that passes that stage, they are wrong. */
@@ -128,11 +154,15 @@ export function refusalBreaks(
   if (typeof verdict === 'object') {
     if (status >= 200 && status <= 299)
       return broken('refused_never_admitted', `an Error (${verdict.status}), because ${verdict.why}`);
-    const excused = status === 429 || verdict.status === status || (status === 401 && !verdict.auth);
+    const excused =
+      status === 429 ||
+      verdict.status === status ||
+      (verdict.alsoAccepted?.includes(status) ?? false) ||
+      (status === 401 && !verdict.auth);
     if (judging.exactStatuses && !excused)
       return broken(
         'earliest_refusal_answered',
-        `${verdict.status} (or 429 for the quota), because ${verdict.why}: authentication and quota first, then routing, then media type, size, syntax, schema`,
+        `${[verdict.status, ...(verdict.alsoAccepted ?? [])].join(' or ')} (or 429 for the quota), because ${verdict.why}: authentication and quota first, then routing, then validation`,
       );
     return [];
   }

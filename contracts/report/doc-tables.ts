@@ -1,4 +1,5 @@
 import { BROKEN_VARIANTS } from '../broken-variants/index.js';
+import { THE_SPEC, type Requirement } from '../core/requirement.js';
 import { REQUEST_DEFECTS } from '../checks/evaluation-order-checks.js';
 import { CHECKS } from '../checks/registry.js';
 import { PROMISES, PROMISE_NAMES } from '../model/promise-rules.js';
@@ -50,22 +51,44 @@ export function distinctionTableMarkdown(): string {
   );
 }
 
-/** The promises the run's one model holds every exchange to, and what a target must support for each. */
+/** A requirement as a cell: the quote, where it stands, and whose requirement it is. */
+function requirementCell({ quote, where, binds }: Requirement): string {
+  const whose = { server: 'the server', sender: 'the sender of the request', nobody: 'nobody (guidance)' }[binds];
+  return `${cell(`“${quote}”`)} (${where === THE_SPEC ? 'the spec' : where}; binds ${whose})`;
+}
+
+/** The promises the run's one model holds every exchange to, the sentence that makes each, and what a target must support. */
 export function promiseTableMarkdown(): string {
   return markdownTable(
-    ['Promise', 'Held over every exchange of the run', 'Needs'],
-    PROMISE_NAMES.map((name) => [code(name), cell(PROMISES[name].promise), list(PROMISES[name].needs)]),
+    ['Promise', 'Held over every exchange of the run', 'Strength', 'The requirement, quoted', 'Needs'],
+    PROMISE_NAMES.map((name) => {
+      const promise = PROMISES[name];
+      return [
+        code(name),
+        cell(promise.promise),
+        promise.strength,
+        requirementCell(promise.requirement),
+        list(promise.needs),
+      ];
+    }),
   );
 }
 
-/** The rules under the spec: source, strength, where each applies, and what holds it. */
+/** The rules under the spec: source, strength and the requirement that gives it, where each applies, and what holds it. */
 export function ruleTableMarkdown(): string {
   return markdownTable(
-    ['Rule', 'Source', 'Strength', 'Applies to', 'What it says', 'Held by'],
+    ['Rule', 'Strength', 'The requirement, quoted', 'Applies to', 'What it says', 'Held by'],
     RULE_NAMES.map((name) => {
       const rule = RULES[name];
       const heldBy = [...(rule.model ? ['the model, on every exchange'] : []), ...rule.checks.map(code)];
-      return [code(name), rule.source, rule.strength, rule.appliesTo, cell(rule.says), heldBy.join(', ')];
+      return [
+        code(name),
+        rule.strength,
+        requirementCell(rule.requirement),
+        rule.appliesTo,
+        cell(rule.says),
+        heldBy.join(', '),
+      ];
     }),
   );
 }

@@ -9,6 +9,7 @@
  * saw it; `checks` are the checks that send the requests which put the rule to the test.
  */
 import type { Capability } from '../core/capabilities.js';
+import { THE_SPEC, type Requirement } from '../core/requirement.js';
 
 export type Strength = 'MUST' | 'SHOULD';
 
@@ -23,6 +24,8 @@ export type RuleScope =
 
 export interface Rule {
   source: string;
+  /** The sentence that binds the server, quoted; only a requirement on the server may be a MUST. */
+  requirement: Requirement;
   /** What a target must support for the rule to be judged there (a development mock is not held to production CORS). */
   needs?: readonly Capability[];
   strength: Strength;
@@ -40,6 +43,12 @@ export const RULES = {
     says: 'an answer with content carries Content-Type',
     model: true,
     checks: ['answers_keep_the_protocol'],
+    requirement: {
+      quote:
+        'A sender that generates a message containing content SHOULD generate a Content-Type header field in that message unless the intended media type of the enclosed representation is unknown to the sender.',
+      where: 'RFC 9110 §8.3',
+      binds: 'server',
+    },
   },
   content_type_syntax: {
     source: 'RFC 9110 §8.3, §8.3.1, §5.3',
@@ -48,6 +57,12 @@ export const RULES = {
     says: 'Content-Type is one media type (type/subtype and parameters), in one field: a list or a second Content-Type names no type a client can read',
     model: true,
     checks: ['answers_keep_the_protocol'],
+    requirement: {
+      quote:
+        "A sender MUST NOT generate protocol elements that do not match the grammar defined by the corresponding ABNF rules. … This means that, aside from the well-known exception noted below, a sender MUST NOT generate multiple field lines with the same name in a message (whether in the headers or trailers) or append a field line when a field line of the same name already exists in the message, unless that field's definition allows multiple field line values to be recombined as a comma-separated list (i.e., at least one alternative of the field's definition allows a comma-separated list, such as an ABNF rule of #(values) defined in Section 5.6.1).",
+      where: 'RFC 9110 §2.2, §5.3 (the server is the sender of its answers)',
+      binds: 'server',
+    },
   },
   date_on_answers: {
     source: 'RFC 9110 §6.6.1, §5.6.7',
@@ -56,14 +71,25 @@ export const RULES = {
     says: 'an origin server with a clock sends Date on every 2xx, 3xx and 4xx answer, as an IMF-fixdate (Sun, 06 Nov 1994 08:49:37 GMT), the one form a sender generates',
     model: true,
     checks: ['answers_keep_the_protocol'],
+    requirement: {
+      quote:
+        'An origin server with a clock (as defined in Section 5.6.7) MUST generate a Date header field in all 2xx (Successful), 3xx (Redirection), and 4xx (Client Error) responses, and MAY generate a Date header field in 1xx (Informational) and 5xx (Server Error) responses. … When a sender generates a field that contains one or more timestamps defined as HTTP-date, the sender MUST generate those timestamps in the IMF-fixdate format.',
+      where: 'RFC 9110 §6.6.1, §5.6.7 (the server is the sender of its answers)',
+      binds: 'server',
+    },
   },
   location_names_this_interface: {
     source: 'RFC 9110 §10.2.2, §15.3.2; OWASP API8:2023',
-    strength: 'MUST',
+    strength: 'SHOULD',
     appliesTo: 'a header when present',
     says: 'Location is a URI-reference naming a resource of the interface that answered (its origin): a 201’s Location is the record created, never another host a client would follow',
     model: true,
     checks: ['create_category_conforms', 'valid_bodies_stored_as_sent'],
+    requirement: {
+      quote: 'For 201 (Created) responses, the Location value refers to the primary resource created by the request.',
+      where: 'RFC 9110 §10.2.2 (§15.3.2); OWASP API8:2023',
+      binds: 'nobody',
+    },
   },
   content_is_its_media_type: {
     source: 'RFC 9110 §8.3; RFC 8259 §2',
@@ -72,14 +98,25 @@ export const RULES = {
     says: 'content labelled application/json (or +json) is one JSON text',
     model: true,
     checks: ['answers_keep_the_protocol'],
+    requirement: {
+      quote: 'A JSON generator produces JSON text. The resulting text MUST strictly conform to the JSON grammar.',
+      where: 'RFC 8259 §10 (the server generates the JSON of its answers)',
+      binds: 'server',
+    },
   },
   content_length_matches: {
     source: 'RFC 9110 §8.6; RFC 9112 §6.3',
-    strength: 'MUST',
+    strength: 'SHOULD',
     appliesTo: 'a header when present',
     says: 'Content-Length is the number of bytes of the content (none after HEAD or in a 304)',
     model: true,
     checks: ['answers_keep_the_protocol'],
+    requirement: {
+      quote:
+        'When transferring a representation as content, Content-Length refers specifically to the amount of data enclosed so that it can be used to delimit framing (e.g., Section 6.2 of [HTTP/1.1]).',
+      where: 'RFC 9110 §8.6; RFC 9112 §6.3',
+      binds: 'nobody',
+    },
   },
   json_is_utf8_without_bom: {
     source: 'RFC 8259 §8.1',
@@ -88,6 +125,12 @@ export const RULES = {
     says: 'JSON content is UTF-8 without a byte order mark, and a charset parameter, if any, says utf-8',
     model: true,
     checks: ['answers_keep_the_protocol'],
+    requirement: {
+      quote:
+        'JSON text exchanged between systems that are not part of a closed ecosystem MUST be encoded using UTF-8 [RFC3629]. … Implementations MUST NOT add a byte order mark (U+FEFF) to the beginning of a networked-transmitted JSON text.',
+      where: 'RFC 8259 §8.1 (the server is the implementation that transmits its answers)',
+      binds: 'server',
+    },
   },
   json_media_type_parameters: {
     source: 'RFC 8259 §11; RFC 9110 §8.3.1',
@@ -96,6 +139,12 @@ export const RULES = {
     says: 'application/json defines no parameters: at most charset=utf-8, which has no effect',
     model: true,
     checks: ['answers_keep_the_protocol'],
+    requirement: {
+      quote:
+        'Note: No "charset" parameter is defined for this registration. Adding one really has no effect on compliant recipients.',
+      where: 'RFC 8259 §11; RFC 9110 §8.3.1',
+      binds: 'nobody',
+    },
   },
   json_numbers_interoperable: {
     source: 'RFC 8259 §6; RFC 7493 §2.2',
@@ -104,14 +153,25 @@ export const RULES = {
     says: 'integers in answers stay within ±(2^53−1), what an IEEE 754 double holds exactly: the spec’s int64 ids allow more, but a JavaScript client reads 9007199254740993 as 9007199254740992 and asks for another record',
     model: true,
     checks: ['answers_keep_the_protocol'],
+    requirement: {
+      quote:
+        'I-JSON messages SHOULD NOT include numbers that express greater magnitude or precision than an IEEE 754 double precision number provides, for example, 1E400 or 3.141592653589793238462643383279. … Note that when such software is used, numbers that are integers and are in the range [-(2**53)+1, (2**53)-1] are interoperable in the sense that implementations will agree exactly on their numeric values.',
+      where: 'RFC 7493 §2.2; RFC 8259 §6',
+      binds: 'nobody',
+    },
   },
   json_member_names_unique: {
     source: "RFC 8259 §4; the spec's schemas",
-    strength: 'MUST',
+    strength: 'SHOULD',
     appliesTo: 'every answer',
     says: "no object of an answer repeats a member name (RFC 8259: SHOULD; the spec's schemas give each property one value, and a repeated one reads differently in each client)",
     model: true,
     checks: ['answers_keep_the_protocol'],
+    requirement: {
+      quote: 'The names within an object SHOULD be unique.',
+      where: 'RFC 8259 §4',
+      binds: 'nobody',
+    },
   },
   entity_tag_syntax: {
     source: 'RFC 9110 §8.8.3',
@@ -120,6 +180,12 @@ export const RULES = {
     says: 'ETag is one entity-tag: an optional W/ and a double-quoted opaque tag',
     model: true,
     checks: ['conditional_requests_honoured'],
+    requirement: {
+      quote:
+        'A sender MUST NOT generate protocol elements that do not match the grammar defined by the corresponding ABNF rules. … An entity tag consists of an opaque quoted string, possibly prefixed by a weakness indicator.',
+      where: 'RFC 9110 §2.2, §8.8.3 (the server is the sender of its answers)',
+      binds: 'server',
+    },
   },
   last_modified_syntax: {
     source: 'RFC 9110 §8.8.2, §5.6.7',
@@ -128,6 +194,12 @@ export const RULES = {
     says: 'Last-Modified is an IMF-fixdate no later than the answer’s Date',
     model: true,
     checks: ['conditional_requests_honoured'],
+    requirement: {
+      quote:
+        "An origin server with a clock (as defined in Section 5.6.7) MUST NOT generate a Last-Modified date that is later than the server's time of message origination (Date, Section 6.6.1).",
+      where: 'RFC 9110 §8.8.2.1 (format: §8.8.2, §5.6.7)',
+      binds: 'server',
+    },
   },
   no_content_where_none_can_be: {
     source: 'RFC 9110 §9.3.2, §15.3.5, §15.4.5',
@@ -136,6 +208,12 @@ export const RULES = {
     says: 'an answer to HEAD, a 204 and a 304 carry no content',
     model: true,
     checks: ['every_method_routed', 'conditional_requests_honoured'],
+    requirement: {
+      quote:
+        'The HEAD method is identical to GET except that the server MUST NOT send content in the response. … A 204 response is terminated by the end of the header section; it cannot contain content or trailers. … A 304 response is terminated by the end of the header section; it cannot contain content or trailers.',
+      where: 'RFC 9110 §9.3.2, §15.3.5, §15.4.5 (RFC 9112 §6.3)',
+      binds: 'server',
+    },
   },
   allow_lists_the_methods: {
     source: 'RFC 9110 §15.5.6, §10.2.1',
@@ -144,6 +222,12 @@ export const RULES = {
     says: 'a 405 carries Allow, a comma list of method tokens; Allow (on any answer) lists only methods the path supports, none that answers 405',
     model: true,
     checks: ['every_method_routed', 'method_not_allowed'],
+    requirement: {
+      quote:
+        "The origin server MUST generate an Allow header field in a 405 response containing a list of the target resource's currently supported methods.",
+      where: 'RFC 9110 §15.5.6 (§10.2.1)',
+      binds: 'server',
+    },
   },
   bearer_challenge_on_401: {
     source: 'RFC 9110 §15.5.2, §11.3, §11.6.1; RFC 6750 §3',
@@ -152,6 +236,12 @@ export const RULES = {
     says: 'a 401 carries WWW-Authenticate with a well-formed Bearer challenge: auth-param syntax, each parameter once, error one of invalid_request, invalid_token, insufficient_scope, error_description in printable ASCII without " or \\',
     model: true,
     checks: ['missing_api_key_rejected', 'invalid_api_key_rejected', 'malformed_credentials_refused'],
+    requirement: {
+      quote:
+        'The server generating a 401 response MUST send a WWW-Authenticate header field (Section 11.6.1) containing at least one challenge applicable to the target resource. … If the protected resource request does not include authentication credentials or does not contain an access token that enables access to the protected resource, the resource server MUST include the HTTP "WWW-Authenticate" response header field; it MAY include it in response to other conditions as well.',
+      where: 'RFC 9110 §15.5.2 (§11.6.1); RFC 6750 §3',
+      binds: 'server',
+    },
   },
   no_error_code_without_credentials: {
     source: 'RFC 6750 §3.1',
@@ -160,6 +250,12 @@ export const RULES = {
     says: 'a 401 to a request that carried no credential has no error attribute in its challenge',
     model: true,
     checks: ['missing_api_key_rejected'],
+    requirement: {
+      quote:
+        'If the request lacks any authentication information (e.g., the client was unaware that authentication is necessary or attempted using an unsupported authentication method), the resource server SHOULD NOT include an error code or other error information.',
+      where: 'RFC 6750 §3.1',
+      binds: 'server',
+    },
   },
   retry_after_syntax: {
     source: 'RFC 9110 §10.2.3',
@@ -168,6 +264,12 @@ export const RULES = {
     says: 'Retry-After is delay-seconds (digits) or an HTTP-date',
     model: true,
     checks: ['rate_limit_exceeded_answer', 'rate_limit_promises_kept'],
+    requirement: {
+      quote:
+        'The Retry-After field value can be either an HTTP-date or a number of seconds to delay after receiving the response. … A sender MUST NOT generate protocol elements that do not match the grammar defined by the corresponding ABNF rules.',
+      where: 'RFC 9110 §10.2.3, §2.2 (the server is the sender of its answers)',
+      binds: 'server',
+    },
   },
   cache_control_syntax: {
     source: 'RFC 9111 §5.2',
@@ -176,14 +278,26 @@ export const RULES = {
     says: 'Cache-Control is a list of directives, token [= token / quoted-string]; max-age and s-maxage are digits',
     model: true,
     checks: ['answers_keep_the_protocol'],
+    requirement: {
+      quote:
+        "This directive uses the token form of the argument syntax: e.g., 'max-age=5' not 'max-age=\"5\"'. A sender MUST NOT generate the quoted-string form. … A sender MUST NOT generate protocol elements that do not match the grammar defined by the corresponding ABNF rules.",
+      where: 'RFC 9111 §5.2.2.1, RFC 9110 §2.2 (the server is the sender of its answers)',
+      binds: 'server',
+    },
   },
   keyed_answers_not_shared: {
     source: 'RFC 9111 §3.5; OWASP API8:2023',
-    strength: 'MUST',
+    strength: 'SHOULD',
     appliesTo: 'answers to credentialed requests',
     says: "an answer to a request with Authorization is not made storable by shared caches (public, s-maxage or must-revalidate without private or no-store): a cache would hand one key's answer, and its quota, to other clients",
     model: true,
     checks: ['answers_keep_the_protocol'],
+    requirement: {
+      quote:
+        'A shared cache MUST NOT use a cached response to a request with an Authorization header field (Section 11.6.2 of [HTTP]) to satisfy any subsequent request unless the response contains a Cache-Control field with a response directive (Section 5.2.2) that allows it to be stored by a shared cache, and the cache conforms to the requirements of that directive for that response.',
+      where: 'RFC 9111 §3.5; OWASP API8:2023',
+      binds: 'nobody',
+    },
   },
   keyed_answers_not_stored: {
     source: 'OWASP API8:2023 (hardening)',
@@ -192,6 +306,11 @@ export const RULES = {
     says: 'an answer to a request with Authorization says Cache-Control: no-store (or private)',
     model: true,
     checks: ['answers_keep_the_protocol'],
+    requirement: {
+      quote: 'Security or cache control directives are not sent to clients',
+      where: 'OWASP API Security Top 10 2023, API8:2023 Security Misconfiguration (Is the API Vulnerable?)',
+      binds: 'nobody',
+    },
   },
   vary_names_what_selects: {
     source: 'RFC 9110 §12.5.5',
@@ -200,6 +319,12 @@ export const RULES = {
     says: 'an answer that echoes the request’s Origin in Access-Control-Allow-Origin lists Origin in Vary; Vary is * or a list of field names',
     model: true,
     checks: ['answers_keep_the_protocol'],
+    requirement: {
+      quote:
+        'An origin server SHOULD generate a Vary header field on a cacheable response when it wishes that response to be selectively reused for subsequent requests. … If CORS protocol requirements are more complicated than setting `Access-Control-Allow-Origin` to * or a static origin, `Vary` is to be used.',
+      where: 'RFC 9110 §12.5.5; Fetch "CORS protocol and HTTP caches" (unnumbered section)',
+      binds: 'server',
+    },
   },
   no_sniffing: {
     source: 'OWASP API8:2023 (hardening)',
@@ -208,6 +333,11 @@ export const RULES = {
     says: 'X-Content-Type-Options: nosniff, so a browser never reads JSON as something else',
     model: true,
     checks: ['answers_keep_the_protocol'],
+    requirement: {
+      quote: 'include applicable Security Headers',
+      where: 'OWASP API Security Top 10 2023, API8:2023 Security Misconfiguration (How To Prevent)',
+      binds: 'nobody',
+    },
   },
   credential_never_echoed: {
     source: 'OWASP API2:2023, API8:2023; RFC 6750 §5.3',
@@ -216,6 +346,11 @@ export const RULES = {
     says: 'no answer carries the credential its request sent (valid or not), in its body, its headers or its error message',
     model: true,
     checks: ['answers_leak_nothing', 'invalid_api_key_rejected'],
+    requirement: {
+      quote: 'No answer carries the API key its request sent: not in its body, its header fields or its message.',
+      where: THE_SPEC,
+      binds: 'server',
+    },
   },
   no_internals_in_answers: {
     source: 'OWASP API8:2023',
@@ -224,65 +359,126 @@ export const RULES = {
     says: 'no error answer shows internals: a stack trace, a file path of the server, a database error, a server or framework named with its version',
     model: true,
     checks: ['answers_leak_nothing', 'malformed_json_rejected'],
+    requirement: {
+      quote:
+        "No error answer shows the service's internals: a stack trace, a file path of the server, a database error, or a server or framework named with its version.",
+      where: THE_SPEC,
+      binds: 'server',
+    },
   },
   server_version_hidden: {
     source: 'OWASP API8:2023',
-    strength: 'MUST',
+    strength: 'SHOULD',
     appliesTo: 'a header when present',
     says: 'Server, X-Powered-By and X-AspNet-Version name no version: like a version in an error body, it tells an attacker which known flaws to try (what a reviewer flags on a staging deploy)',
     model: true,
     checks: ['answers_keep_the_protocol'],
+    requirement: {
+      quote:
+        'An origin server SHOULD NOT generate a Server header field containing needlessly fine-grained detail and SHOULD limit the addition of subproducts by third parties.',
+      where: 'RFC 9110 §10.2.4; OWASP API8:2023',
+      binds: 'server',
+    },
   },
   no_cookies: {
     source: 'OWASP API8:2023; RFC 6750 §5.3',
-    strength: 'MUST',
+    strength: 'SHOULD',
     appliesTo: 'every answer',
     says: 'an API behind a bearer key sets no cookie: a cookie is an ambient credential the spec does not declare',
     model: true,
     checks: ['answers_leak_nothing'],
+    requirement: {
+      quote:
+        'Implementations MUST NOT store bearer tokens within cookies that can be sent in the clear (which is the default transmission mode for cookies).',
+      where: 'RFC 6750 §5.3; OWASP API8:2023',
+      binds: 'nobody',
+    },
   },
   cors_not_open_with_credentials: {
     source: 'OWASP API8:2023; Fetch standard (CORS protocol)',
     needs: ['closedCors'],
-    strength: 'MUST',
+    strength: 'SHOULD',
     appliesTo: 'a header when present',
     says: 'Access-Control-Allow-Credentials: true never comes with whatever Origin the request named (an origin nobody trusts, or `null`, which any page can make a browser send): any site could then read keyed answers through a browser',
     model: true,
     checks: ['answers_leak_nothing'],
+    requirement: {
+      quote:
+        'Generally speaking, both sharing responses and allowing requests with credentials is rather unsafe, and extreme care has to be taken to avoid the confused deputy problem.',
+      where: 'Fetch §3.3.5 (CORS protocol and credentials, marked non-normative); OWASP API8:2023',
+      binds: 'nobody',
+    },
   },
   storable_answers_vary_by_credential: {
     source: 'RFC 9111 §4.1; RFC 9110 §12.5.5; OWASP API8:2023',
-    strength: 'MUST',
+    strength: 'SHOULD',
     appliesTo: 'every answer',
     says: 'an answer to a request without a key that a shared cache may keep (public, max-age, s-maxage or Expires, without no-store, private or no-cache) says Vary: Authorization: every answer of this interface depends on the key, and a cached 401 or 404 would be handed to keyed clients',
     model: true,
     checks: ['answers_keep_the_protocol', 'missing_api_key_rejected'],
+    requirement: {
+      quote:
+        'An origin server SHOULD generate a Vary header field on a cacheable response when it wishes that response to be selectively reused for subsequent requests.',
+      where: 'RFC 9110 §12.5.5; RFC 9111 §4.1; OWASP API8:2023',
+      binds: 'server',
+    },
   },
   cors_lets_the_key_through: {
     needs: ['closedCors'],
     source: 'Fetch standard (CORS protocol); the spec’s bearer scheme',
-    strength: 'MUST',
+    strength: 'SHOULD',
     appliesTo: 'a method',
     says: 'a preflight the target grants allows the Authorization header by name (* never covers it), every other header it asked for, and the method it asked for: else no browser can send the key the spec requires',
     model: true,
     checks: ['every_method_routed'],
+    requirement: {
+      quote:
+        "A CORS non-wildcard request-header name is a header name that is a byte-case-insensitive match for `Authorization`. … If one of request's header list's names is a CORS non-wildcard request-header name and is not a byte-case-insensitive match for an item in headerNames, then return a network error.",
+      where: 'Fetch §2.2.2 (Headers), §4.8 (CORS-preflight fetch)',
+      binds: 'nobody',
+    },
   },
   cors_exposes_the_spec_headers: {
     needs: ['closedCors'],
     source: 'Fetch standard (CORS protocol); the spec’s response headers',
-    strength: 'MUST',
+    strength: 'SHOULD',
     appliesTo: 'a header when present',
     says: 'an answer that grants an Origin lists in Access-Control-Expose-Headers every header the spec declares that it carries (X-RateLimit-*, Retry-After, WWW-Authenticate, Deprecation...): else a browser client cannot read them',
     model: true,
     checks: ['every_method_routed', 'answers_leak_nothing'],
+    requirement: {
+      quote: 'Indicates which headers can be exposed as part of the response by listing their names.',
+      where: 'Fetch §3.3.3 (HTTP responses: Access-Control-Expose-Headers)',
+      binds: 'nobody',
+    },
   },
   malformed_credentials_refused: {
     source: 'RFC 6750 §2.1; RFC 9110 §11.4, §5.3; OWASP API2:2023',
     strength: 'MUST',
     appliesTo: 'every request',
-    says: 'a request whose Authorization is not `Bearer 1*SP b64token` (a comma list, auth-params, a quoted or second token, a tab, two Authorization fields) is refused with 401, never admitted',
+    says: 'a request whose Authorization is not `Bearer 1*SP b64token` (a comma list, auth-params, a quoted or second token, a tab) is refused with 401, never admitted',
     model: true,
     checks: ['malformed_credentials_refused', 'invalid_api_key_rejected'],
+    requirement: {
+      quote:
+        'Every operation needs an API key sent as `Authorization: Bearer <API_KEY>` … Missing or invalid keys give 401.',
+      where: THE_SPEC,
+      binds: 'server',
+    },
+  },
+  repeated_credentials_refused: {
+    source: 'RFC 9110 §5.3, §11.4',
+    strength: 'SHOULD',
+    appliesTo: 'every request',
+    says: 'a request with two Authorization fields is refused with 401: the field is not a list, so which key it names is unpredictable (a gateway may check the one the service does not read)',
+    model: true,
+    checks: ['malformed_credentials_refused'],
+    requirement: {
+      quote:
+        "a sender MUST NOT generate multiple field lines with the same name in a message (whether in the headers or trailers) or append a field line when a field line of the same name already exists in the message, unless that field's definition allows multiple field line values to be recombined as a comma-separated list",
+      where: 'RFC 9110 §5.3',
+      binds: 'sender',
+    },
   },
   credential_only_where_declared: {
     source: 'OWASP API2:2023; RFC 6750 §2',
@@ -291,6 +487,12 @@ export const RULES = {
     says: 'the key counts only in the scheme the spec declares (Authorization: Bearer): never in a query, a cookie, another header or another scheme',
     model: false,
     checks: ['missing_api_key_rejected', 'invalid_api_key_rejected'],
+    requirement: {
+      quote:
+        'Every operation needs an API key sent as `Authorization: Bearer <API_KEY>` … Missing or invalid keys give 401.',
+      where: THE_SPEC,
+      binds: 'server',
+    },
   },
   undefined_methods_refused: {
     source: 'RFC 9110 §9.1, §15.5.6; the spec',
@@ -299,6 +501,12 @@ export const RULES = {
     says: 'every method token the spec does not define on a path (standard, extension, lower-case: methods are case-sensitive) goes through the key first, then answers 405 with Allow, never 2xx; a bare 400/408/431/501 or a closed connection from the HTTP parser is a warning',
     model: false,
     checks: ['every_method_routed'],
+    requirement: {
+      quote:
+        'A known path with a method it does not support answers `405` with an `Error` whose code is `method_not_allowed` and an `Allow` header listing the supported methods.',
+      where: THE_SPEC,
+      binds: 'server',
+    },
   },
   head_is_get_without_content: {
     source: 'RFC 9110 §9.3.2',
@@ -307,6 +515,11 @@ export const RULES = {
     says: 'HEAD on a path with GET answers 405 with Allow, or the GET’s status and header fields without content',
     model: false,
     checks: ['every_method_routed'],
+    requirement: {
+      quote: 'The HEAD method is identical to GET except that the server MUST NOT send content in the response.',
+      where: 'RFC 9110 §9.3.2',
+      binds: 'server',
+    },
   },
   head_fields_as_get: {
     source: 'RFC 9110 §9.3.2',
@@ -315,22 +528,40 @@ export const RULES = {
     says: 'a HEAD answered as its GET carries the GET’s header fields (those set by the content or the moment aside); one the spec declares on the GET’s answer (X-RateLimit-*, Deprecation) missing is a failure',
     model: false,
     checks: ['every_method_routed'],
+    requirement: {
+      quote:
+        'The server SHOULD send the same header fields in response to a HEAD request as it would have sent if the request method had been GET. However, a server MAY omit header fields for which a value is determined only while generating the content.',
+      where: 'RFC 9110 §9.3.2',
+      binds: 'server',
+    },
   },
   method_overrides_ignored: {
     source: 'RFC 9110 §9.1; OWASP API5:2023',
-    strength: 'MUST',
+    strength: 'SHOULD',
     appliesTo: 'a method',
     says: 'the method is the request line’s: X-HTTP-Method-Override, X-HTTP-Method, X-Method-Override and a _method parameter change nothing (a gateway’s per-method rules would be bypassed)',
     model: false,
     checks: ['every_method_routed'],
+    requirement: {
+      quote:
+        'The request method token is the primary source of request semantics; it indicates the purpose for which the client has made this request and what is expected by the client as a successful result.',
+      where: 'RFC 9110 §9.1; OWASP API5:2023',
+      binds: 'nobody',
+    },
   },
   preflight_needs_no_key: {
     source: 'Fetch standard (CORS protocol); the spec’s design',
-    strength: 'MUST',
+    strength: 'SHOULD',
     appliesTo: 'a method',
     says: 'an OPTIONS preflight (Origin and Access-Control-Request-Method) needs no key, costs no quota and answers 2xx without content',
     model: false,
     checks: ['every_method_routed'],
+    requirement: {
+      quote:
+        'Note that even so, a CORS-preflight request never includes credentials. … A successful HTTP response to a CORS-preflight request is similar, except it is restricted to an ok status, e.g., 200 or 204.',
+      where: 'Fetch §3.3.5 (marked non-normative), §3.3.3',
+      binds: 'nobody',
+    },
   },
   if_none_match_honoured: {
     source: 'RFC 9110 §13.1.2',
@@ -339,6 +570,12 @@ export const RULES = {
     says: 'a GET whose If-None-Match lists the ETag the answer offered, or is `*` where a representation exists, gets 304 without content and that ETag; a tag that matches nothing gets the full answer',
     model: false,
     checks: ['conditional_requests_honoured'],
+    requirement: {
+      quote:
+        'When an origin server receives a request that selects a representation and that request includes an If-None-Match header field, the origin server MUST evaluate the If-None-Match condition per Section 13.2 prior to performing the method. … An origin server that evaluates an If-None-Match condition MUST NOT perform the requested method if the condition evaluates to false; instead, the origin server MUST respond with either a) the 304 (Not Modified) status code if the request method is GET or HEAD or b) the 412 (Precondition Failed) status code for all other request methods.',
+      where: 'RFC 9110 §13.1.2 (§13.2.1, §13.2.2, §15.4.5)',
+      binds: 'server',
+    },
   },
   not_modified_only_when_unchanged: {
     source: 'RFC 9110 §13.1.3, §13.2.2, §15.4.5',
@@ -347,6 +584,12 @@ export const RULES = {
     says: 'a 304 answers only a condition the client’s copy meets: If-Modified-Since with a date before the resource existed gets the full answer (a target with no Last-Modified ignores the field)',
     model: false,
     checks: ['conditional_requests_honoured'],
+    requirement: {
+      quote:
+        'A recipient cache or origin server MUST evaluate the request preconditions defined by this specification in the following order: … 4. When the method is GET or HEAD, If-None-Match is not present, and If-Modified-Since is present, evaluate the If-Modified-Since precondition: * if true, continue to step 5 * if false, respond 304 (Not Modified) … A recipient MUST ignore the If-Modified-Since header field if the resource does not have a modification date available.',
+      where: 'RFC 9110 §13.2.2, §13.1.3 (§15.4.5)',
+      binds: 'server',
+    },
   },
   if_modified_since_honoured: {
     source: 'RFC 9110 §13.1.3',
@@ -355,6 +598,12 @@ export const RULES = {
     says: 'a GET whose If-Modified-Since is the Last-Modified the answer offered gets 304',
     model: false,
     checks: ['conditional_requests_honoured'],
+    requirement: {
+      quote:
+        'An origin server that evaluates an If-Modified-Since condition SHOULD NOT perform the requested method if the condition evaluates to false; instead, the origin server SHOULD generate a 304 (Not Modified) response, including only those metadata that are useful for identifying or updating a previously cached response.',
+      where: 'RFC 9110 §13.1.3',
+      binds: 'server',
+    },
   },
   repeated_members_handled: {
     source: 'RFC 8259 §4; OWASP API8:2023',
@@ -363,6 +612,12 @@ export const RULES = {
     says: 'a request body repeating a member name is refused with 400, or answered and stored with one of the values sent, never a 5xx or a value nobody sent',
     model: false,
     checks: ['repeated_members_handled'],
+    requirement: {
+      quote:
+        'The response is the category exactly as stored: an omitted `description` stays omitted. … Never the answer to a request: a client may show it and retry later; a request that provokes it has found a defect.',
+      where: THE_SPEC,
+      binds: 'server',
+    },
   },
   property_names_exact: {
     source: 'RFC 8259 §7, §8.3; the spec’s closed schemas',
@@ -371,6 +626,12 @@ export const RULES = {
     says: 'a member name is compared code unit by code unit: `Name` or `NAME` is not `name`, and is refused as an unknown property',
     model: false,
     checks: ['invalid_body_rejected'],
+    requirement: {
+      quote:
+        'A body that breaks this schema (a property it does not name, in any letter case, included) is answered `400` with an `Error` whose code is `invalid_request`, and nothing is stored.',
+      where: THE_SPEC,
+      binds: 'server',
+    },
   },
   no_mass_assignment: {
     source: 'OWASP API3:2023',
@@ -379,14 +640,26 @@ export const RULES = {
     says: 'a create carrying a property the client may not set (`id`, any property its schema lacks) is refused and stores nothing; each field the answer has and the request schema lacks is tried on every write, with a valid value',
     model: false,
     checks: ['server_fields_not_assignable', 'invalid_body_rejected', 'invalid_body_not_stored'],
+    requirement: {
+      quote:
+        'A body that breaks this schema (a property it does not name, in any letter case, included) is answered `400` with an `Error` whose code is `invalid_request`, and nothing is stored.',
+      where: THE_SPEC,
+      binds: 'server',
+    },
   },
   guessing_throttled: {
     source: 'OWASP API2:2023, API4:2023',
-    strength: 'MUST',
+    strength: 'SHOULD',
     appliesTo: 'every request',
     says: 'requests with unknown keys count in a window of their own, and past it are refused with 429, never answered 401 without end: guessing keys is throttled',
     model: false,
     checks: ['key_guessing_throttled'],
+    requirement: {
+      quote:
+        'A service may count requests without a valid key per client address and answer `429` once that limit is used up, which slows the guessing of keys.',
+      where: THE_SPEC,
+      binds: 'nobody',
+    },
   },
   bounded_consumption: {
     source: 'OWASP API4:2023',
@@ -395,6 +668,12 @@ export const RULES = {
     says: 'a body past the size limit is refused with 413, nesting past any depth with 400, a page size nobody declared is ignored, and every request costs quota',
     model: false,
     checks: ['payload_too_large_rejected', 'malformed_json_rejected', 'unknown_query_ignored', 'every_outcome_charged'],
+    requirement: {
+      quote:
+        "Bodies over 16 KiB are refused with 413. … Each request with a key the service accepts, admitted by both of the key's windows, counts one request in each window, whatever its outcome (2xx, 400, 404, 405, 410, 413, 415).",
+      where: THE_SPEC,
+      binds: 'server',
+    },
   },
 } as const satisfies Record<string, Rule>;
 

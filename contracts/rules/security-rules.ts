@@ -73,6 +73,15 @@ export const UNTRUSTED_ORIGINS = [UNTRUSTED_ORIGIN, 'null'];
 
 const credentialed = (exchange: Exchange) => (requestHeaderOf(exchange, 'authorization') ?? '').trim() !== '';
 
+/** A credential outside `Bearer 1*SP b64token` admitted (key shortened, so a report never shows it). */
+const admittedCredential = (exchange: Exchange) =>
+  exchange.status < 400
+    ? received(
+        `${exchange.status} to Authorization: ${JSON.stringify(requestHeaderOf(exchange, 'authorization')?.replace(/\S{6,}/g, (token) => `${token.slice(0, 2)}...`))}`,
+        '401 invalid_api_key: it is not Bearer 1*SP b64token',
+      )
+    : [];
+
 /** Rules on what an answer must never carry, and on what a credential may get. */
 export const SECURITY_RULES: ExchangeRule[] = [
   {
@@ -195,14 +204,18 @@ export const SECURITY_RULES: ExchangeRule[] = [
     rule: 'malformed_credentials_refused',
     applies: (exchange) => {
       const authorization = requestHeaderOf(exchange, 'authorization');
-      return authorization !== undefined && authorization.trim() !== '' && !isBearerCredential(authorization);
+      return (
+        authorization !== undefined &&
+        authorization.trim() !== '' &&
+        !authorization.includes('\n') &&
+        !isBearerCredential(authorization)
+      );
     },
-    breaks: (exchange) =>
-      exchange.status < 400
-        ? received(
-            `${exchange.status} to Authorization: ${JSON.stringify(requestHeaderOf(exchange, 'authorization')?.replace(/\S{6,}/g, (token) => `${token.slice(0, 2)}...`))}`,
-            '401 invalid_api_key: it is not Bearer 1*SP b64token',
-          )
-        : [],
+    breaks: admittedCredential,
+  },
+  {
+    rule: 'repeated_credentials_refused',
+    applies: (exchange) => requestHeaderOf(exchange, 'authorization')?.includes('\n') ?? false,
+    breaks: admittedCredential,
   },
 ];
