@@ -7,6 +7,7 @@ import type { Capability } from '../core/capabilities.js';
 export const WINDOW_DRIVING_CHECKS: ReadonlySet<string> = new Set([
   'rate_limit_exceeded_answer',
   'rate_limit_promises_kept',
+  'quota_window_rolls_over',
 ]);
 
 // Measured against the standalone fake with a key that never waits (593 requests and 70 records at

@@ -23,7 +23,8 @@ export const LIVE_CAPABILITIES: Capability[] = [
 export const LIVE_LACKING: Partial<Record<Capability, string>> = {
   writes: 'not allowed on this target: pass --allow writes to let the suite create categories',
   quota: 'not allowed on this target: pass --allow quota to let the suite drive the key to one 429 (never a ban)',
-  clock: "a live target's clock cannot be moved: the ban, window rollover and sunset are checked against the fake",
+  clock:
+    "a live target's clock cannot be moved, and this needs more than a run can wait: the sunset (2027-07-01) and the day window are months and hours away, and the spec gives the ban no threshold (provoking one would lock the key out); checked against the fake. The minute window's rollover is waited out in real time (quota_window_rolls_over)",
   preferredStatus:
     'a live service has no test control that makes it fail: its declared 500 is checked against the fake and Prism, and any 5xx a request gets here fails the run (no_server_error)',
 };

@@ -1,0 +1,25 @@
+import { capturedIo } from '../../contracts/cli/captured-io.js';
+import { runContractCli } from '../../contracts/cli/run-contract-cli.js';
+
+/** What a witness service is started with: one key per plan the run may use. */
+export const WITNESS_KEYS = [
+  { key: 'witness-pro-key', plan: 'pro' },
+  { key: 'witness-enterprise-key', plan: 'enterprise', perMinute: 5_000, perDay: 1_000_000 },
+] as const;
+
+/**
+ * The seed of this run: `WITNESS_SEED` to replay one, else a fresh one, so CI tries another seed on
+ * every run (a seed that fails a correct service is a defect of the suite, replayed with it).
+ */
+export const WITNESS_SEED = Number(process.env.WITNESS_SEED ?? Math.floor(Math.random() * 2 ** 31));
+
+/**
+ * `npm run contract` against a witness, as QA runs it against staging: a pro key (its window is driven
+ * to one 429 and waited out), writes and quota allowed, the seed given. Exit code and what it printed.
+ */
+export async function contractRunAgainst(baseUrl: string): Promise<{ code: number; printed: string }> {
+  const { io, out, err } = capturedIo();
+  const args = ['--target', baseUrl, '--api-key', 'witness-pro-key', '--allow', 'writes,quota'];
+  const code = await runContractCli([...args, '--seed', String(WITNESS_SEED)], io);
+  return { code, printed: [...out, ...err].join('\n') };
+}
