@@ -99,6 +99,49 @@ describe('the model keeps both quota windows at once', () => {
   });
 });
 
+describe('the model judges each answer in the context it describes (contracts/core/described-bucket.ts)', () => {
+  const withLimit = (answer: Exchange, limit: string) => ({
+    ...answer,
+    headers: { ...answer.headers, 'x-ratelimit-limit': limit },
+  });
+  const error = (code: string, status: number) => ({ code, message: 'm', status });
+  // A live target: the key's plan is read from its answers.
+  const live = () => new PromiseModel({ baseUrl: BASE, capabilities: STATEFUL });
+
+  it("reads neither a 401 nor an answer before any operation as the key's window, whatever limit they show", () => {
+    // The key's window is 300 a minute; the service keeps 30 for requests without a valid key and dresses
+    // its HTTP parser's refusals (a lower-case method) with that limit too.
+    const keyed = (remaining: number) => withLimit(exchange('GET', '/categories', 200, { remaining, json: [] }), '300');
+    expect(
+      oneByOne(live(), [
+        keyed(299),
+        withLimit(exchange('GET', '/categories', 401, { remaining: 29, request: {} }), '30'),
+        withLimit(exchange('get', '/categories', 400, { remaining: 28, json: error('invalid_request', 400) }), '30'),
+        withLimit(
+          exchange('GET', '/categories', 401, {
+            remaining: 0,
+            reset: RESET + 86_340,
+            request: { Authorization: 'Bearer unknown' },
+          }),
+          '500',
+        ),
+        keyed(298),
+      ]),
+    ).toEqual([]);
+  });
+
+  it('still holds the key to its own window around them', () => {
+    const keyed = (remaining: number) => withLimit(exchange('GET', '/categories', 200, { remaining, json: [] }), '300');
+    expect(
+      oneByOne(live(), [
+        keyed(299),
+        withLimit(exchange('GET', '/categories', 401, { remaining: 29, request: {} }), '30'),
+        keyed(299),
+      ]),
+    ).toEqual(['charged_once_per_admitted_request']);
+  });
+});
+
 describe("the model of the spec's promises", () => {
   it('holds answers one by one to what the last one announced: one charge each, whatever the status', () => {
     expect(
