@@ -1,4 +1,9 @@
-import { describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import type { SentRequest } from '../core/exchange.js';
 import { curlCommand } from './curl-command.js';
 
 describe('curlCommand', () => {
@@ -61,7 +66,107 @@ describe('curlCommand', () => {
   it('rebuilds a body padded with kilobytes of spaces with printf, byte for byte', () => {
     const body = `{"name":"big"}${' '.repeat(17_000)}`;
     const command = curlCommand({ method: 'POST', url: 'http://x/v1/categories', headers: {}, body });
-    expect(command).toContain(`--data-binary "$(printf '%s%17000s' '{"name":"big"}' '')"`);
+    expect(command).toContain(`--data-binary '{"name":"big"}'"$(printf ' %.0s' {1..17000})"`);
     expect(command.length).toBeLessThan(200);
+  });
+
+  it("quotes what is not printable ASCII as $'...', next to the key as the variable", () => {
+    const command = curlCommand(
+      { method: 'GET', url: 'http://x/v1/categories', headers: { Authorization: 'Bearer s3cret-key\u00a0' } },
+      's3cret-key',
+    );
+    expect(command).toBe(
+      `curl -X GET 'http://x/v1/categories' -H 'Authorization: Bearer '"\${PETSTORE_API_KEY}"$'\\xc2\\xa0'`,
+    );
+  });
+
+  it('sends a field given twice as two -H, and a method fetch would rewrite as it is', () => {
+    const command = curlCommand(
+      { method: 'get', url: 'http://x/v1/categories', headers: { Authorization: 'Bearer k1\nBearer s3cret-key' } },
+      's3cret-key',
+    );
+    expect(command).toBe(
+      `curl -X get 'http://x/v1/categories' -H 'Authorization: Bearer k1' -H "Authorization: Bearer \${PETSTORE_API_KEY}"`,
+    );
+  });
+});
+
+describe('curlCommand, run in bash', () => {
+  const KEY = 'repro-key_1';
+  let server: Server;
+  let origin = '';
+  // A raw socket, not node:http: its parser would refuse a lower-case method before we saw it.
+  let received: { head: string; body: Buffer } | undefined;
+  beforeAll(async () => {
+    server = createServer((socket) => {
+      let data = Buffer.alloc(0);
+      socket.on('data', (chunk: Buffer) => {
+        data = Buffer.concat([data, chunk]);
+        const end = data.indexOf('\r\n\r\n');
+        if (end < 0) return;
+        const head = data.subarray(0, end).toString('latin1');
+        const length = Number(/\r\ncontent-length: *(\d+)/i.exec(head)?.[1] ?? 0);
+        if (data.length < end + 4 + length) return;
+        received = { head, body: data.subarray(end + 4, end + 4 + length) };
+        socket.end('HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+      });
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => {
+    server.close();
+  });
+
+  const CASES: Array<[string, SentRequest]> = [
+    [
+      'U+00A0 after the key',
+      { method: 'GET', url: '/v1/categories', headers: { Authorization: `Bearer ${KEY}\u00a0` } },
+    ],
+    ['a tab after the scheme', { method: 'GET', url: '/v1/categories', headers: { Authorization: `Bearer\t${KEY}` } }],
+    ['two fields', { method: 'GET', url: '/v1/categories', headers: { Authorization: `Bearer x\nBearer ${KEY}` } }],
+    ['a lower-case method', { method: 'get', url: '/v1/categories', headers: {} }],
+    ['the key in the query', { method: 'GET', url: `/v1/categories?api_key=${KEY}&q=$HOME`, headers: {} }],
+    [
+      'bytes that are not UTF-8',
+      {
+        method: 'POST',
+        url: '/v1/categories',
+        headers: { 'Content-Type': 'application/json' },
+        body: new Uint8Array([0x7b, 0xff, 0x00, 0x7d, 0x0a]),
+      },
+    ],
+    [
+      'quotes, a newline, non-ASCII and 7,000 brackets',
+      {
+        method: 'POST',
+        url: '/v1/categories',
+        headers: { 'Content-Type': 'application/json' },
+        body: `{"name":"it's \\"x\\"\\n","d":"naïve ☃ $HOME \`id\`"}${'['.repeat(7_000)}${' '.repeat(100)}`,
+      },
+    ],
+  ];
+
+  it.each(CASES)('sends the same bytes: %s', async (_what, sent) => {
+    const command = curlCommand({ ...sent, url: `${origin}${sent.url}` }, KEY);
+    expect(command).not.toContain(KEY);
+    received = undefined;
+    const child = spawn('bash', ['-c', `${command} -s -o /dev/null`], {
+      env: { ...process.env, PETSTORE_API_KEY: KEY },
+    });
+    const [code] = (await once(child, 'close')) as [number];
+    expect(code).toBe(0);
+    const [requestLine = '', ...fields] = received!.head.split('\r\n');
+    expect(requestLine).toBe(`${sent.method} ${sent.url} HTTP/1.1`);
+    const latin1 = (text: string) => Buffer.from(text, 'utf8').toString('latin1');
+    for (const [name, value] of Object.entries(sent.headers)) {
+      const values = fields
+        .filter((field) => field.toLowerCase().startsWith(`${name.toLowerCase()}:`))
+        .map((field) => field.slice(name.length + 1).replace(/^ /, ''));
+      expect(values).toEqual(value.split('\n').map(latin1));
+    }
+    const body = typeof sent.body === 'string' ? Buffer.from(sent.body, 'utf8') : Buffer.from(sent.body ?? []);
+    expect(received!.body.equals(body)).toBe(true);
   });
 });
