@@ -1,5 +1,8 @@
 import { commandName } from './command-name.js';
 import { runContractCli } from '../contracts/cli/run-contract-cli.js';
+import { dropOutputOnClosedPipe } from './closed-pipe.js';
+
+dropOutputOnClosedPipe();
 
 // The first signal stops a `watch` or a suite run (it then writes every report asked for); `replay`, or
 // a second signal, exits at once, still running the 'exit' handler that kills Prism.

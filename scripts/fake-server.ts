@@ -5,6 +5,9 @@ import { DEFAULT_KEYS } from '../mocks/domain/plans.js';
 import { FAKE_EXIT, fakeServerCommand, serverOptionsFromArgs } from '../mocks/server/cli-options.js';
 import { startFakeServer } from '../mocks/server/index.js';
 import { commandName } from './command-name.js';
+import { dropOutputOnClosedPipe } from './closed-pipe.js';
+
+dropOutputOnClosedPipe();
 
 const args = process.argv.slice(2);
 let options;

@@ -1,8 +1,10 @@
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { constants } from 'node:fs';
+import { access, mkdir, stat, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import type { Capability } from '../core/capabilities.js';
 import { ALLOWABLE } from '../targets/url-target.js';
+import { closestName } from '../core/closest-name.js';
 
 /** Where a command writes, what it reads from its environment, and the name it was run by (injected, for tests). */
 export interface CliIo {
@@ -21,6 +23,43 @@ export const commandOf = (io: CliIo): string => io.command ?? 'petstore-contract
 export async function writeReport(file: string, text: string): Promise<void> {
   await mkdir(dirname(file), { recursive: true });
   await writeFile(file, text);
+}
+
+/**
+ * Why each report file named on the command line could not be written at the end of the run, checked
+ * before its first request (a run of minutes must not end in a stack trace and no report): a path that
+ * is a folder, a parent that is a file, a folder without write permission. Creates nothing.
+ * @example await unwritableReports({ '--junit': 'reports/x.xml' }) // []
+ */
+export async function unwritableReports(files: Record<string, string | undefined>): Promise<string[]> {
+  const problems: string[] = [];
+  for (const [flag, file] of Object.entries(files)) {
+    if (file === undefined) continue;
+    const why = await whyUnwritable(resolve(file));
+    if (why) problems.push(`${flag} ${file}: ${why}`);
+  }
+  return problems;
+}
+
+async function whyUnwritable(file: string): Promise<string | undefined> {
+  const found = await stat(file).catch(() => undefined);
+  if (found?.isDirectory()) return 'is a folder; name a file';
+  if (found)
+    return await access(file, constants.W_OK).then(
+      () => undefined,
+      () => 'is not writable',
+    );
+  // The nearest folder that exists must be a folder we may write in (the rest is created).
+  for (let folder = dirname(file); ; folder = dirname(folder)) {
+    const held = await stat(folder).catch(() => undefined);
+    if (held && !held.isDirectory()) return `${folder} is a file, not a folder`;
+    if (held)
+      return access(folder, constants.W_OK).then(
+        () => undefined,
+        () => `the folder ${folder} is not writable`,
+      );
+    if (dirname(folder) === folder) return undefined;
+  }
 }
 
 export function parseAllow(value: string, previous: Capability[] = []): Capability[] {
@@ -62,6 +101,11 @@ export function parseWith(
     writeErr: (text) => io.out(text.trimEnd()),
     outputError: () => undefined,
   });
+  const unknown = unknownOption(program, argv);
+  if (unknown) {
+    io.err(`${label}: ${unknown} (see ${program.name()} --help)`);
+    return 2;
+  }
   try {
     program.parse([...argv], { from: 'user' });
     return program;
@@ -77,4 +121,26 @@ export function parseWith(
     io.err(`${label}: ${message} (see ${program.name()} --help)`);
     return 2;
   }
+}
+
+/**
+ * An option the command does not have, named with the closest one it has: checked before commander's
+ * own parse, which would first complain of a required option the typo left out (`--targte fake`).
+ */
+function unknownOption(program: Command, argv: readonly string[]): string | undefined {
+  const known = [...program.options.flatMap((option) => [option.long, option.short]), '--help', '-h'].filter(
+    (name): name is string => name !== undefined,
+  );
+  for (const word of argv) {
+    if (word === '--') return undefined;
+    if (!word.startsWith('--')) continue;
+    const name = word.split('=')[0]!;
+    if (known.includes(name)) continue;
+    const near = closestName(
+      name,
+      known.filter((option) => option.startsWith('--')),
+    );
+    return `unknown option '${name}'${near ? ` (did you mean ${near}?)` : ''}`;
+  }
+  return undefined;
 }

@@ -7,7 +7,8 @@ import { createdText } from '../report/terminal-report.js';
 import { watchSummaryText } from '../watch/watch-report.js';
 import { isExitTwoError } from '../targets/target-errors.js';
 import type { RunningTarget } from '../targets/target.js';
-import { collect, commandOf, parseAllow, parseWith, writeReport, type CliIo } from './cli-common.js';
+import { collect, commandOf, parseAllow, parseWith, unwritableReports, writeReport, type CliIo } from './cli-common.js';
+import { nothingSeen } from '../transport/unanswered.js';
 import { startTargetFor } from './start-target.js';
 import { packageVersion } from './version.js';
 import { extraHeader } from './extra-headers.js';
@@ -65,6 +66,11 @@ export function replayProgram(command: string): Command {
       'a SHOULD of the rules under the spec (RFC SHOULDs, OWASP hardening such as Cache-Control: no-store) is a violation that fails the run; without it, it is listed under Warnings',
       false,
     )
+    .option(
+      '--allow-empty',
+      'a HAR with no request to replay exits 0 (by default it exits 2: nothing replayed passes nothing)',
+      false,
+    )
     .addHelpText('after', `\n${REPLAY_EXIT}`);
 }
 
@@ -104,6 +110,7 @@ export async function runReplayCli(argv: readonly string[], io: CliIo): Promise<
     baseline?: string;
     updateBaseline?: boolean;
     html?: string;
+    allowEmpty: boolean;
   }>();
   const file = parsed.args[0]!;
   let recorded;
@@ -113,6 +120,16 @@ export async function runReplayCli(argv: readonly string[], io: CliIo): Promise<
     io.err(
       `replay: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? `no such file: ${file}` : (error as Error).message}`,
     );
+    return 2;
+  }
+  if (recorded.length === 0) {
+    const { exitCode, verdict } = nothingSeen(options.allowEmpty);
+    (exitCode === 0 ? io.out : io.err)(`replay: ${file} holds no request to replay. ${verdict}`);
+    return exitCode;
+  }
+  const unwritable = await unwritableReports({ '--json': options.json, '--html': options.html });
+  if (unwritable.length > 0) {
+    for (const why of unwritable) io.err(`replay: ${why} (checked before any request)`);
     return 2;
   }
   const targets: RunningTarget[] = [];

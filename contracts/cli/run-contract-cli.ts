@@ -19,7 +19,7 @@ import {
 import { isExitTwoError } from '../targets/target-errors.js';
 import type { RunningTarget } from '../targets/target.js';
 import { contractOptions, contractProgram, type ContractCliOptions } from './cli-options.js';
-import { commandOf, parseWith, writeReport, type CliIo } from './cli-common.js';
+import { commandOf, parseWith, unwritableReports, writeReport, type CliIo } from './cli-common.js';
 import { startTargetFor } from './start-target.js';
 import { runChecksCli } from './checks-cli.js';
 import { existsSync } from 'node:fs';
@@ -163,6 +163,7 @@ async function startTargets(options: ContractCliOptions, io: CliIo): Promise<Run
       // Two targets of one kind (fake twice) get distinct labels, so the matrix can tell them apart.
       const clash = started.filter(({ descriptor }) => descriptor.label === running.descriptor.label).length;
       if (clash > 0) running.descriptor.label = `${running.descriptor.label}#${clash + 1}`;
+      if (running.descriptor.diagnosis) io.out(running.descriptor.diagnosis);
       started.push(running);
     } catch (error) {
       const message = (error as Error).message;
@@ -185,6 +186,8 @@ export async function runContractCli(
   io: CliIo,
   stop: Promise<void> = new Promise(() => undefined),
 ): Promise<number> {
+  // `help` and `help watch` are `--help` and `watch --help`, as in git and npm.
+  if (argv[0] === 'help') return runContractCli([...argv.slice(1, 2), '--help'], io, stop);
   if (argv[0] === 'watch') return runWatchCli(argv.slice(1), io, stop);
   if (argv[0] === 'replay') return runReplayCli(argv.slice(1), io);
   if (argv[0] === 'checks') return runChecksCli(argv.slice(1), io);
@@ -213,6 +216,16 @@ export async function runContractCli(
       baseline = await readBaseline(options.baseline);
   } catch (error) {
     io.err(`contract: ${(error as Error).message}`);
+    return 2;
+  }
+  const unwritable = await unwritableReports({
+    '--junit': options.junit,
+    '--json': options.json,
+    '--html': options.html,
+    ...(options.updateBaseline && { '--baseline': options.baseline }),
+  });
+  if (unwritable.length > 0) {
+    for (const why of unwritable) io.err(`contract: ${why} (checked before any request)`);
     return 2;
   }
   const targets = await startTargets(options, io);

@@ -9,8 +9,8 @@ import {
   type WatchReport,
 } from '../watch/watch-report.js';
 import { validatedBaseUrl } from '../targets/url-target.js';
-import { commandOf, parseWith, wholeNumber, writeReport, type CliIo } from './cli-common.js';
-import { reachabilityOf } from '../transport/unanswered.js';
+import { commandOf, parseWith, unwritableReports, wholeNumber, writeReport, type CliIo } from './cli-common.js';
+import { nothingSeen, reachabilityOf } from '../transport/unanswered.js';
 import { clearReadyFile, readyLineText, writeReadyFile } from './readiness.js';
 import { packageVersion } from './version.js';
 import { extraHeader } from './extra-headers.js';
@@ -23,6 +23,7 @@ import { htmlInputOfTraffic } from '../watch/watch-html.js';
 /** The options of `watch`, parsed. */
 export interface WatchCliOptions {
   upstream: string;
+  allowEmpty: boolean;
   host: string;
   port: number;
   duration?: number;
@@ -111,6 +112,11 @@ export function watchProgram(command: string): Command {
       'a SHOULD of the rules under the spec (RFC SHOULDs, OWASP hardening such as Cache-Control: no-store) is a violation that fails the run; without it, it is listed under Warnings',
       false,
     )
+    .option(
+      '--allow-empty',
+      'a run that saw no exchange exits 0 (by default it exits 2: a gate that saw nothing passes nothing)',
+      false,
+    )
     .addHelpText('after', `\n${WATCH_EXIT}`);
 }
 
@@ -119,6 +125,16 @@ export async function runWatchCli(argv: readonly string[], io: CliIo, stop: Prom
   const parsed = parseWith(watchProgram(commandOf(io)), argv, io);
   if (typeof parsed === 'number') return parsed;
   const options = parsed.opts<WatchCliOptions>();
+  const unwritable = await unwritableReports({
+    '--json': options.json,
+    '--junit': options.junit,
+    '--html': options.html,
+    '--har': options.har,
+  });
+  if (unwritable.length > 0) {
+    for (const why of unwritable) io.err(`watch: ${why} (checked before listening)`);
+    return 2;
+  }
   const startedAt = new Date();
   if (options.readyFile) await clearReadyFile(options.readyFile);
   let proxy;
@@ -160,7 +176,10 @@ export async function runWatchCli(argv: readonly string[], io: CliIo, stop: Prom
   await proxy.close();
   if (options.readyFile) await clearReadyFile(options.readyFile);
   const summary = proxy.summary();
-  const reachability = reachabilityOf(summary.exchanges, proxy.unanswered.count, options.allowUpstreamErrors);
+  const reachability =
+    summary.exchanges === 0 && proxy.unanswered.count === 0
+      ? nothingSeen(options.allowEmpty)
+      : reachabilityOf(summary.exchanges, proxy.unanswered.count, options.allowUpstreamErrors);
   const judged = await baselineJudged(summary.violations, summary.violationsNotKept, options, io);
   if (judged === undefined) return 2;
   const report: WatchReport = {

@@ -18,7 +18,7 @@ export function unansweredText(
   kept: readonly UnansweredExchange[],
   reachability: Reachability,
 ): string[] {
-  if (count === 0) return [];
+  if (count === 0) return reachability.verdict ? [reachability.verdict] : [];
   return [
     `No answer: ${reachability.verdict}`,
     ...kept.slice(0, LISTED).map((entry) => `  ${entryLine(entry)}`),

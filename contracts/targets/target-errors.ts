@@ -8,7 +8,14 @@ export class TargetUnreachableError extends Error {
   override readonly name = 'TargetUnreachableError';
 }
 
+/** The target answers, but not as this API does (an HTML page, a redirect), or refuses the key (exit 2). */
+export class TargetNotThisApiError extends Error {
+  override readonly name = 'TargetNotThisApiError';
+}
+
 /** Whether a thrown value means exit 2 rather than a failed check. */
-export function isExitTwoError(error: unknown): error is UsageError | TargetUnreachableError {
-  return error instanceof Error && (error.name === 'UsageError' || error.name === 'TargetUnreachableError');
+export function isExitTwoError(error: unknown): error is UsageError | TargetUnreachableError | TargetNotThisApiError {
+  return (
+    error instanceof Error && ['UsageError', 'TargetUnreachableError', 'TargetNotThisApiError'].includes(error.name)
+  );
 }

@@ -24,6 +24,8 @@ export interface TargetDescriptor {
   adminUrl?: string;
   /** Live targets: wait out `Retry-After` and exhausted windows instead of hammering. */
   paced: boolean;
+  /** A URL target: what its first answers showed it to be, in one line. */
+  diagnosis?: string;
 }
 
 /** A target the suite started or connected to; `close` stops what was started (idempotent). */

@@ -1,11 +1,11 @@
 import type { Capability } from '../core/capabilities.js';
-import { TargetUnreachableError, UsageError } from './target-errors.js';
+import { diagnoseTarget } from './target-diagnosis.js';
+import { UsageError } from './target-errors.js';
+import { closestName } from '../core/closest-name.js';
 import type { RunningTarget } from './target.js';
 
 /** What a live target may be asked to permit with `--allow`. */
 export const ALLOWABLE: readonly Capability[] = ['writes', 'quota'];
-
-const PROBE_TIMEOUT_MS = 10_000;
 
 /** A live service is assumed to do what the spec says; only what would disturb it needs permission. */
 /** What every live service supports (the rest it must be allowed: {@link ALLOWABLE}). */
@@ -42,8 +42,9 @@ export function validatedBaseUrl(raw: string, flag = '--target'): string {
   try {
     url = new URL(raw);
   } catch {
+    const near = flag === '--target' && !raw.includes('/') ? closestName(raw, ['fake', 'prism']) : undefined;
     throw new UsageError(
-      `${flag} must be ${flag === '--target' ? 'fake, prism or ' : ''}a base URL ending in /v1; got "${raw}"`,
+      `${flag} must be ${flag === '--target' ? 'fake, prism or ' : ''}a base URL ending in /v1; got "${raw}"${near ? ` (did you mean ${near}?)` : ''}`,
     );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
@@ -58,20 +59,8 @@ export function validatedBaseUrl(raw: string, flag = '--target'): string {
   return base;
 }
 
-async function probe(baseUrl: string): Promise<void> {
-  // Unauthenticated, so the probe costs the key nothing; any HTTP answer proves the target is there.
-  try {
-    const response = await fetch(`${baseUrl}/categories`, { signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
-    await response.arrayBuffer();
-  } catch (error) {
-    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    const why = cause?.code ?? cause?.message ?? (error as Error).message;
-    throw new TargetUnreachableError(`target ${baseUrl} is unreachable (${why}); check the URL and your network`);
-  }
-}
-
 /**
- * Checks the URL and key, probes the target once, and describes it. Writes and quota checks run only
+ * Checks the URL and key, diagnoses the target (what answers, and whether it takes the key), and describes it. Writes and quota checks run only
  * when `allow` names them. Nothing is started, so `close` has nothing to stop.
  * @example await connectUrlTarget({ baseUrl: 'https://staging.api.petstore.example.com/v1', apiKey, allow: ['writes'] })
  */
@@ -82,7 +71,7 @@ export async function connectUrlTarget(options: UrlTargetOptions): Promise<Runni
       `a URL target needs an API key: pass --api-key KEY or set PETSTORE_API_KEY (target ${baseUrl})`,
     );
   }
-  await probe(baseUrl);
+  const diagnosis = await diagnoseTarget(baseUrl, options.apiKey);
   const allowed = ALLOWABLE.filter((capability) => options.allow.includes(capability));
   return {
     descriptor: {
@@ -95,6 +84,7 @@ export async function connectUrlTarget(options: UrlTargetOptions): Promise<Runni
         Object.entries(LIVE_LACKING).filter(([capability]) => !allowed.includes(capability as Capability)),
       ),
       paced: true,
+      diagnosis,
     },
     close: async () => undefined,
   };

@@ -72,6 +72,19 @@ export function reachabilityOf(answered: number, unanswered: number, allowed: bo
   };
 }
 
+/**
+ * A `watch` or `replay` that judged no exchange: nothing passed, so it is no pass (exit 2) unless the
+ * run was told that seeing nothing is fine (`--allow-empty`).
+ */
+export function nothingSeen(allowed: boolean): Reachability {
+  return allowed
+    ? { exitCode: 0, verdict: 'Nothing was seen: no exchange was judged (allowed by --allow-empty)' }
+    : {
+        exitCode: 2,
+        verdict: 'Nothing was seen: no exchange was judged, so nothing passed (exit 2; --allow-empty allows it)',
+      };
+}
+
 /** Why a request failed, as short as the system says it: the error code of the cause when there is one. */
 export function whyUnanswered(error: unknown): string {
   const { code, message, cause, timeout } = error as {
