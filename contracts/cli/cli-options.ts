@@ -8,6 +8,8 @@ import { extraHeader } from './extra-headers.js';
 export interface ContractCliOptions {
   /** One or more: each is run with the same checks and seed, then compared in one matrix. */
   targets: string[];
+  /** `--require-complete`: a run that did less than asked fails. */
+  requireComplete?: boolean;
   apiKey?: string;
   allow: Capability[];
   junit?: string;
@@ -105,6 +107,10 @@ export function contractProgram(command: string): Command {
       '--max-concurrency <n>',
       'the most requests in flight at once when the suite acts as several clients (default 4)',
       wholeNumber('--max-concurrency', 1, 64),
+    )
+    .option(
+      '--require-complete',
+      'fail (exit 1) when the run did less than asked: checks left out by --max-minutes or --max-requests, evidence of the catalogue not tried',
     )
     .option(
       '--strict',

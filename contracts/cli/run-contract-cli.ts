@@ -4,7 +4,7 @@ import { junitReport } from '../report/junit-report.js';
 import { coverageText, matrixText } from '../report/matrix-report.js';
 import { disagreementsOf, jsonReport, type ContractReport, type SuiteReport } from '../report/suite-report.js';
 import { checkLine, createdText, summaryText } from '../report/terminal-report.js';
-import { summarise } from '../runner/check-result.js';
+import { summarise, type CheckResult } from '../runner/check-result.js';
 import { sessionOf } from '../runner/run-check.js';
 import { runChecks } from '../runner/run-checks.js';
 import { INTERRUPTED, LEFT_OUT, suiteSettings, type SuiteSettings } from '../runner/target-session.js';
@@ -15,6 +15,7 @@ import {
   evidenceCatalogue,
   evidenceSummary,
   evidenceText,
+  type EvidenceSummary,
 } from '../runner/evidence-catalogue.js';
 import { isExitTwoError } from '../targets/target-errors.js';
 import type { RunningTarget } from '../targets/target.js';
@@ -36,6 +37,24 @@ import { runWatchCli } from './watch-cli.js';
 import { runReplayCli } from './replay-cli.js';
 
 export type { CliIo } from './cli-common.js';
+
+/**
+ * What a run did not do that it was asked to: checks its budget left out or refused (--max-minutes,
+ * --max-requests) and evidence of the catalogue not tried. A target's nature (no clock to move on a
+ * URL, writes not allowed) is not incompleteness: those skips say why in their own lines.
+ */
+function incompleteness(results: readonly CheckResult[], evidence: EvidenceSummary): string[] {
+  const budget = [LEFT_OUT, 'refused before its first request', 'the request budget is used up'];
+  const leftOut = results.filter(
+    ({ outcome, reason }) => outcome === 'skipped' && budget.some((start) => reason?.startsWith(start)),
+  );
+  return [
+    ...(leftOut.length > 0
+      ? [`${leftOut.length} checks left out by the budget (${leftOut.map(({ check }) => check).join(', ')})`]
+      : []),
+    ...(evidence.notTried.length > 0 ? [`${evidence.notTried.length} evidence entries not tried`] : []),
+  ];
+}
 
 /** Runs every check against one target, in this process, printing each result as it comes. */
 async function runAgainst(
@@ -78,7 +97,18 @@ async function runAgainst(
     results.flatMap((result) => result.observed),
     descriptor.lacking,
   );
-  io.out(`${summaryText(results, summary, durationMs / 1000)}; ${requests} requests sent to ${descriptor.label}`);
+  const evidence = evidenceSummary({
+    catalogue: evidenceCatalogue(),
+    tried: session.evidence.tried,
+    results,
+    descriptor,
+    ...(settings.operations && { operations: settings.operations }),
+    ...(session.evidencePlan && { triedBy: session.evidencePlan.triedBy }),
+  });
+  const incomplete = incompleteness(results, evidence);
+  io.out(
+    `${summaryText(results, summary, durationMs / 1000)}; ${requests} requests sent to ${descriptor.label}${incomplete.length > 0 ? `; INCOMPLETE: ${incomplete.join('; ')}` : ''}`,
+  );
   io.out(coverageText(coverage));
   const leftOut = results.filter((result) => result.outcome === 'skipped' && result.reason?.startsWith(LEFT_OUT));
   if (leftOut.length > 0)
@@ -95,14 +125,6 @@ async function runAgainst(
   const created =
     session.marker === undefined ? undefined : { marker: session.marker, records: session.model.created() };
   if (created) io.out(createdText(created));
-  const evidence = evidenceSummary({
-    catalogue: evidenceCatalogue(),
-    tried: session.evidence.tried,
-    results,
-    descriptor,
-    ...(settings.operations && { operations: settings.operations }),
-    ...(session.evidencePlan && { triedBy: session.evidencePlan.triedBy }),
-  });
   for (const line of evidenceText(evidence, descriptor.label)) io.out(line);
   for (const line of waitsPastBudgetText(session.waitsPastBudget)) io.out(line);
   const interrupted = results.filter((result) => result.reason?.startsWith(INTERRUPTED)).length;
@@ -130,6 +152,7 @@ async function runAgainst(
     waitsPastBudget: session.waitsPastBudget,
     waits: session.waits,
     evidence,
+    incomplete,
     exitCode: Math.max(
       reachability.exitCode,
       summary.failed > 0 || session.waitsPastBudget.length > 0 || interrupted > 0 ? 1 : 0,
@@ -286,7 +309,14 @@ export async function runContractCli(
         : 0,
     ),
   );
-  const exitCode = Math.max(0, belowCoverage.length > 0 || failing > 0 ? 1 : 0, ...beyondChecks) as 0 | 1 | 2;
+  const incompleteTargets = options.requireComplete ? reports.filter(({ incomplete }) => incomplete.length > 0) : [];
+  for (const { target, incomplete } of incompleteTargets)
+    io.out(`--require-complete: the run on ${target.label} is incomplete (${incomplete.join('; ')}): exit 1`);
+  const exitCode = Math.max(
+    0,
+    belowCoverage.length > 0 || failing > 0 || incompleteTargets.length > 0 ? 1 : 0,
+    ...beyondChecks,
+  ) as 0 | 1 | 2;
   const report: ContractReport = {
     seed,
     ...(options.maxRequests !== undefined && { maxRequests: options.maxRequests }),

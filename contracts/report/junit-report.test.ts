@@ -13,6 +13,7 @@ const staging: SuiteReport = {
   startedAt: '2026-11-22T12:00:00.000Z',
   durationMs: 1500,
   summary: { passed: 1, failed: 1, skipped: 1 },
+  incomplete: [],
   runs: 20,
   requests: 7,
   coverage: coverageOf(['listCategories 200', 'listCategories 200 X-RateLimit-Limit']),

@@ -35,6 +35,8 @@ export interface SuiteReport {
   waits: WaitRecord[];
   /** What the run tried of the evidence catalogue (every keyword, class of value, rule and burst): counts, the tried set, and what was not tried and why. */
   evidence?: EvidenceSummary;
+  /** What the run was asked to do and did not (checks its budget left out, evidence not tried); empty when complete. */
+  incomplete: string[];
   exitCode: 0 | 1 | 2;
   results: CheckResult[];
 }
