@@ -42,7 +42,7 @@ export { startFakeTarget, FAKE_CAPABILITIES, type FakeTargetOptions } from './ta
 export { startPrismTarget, PRISM_CAPABILITIES, PRISM_LACKING } from './targets/prism-target.js';
 export { connectUrlTarget, type UrlTargetOptions } from './targets/url-target.js';
 export { skipReason, type RunningTarget, type TargetDescriptor, type TargetKind } from './targets/target.js';
-export { TargetUnreachableError, UsageError, isExitTwoError } from './targets/target-errors.js';
+export { TargetNotThisApiError, TargetUnreachableError, UsageError, isExitTwoError } from './targets/target-errors.js';
 /** Conformance of one response to the spec (status, Content-Type, body, documented headers). */
 export { responseViolations, type Violation, type ConformanceOptions } from './conformance/response-conformance.js';
 /** What a check sends and receives. */

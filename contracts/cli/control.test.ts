@@ -86,7 +86,8 @@ describe('control over a run', () => {
         override.all(
           ({ request, next }) => {
             seen.push(request.header('x-gateway-token'));
-            return request.path === '/categories' && request.method === 'GET'
+            // A broken operation, not another API: the answer without a key stays the spec's 401.
+            return request.path === '/categories' && request.method === 'GET' && request.header('authorization')
               ? { status: 418, headers: { 'Content-Type': 'text/plain' }, body: undefined, rawBody: 'no' }
               : next();
           },

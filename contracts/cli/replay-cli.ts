@@ -138,7 +138,11 @@ export async function runReplayCli(argv: readonly string[], io: CliIo): Promise<
       targets.push(
         await startTargetFor(
           target,
-          { allow: options.allow ?? [], ...(options.apiKey !== undefined && { apiKey: options.apiKey }) },
+          {
+            allow: options.allow ?? [],
+            ...(options.apiKey !== undefined && { apiKey: options.apiKey }),
+            ...(options.header && { header: options.header }),
+          },
           io.env,
         ),
       );

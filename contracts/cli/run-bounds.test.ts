@@ -101,7 +101,7 @@ describe('a run is bounded, states its cost first, and always ends with a verdic
         );
       expect(cost).not.toBeNull();
       const [, requests, windows] = cost!.map(Number);
-      expect(windows).toBe(2 * 5_003);
+      expect(windows).toBe(WINDOW_DRIVING_CHECKS.size * 5_003);
       // It is stated after the first check, before any check that drives a window.
       expect(text.indexOf('Cost of this run')).toBeLessThan(text.indexOf('rate_limit_exceeded_answer'));
       const report = JSON.parse(await readFile(json, 'utf8'));

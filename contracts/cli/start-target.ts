@@ -11,10 +11,15 @@ import type { ContractCliOptions } from './cli-options.js';
  */
 export async function startTargetFor(
   target: string,
-  options: Pick<ContractCliOptions, 'apiKey' | 'allow'>,
+  options: Pick<ContractCliOptions, 'apiKey' | 'allow' | 'header'>,
   env: NodeJS.ProcessEnv,
 ): Promise<RunningTarget> {
   if (target === 'fake') return startFakeTarget();
   if (target === 'prism') return startPrismTarget();
-  return connectUrlTarget({ baseUrl: target, apiKey: options.apiKey ?? env.PETSTORE_API_KEY, allow: options.allow });
+  return connectUrlTarget({
+    baseUrl: target,
+    apiKey: options.apiKey ?? env.PETSTORE_API_KEY,
+    allow: options.allow,
+    ...(options.header && { extraHeaders: options.header }),
+  });
 }

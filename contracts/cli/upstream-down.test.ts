@@ -15,12 +15,19 @@ import { watchRun } from './watch-in-process.js';
 const KEY = 'free-test-key';
 
 /** An HTTP server that answers the suite's reachability probe (`GET /v1/categories`, once) and resets every later connection. */
+/** A service that answers the run's diagnosis (a read without the key, then with it) as this API does, then no more. */
 async function diesAfterTheProbe(): Promise<Server> {
-  let answered = false;
+  let answered = 0;
   const server = createServer((incoming, outgoing) => {
-    if (!answered && incoming.url === '/v1/categories') {
-      answered = true;
-      outgoing.writeHead(200, { 'Content-Type': 'application/json' }).end('[]');
+    if (answered < 2 && incoming.url === '/v1/categories') {
+      answered += 1;
+      const limits = { 'X-RateLimit-Limit': '60', 'X-RateLimit-Remaining': '59', 'X-RateLimit-Reset': '4102444800' };
+      if (incoming.headers.authorization)
+        outgoing.writeHead(200, { 'Content-Type': 'application/json', ...limits }).end('[]');
+      else
+        outgoing
+          .writeHead(401, { 'Content-Type': 'application/json', 'WWW-Authenticate': 'Bearer', ...limits })
+          .end('{"code":"missing_api_key","message":"No key.","status":401}');
     } else incoming.socket.destroy();
   });
   server.listen(0, '127.0.0.1');

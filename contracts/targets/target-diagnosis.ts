@@ -9,12 +9,20 @@ interface ProbeAnswer {
   text: string;
 }
 
-async function probeOnce(url: string, authorization?: string): Promise<ProbeAnswer> {
+async function probeOnce(
+  url: string,
+  extraHeaders: ReadonlyArray<readonly [string, string]>,
+  authorization?: string,
+): Promise<ProbeAnswer> {
   try {
     const response = await fetch(url, {
       // A login page or a portal answers with a redirect: it is seen, never followed.
       redirect: 'manual',
-      headers: { Accept: 'application/json', ...(authorization && { Authorization: authorization }) },
+      headers: [
+        ['Accept', 'application/json'],
+        ...extraHeaders,
+        ...(authorization ? [['Authorization', authorization] as const] : []),
+      ] as Array<[string, string]>,
       signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
     });
     return { status: response.status, headers: response.headers, text: await response.text() };
@@ -56,20 +64,25 @@ function notThisApi(answer: ProbeAnswer, what: string): string | undefined {
  * What the suite is talking to, from two requests before any check: `GET /categories` without a key
  * (it costs the key nothing) and with it (one request of the key's window). Resolves with one line
  * saying what answered; throws {@link TargetNotThisApiError} (exit 2, before any waiting) when it is not
- * this API (an HTML page, a redirect, not JSON, no `X-RateLimit-*` on either answer) or the key is refused.
+ * this API (its answer without a key is an HTML page, a redirect or not JSON; neither answer has
+ * `X-RateLimit-*`) or the key is refused. `extraHeaders` (`--header`) go on both, as on every request.
  * @example await diagnoseTarget('https://staging.api.petstore.example.com/v1', key) // 'target ...: the Pet Store API ...'
  */
-export async function diagnoseTarget(baseUrl: string, apiKey: string): Promise<string> {
+export async function diagnoseTarget(
+  baseUrl: string,
+  apiKey: string,
+  extraHeaders: ReadonlyArray<readonly [string, string]> = [],
+): Promise<string> {
   const url = `${baseUrl}/categories`;
-  const anonymous = await probeOnce(url);
-  const keyed = await probeOnce(url, `Bearer ${apiKey}`);
+  const anonymous = await probeOnce(url, extraHeaders);
+  const keyed = await probeOnce(url, extraHeaders, `Bearer ${apiKey}`);
   const stop = (why: string) => {
     throw new TargetNotThisApiError(
       `target ${baseUrl} is not the Pet Store API: ${why}. Check --target; nothing else was sent`,
     );
   };
-  const wrong =
-    notThisApi(anonymous, 'GET /categories without a key') ?? notThisApi(keyed, 'GET /categories with the key');
+  // What the API is shows without a key (its 401); a wrong answer with the key is a finding of the checks.
+  const wrong = notThisApi(anonymous, 'GET /categories without a key');
   if (wrong) stop(wrong);
   if (!anonymous.headers.has('x-ratelimit-limit') && !keyed.headers.has('x-ratelimit-limit'))
     stop(

@@ -34,6 +34,8 @@ export interface UrlTargetOptions {
   baseUrl: string;
   apiKey: string | undefined;
   allow: readonly Capability[];
+  /** `--header`: fields every request carries, the diagnosis's too (a gateway may need them). */
+  extraHeaders?: ReadonlyArray<readonly [string, string]>;
 }
 
 /** The base address a flag names (`--target`, `--upstream`), without a trailing slash; a {@link UsageError} saying why not. */
@@ -71,7 +73,7 @@ export async function connectUrlTarget(options: UrlTargetOptions): Promise<Runni
       `a URL target needs an API key: pass --api-key KEY or set PETSTORE_API_KEY (target ${baseUrl})`,
     );
   }
-  const diagnosis = await diagnoseTarget(baseUrl, options.apiKey);
+  const diagnosis = await diagnoseTarget(baseUrl, options.apiKey, options.extraHeaders);
   const allowed = ALLOWABLE.filter((capability) => options.allow.includes(capability));
   return {
     descriptor: {

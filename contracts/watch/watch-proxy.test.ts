@@ -434,7 +434,12 @@ describe('petstore-contract watch', () => {
       // The proxy is the key's only client here: exact accounting. (Shared, the default, two of these go
       // unseen: any-key-accepted and rate-limit-headers-missing-on-404 show only as a Remaining that fell
       // by the wrong amount.)
-      const proxy = await startWatchProxy({ upstream: server.baseUrl, exclusiveKey: true });
+      // A variant that breaks a SHOULD shows as a violation under --strict (as a warning without it).
+      const proxy = await startWatchProxy({
+        upstream: server.baseUrl,
+        exclusiveKey: true,
+        ...(variant?.strict && { strict: true }),
+      });
       await sendOrdinaryTraffic(proxy.baseUrl, KEY);
       await proxy.close();
       const { byRule, violations } = proxy.summary();
@@ -628,8 +633,12 @@ describe('petstore-contract watch', () => {
       }
     });
     const [code] = (await once(child, 'close')) as [number | null];
-    expect(code).toBe(0);
+    // It saw nothing, so it passed nothing: exit 2, and says so (--allow-empty would make it 0).
+    expect(code).toBe(2);
     expect(stdout).toMatch(/^Watched 0 exchanges with /m);
+    expect(stdout).toContain(
+      'Nothing was seen: no exchange was judged, so nothing passed (exit 2; --allow-empty allows it)',
+    );
   }, 60_000);
   it("verifies an HTTPS upstream with the system's CAs (SSL_CERT_FILE, else the system bundle), and answers 502 when it cannot", async () => {
     const dir = await mkdtemp(join(tmpdir(), 'watch-tls-'));
