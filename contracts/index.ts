@@ -35,6 +35,7 @@ export { runCheck, type RunCheckOptions } from './runner/run-check.js';
 export { runChecks, type RunChecksOptions } from './runner/run-checks.js';
 export { suiteSettings, DEFAULT_MAX_CONCURRENCY, DEFAULT_RUNS, type SuiteSettings } from './runner/suite-settings.js';
 export { summarise, type CheckResult, type SuiteSummary } from './runner/check-result.js';
+export type { CheckFinding } from './runner/check-finding.js';
 /** Registers the registry as jest tests against a target (what `npm test` uses). */
 export { describeContractSuite, type ContractSuiteDefinition } from './jest/describe-contract-suite.js';
 /** Targets: the fake in-process, Prism spawned, or a live base URL; and why a check is skipped on one. */

@@ -27,10 +27,23 @@ function operationOfCurl(curl: string | undefined, baseUrl: string): string | un
   return sent ? operationOfRequest(sent[1]!, sent[2]!, baseUrl)?.operationId : undefined;
 }
 
-/** A failed check of the suite on the target at `baseUrl`, as a baseline matches it. */
+/**
+ * A failed check of the suite on the target at `baseUrl`, as a baseline matches it: by the id of what
+ * broke (a promise or a rule: an entry's `promise` names either) and its operation, both from the
+ * check's first finding; the text is read only for a result that carries no findings (an older report).
+ */
 export function findingOfResult(result: CheckResult, baseUrl: string): Finding {
   const title = result.failure?.title ?? 'failed';
-  const promise = /^Broken promise (\w+):/.exec(title)?.[1];
+  const [first] = result.findings ?? [];
+  if (first) {
+    return {
+      check: result.check,
+      title,
+      ...(first.operation !== undefined && { operation: first.operation }),
+      ...(first.kind !== 'check' && { promise: first.id }),
+    };
+  }
+  const promise = /^Broken (?:promise|rule) (\w+):/.exec(title)?.[1];
   const operation =
     operationNamed([title, ...(result.failure?.lines ?? [])].join('\n')) ??
     operationOfCurl(result.failure?.curl, baseUrl);

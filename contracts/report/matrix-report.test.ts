@@ -22,7 +22,7 @@ function suite(label: string, results: CheckResult[]): SuiteReport {
     durationMs: 1,
     summary: { passed: 0, failed: 0, skipped: 0 },
     incomplete: [],
-  runs: 1,
+    runs: 1,
     requests: 3,
     coverage: coverageOf([]),
     unanswered: { count: 0, requests: [] },

@@ -1,3 +1,4 @@
+import { findingsByCause } from './findings-by-cause.js';
 import type { Coverage } from '../coverage/coverage.js';
 import type { CreatedRecord } from '../model/record-ledger.js';
 import type { CheckResult, SuiteSummary } from '../runner/check-result.js';
@@ -86,5 +87,7 @@ export function disagreementsOf(reports: readonly SuiteReport[]): Disagreement[]
  * @example await writeFile('reports/contract.json', jsonReport(report));
  */
 export function jsonReport(report: ContractReport): string {
-  return `${JSON.stringify(report, null, 2)}\n`;
+  // Per target, the findings grouped by cause beside each result's own findings (results[].findings).
+  const targets = report.targets.map((target) => ({ ...target, causes: findingsByCause(target.results) }));
+  return `${JSON.stringify({ ...report, targets }, null, 2)}\n`;
 }

@@ -1,3 +1,4 @@
+import { findingsByCause, type FindingCause } from './findings-by-cause.js';
 import type { CheckResult, SuiteSummary } from '../runner/check-result.js';
 
 const MARK = { passed: 'PASS', failed: 'FAIL', skipped: 'SKIP' } as const;
@@ -25,12 +26,30 @@ export function failureBlock(result: CheckResult, index?: number): string {
   return lines.join('\n');
 }
 
-/** The closing lines: every failure in full, then the counts. */
+/** The closing lines: the findings grouped by cause, every failure in full, then the counts. */
 export function summaryText(results: readonly CheckResult[], summary: SuiteSummary, seconds: number): string {
   const failures = results.filter((result) => result.outcome === 'failed');
   const blocks = failures.map((result, index) => failureBlock(result, index + 1));
   const counts = `${summary.passed} passed, ${summary.failed} failed, ${summary.skipped} skipped in ${seconds.toFixed(1)} s`;
-  return [...(blocks.length > 0 ? ['', 'Failures:', '', blocks.join('\n\n')] : []), '', counts].join('\n');
+  const causes = findingsByCause(results);
+  const grouped =
+    causes.length > 0 && causes.length < failures.length
+      ? [
+          '',
+          `Findings by cause (${causes.length} causes behind ${failures.length} failed checks):`,
+          ...causes.map(causeLine),
+        ]
+      : [];
+  return [...grouped, ...(blocks.length > 0 ? ['', 'Failures:', '', blocks.join('\n\n')] : []), '', counts].join('\n');
+}
+
+/** One cause, once: what broke, every check that met it, and the first exchange to reproduce it. */
+function causeLine({ id, kind, checks, first }: FindingCause): string {
+  return [
+    `  ${id} (${kind}): met by ${checks.length} check${checks.length === 1 ? '' : 's'}: ${checks.join(', ')}`,
+    `    first: ${first.title}${first.operation ? ` (${first.operation})` : ''}`,
+    ...(first.curl ? [`    Reproduce with: ${first.curl}`] : []),
+  ].join('\n');
 }
 
 /**

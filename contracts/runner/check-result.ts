@@ -1,3 +1,5 @@
+import type { CheckFinding } from './check-finding.js';
+
 /** What one check concluded against one target: a typed value that reports are built from. */
 export interface CheckResult {
   check: string;
@@ -10,7 +12,11 @@ export interface CheckResult {
     lines: string[];
     /** The request that showed the failure, as `curl`, key redacted. */
     curl?: string;
+    /** The status that request was answered with: what running the `curl` must show again. */
+    status?: number;
   };
+  /** Every distinct thing the check found broken (failed only), as data: `failure` is its first, rendered. */
+  findings?: CheckFinding[];
   /** SHOULDs of the rule table the target broke (a failure with --strict), one line each: `rule: title; Received ...`. */
   warnings?: string[];
   /** Things the person watching should know, e.g. waits for Retry-After. */

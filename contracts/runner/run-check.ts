@@ -1,6 +1,5 @@
 import { isCheckFailure, isSkip, type Check } from '../checks/check.js';
 import { specValidators } from '../conformance/spec-validators.js';
-import { brokenHeading, heldText } from '../model/broken-promise.js';
 import { skipReason, type TargetDescriptor } from '../targets/target.js';
 import { curlCommand } from '../transport/curl-command.js';
 import type { CheckResult } from './check-result.js';
@@ -10,6 +9,7 @@ import type { PropertyContext, PropertyPhase } from '../checks/property.js';
 import { entriesOfCheck } from './evidence-catalogue.js';
 import { DEFAULT_MAX_CONCURRENCY, suiteSettings, type SuiteSettings } from './suite-settings.js';
 import { TargetSession, type CheckTally } from './target-session.js';
+import { findingLines, findingOfCheck, findingsOfBroken } from './check-finding.js';
 
 /** Options of {@link runCheck}. */
 export interface RunCheckOptions {
@@ -174,26 +174,17 @@ async function runCheckWith(
   });
   // A promise broken by any exchange of the check fails it first: it is what went wrong earliest.
   const brokenPromise = () => {
-    const [first] = tally.broken;
+    const findings = findingsOfBroken(tally.broken, descriptor.baseUrl, descriptor.apiKey);
+    const [first, ...others] = findings;
     if (!first) return undefined;
-    const also =
-      tally.broken.length > 1
-        ? [
-            `(and ${tally.broken.length - 1} more: ${[...new Set(tally.broken.slice(1).map(({ promise }) => promise))].join(', ')})`,
-          ]
-        : [];
-    const involved = (first.involved ?? [])
-      .filter((exchange) => exchange !== first.exchange)
-      .map(
-        (exchange) =>
-          `  ${curlCommand(exchange.request, descriptor.apiKey)}  # also involved, answered ${exchange.status}`,
-      );
+    // Every distinct finding in full: what the first one is not is what a developer needs next.
     const failure = {
-      title: `${brokenHeading(first.promise)}: ${first.title}`,
-      lines: [...first.lines, heldText(first.promise), ...involved, ...also],
-      curl: curlCommand(first.exchange.request, descriptor.apiKey),
+      title: first.count > 1 ? `${first.title} (${first.count} exchanges)` : first.title,
+      lines: [...first.lines, ...others.flatMap((other) => ['', ...findingLines(other)])],
+      ...(first.curl && { curl: first.curl }),
+      ...(first.status !== undefined && { status: first.status }),
     };
-    return { ...base, outcome: 'failed' as const, failure, ...finished() };
+    return { ...base, outcome: 'failed' as const, failure, findings, ...finished() };
   };
   try {
     await session.resetTarget();
@@ -220,10 +211,16 @@ async function runCheckWith(
       const sequence = (error.sequence ?? []).map(
         ({ label, exchange }) => `  ${curlCommand(exchange.request, descriptor.apiKey)}  # ${label}`,
       );
+      const failure = {
+        title: error.title,
+        lines: [...error.lines, ...sequence],
+        ...(curl && { curl, status: error.exchange!.status }),
+      };
       return {
         ...base,
         outcome: 'failed',
-        failure: { title: error.title, lines: [...error.lines, ...sequence], ...(curl && { curl }) },
+        failure,
+        findings: [findingOfCheck(check.name, failure, error.exchange, descriptor.baseUrl)],
         ...finished(),
       };
     }
