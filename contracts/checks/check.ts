@@ -88,6 +88,8 @@ export class CheckFailure extends Error {
     readonly exchange?: Exchange,
     /** Every request of a failing sequence, in the order sent (reports print each as `curl`). */
     readonly sequence?: ReadonlyArray<{ label: string; exchange: Exchange }>,
+    /** What broke, when it is a promise of the model or a rule of the table: the finding's id. */
+    readonly broke?: string,
   ) {
     super([title, ...lines].join('\n'));
   }

@@ -135,6 +135,7 @@ function failure(
       label: `client ${client + 1}, answered ${exchange.status}`,
       exchange,
     })),
+    first!.promise,
   );
 }
 

@@ -89,12 +89,61 @@ withChromium('the HTML report (--html), opened in Chromium', () => {
         /^curl -X GET '.*\/v1\/categories'/,
       );
       expect(fetched).toEqual([]);
-      if (process.env.UPDATE_SCREENSHOTS) {
-        await mkdir(join(REPO_ROOT, 'docs/images'), { recursive: true });
-        await page.screenshot({ path: SCREENSHOT, fullPage: true });
-      }
     });
   }, 180_000);
+
+  it('of a two-target run where one defect meets many checks: the run, grouped findings, every skip and the evidence in text, linked cells, a legend', async () => {
+    const dated = await startFakeServer({ port: 0, ...brokenVariant('content-type-sent-twice').fake });
+    const file = join(reports, 'grouped.html');
+    try {
+      const { io } = capturedIo();
+      const args = [
+        '--target',
+        'fake',
+        '--target',
+        dated.baseUrl,
+        '--api-key',
+        'enterprise-test-key',
+        '--runs',
+        '2',
+        '--seed',
+        '7',
+      ];
+      expect(await runContractCli([...args, '--html', file], io)).toBe(1);
+    } finally {
+      await dated.close();
+    }
+    await inChromium(file, async (page, fetched) => {
+      const context = await page.locator('#context').textContent();
+      expect(context).toContain('--api-key *** --runs 2 --seed 7');
+      expect(context).not.toContain('enterprise-test-key');
+      expect(context).toMatch(/harness \d+\.\d+\.\d+, spec 1\.0\.0/);
+      expect(context).toMatch(/\d+\.\d s, \d+ requests, the key's plan: 5000 requests a minute/);
+      // One cause, every check that met it named once under it.
+      const cause = page.locator('#causes tr', { hasText: 'content_type_syntax' });
+      expect(await cause.count()).toBe(1);
+      expect(
+        Number(/met by (\d+)|(\d+):/.exec((await cause.locator('td').nth(2).textContent()) ?? '')?.[2]),
+      ).toBeGreaterThan(5);
+      // A FAIL cell leads to its failure, a SKIP cell to the reason, both in the page's text.
+      const failLink = page.locator('#matrix td.failed a').first();
+      const target = (await failLink.getAttribute('href'))!.slice(1);
+      expect(await page.locator(`[id="${target}"]`).textContent()).toMatch(/Received/);
+      const skipLink = page.locator('#matrix td.skipped a').first();
+      expect(await page.locator(`[id="${(await skipLink.getAttribute('href'))!.slice(1)}"]`).textContent()).toMatch(
+        /\w{10,}/,
+      );
+      expect(await page.locator('#skips tbody tr').count()).toBeGreaterThan(2);
+      expect(await page.textContent('body')).toMatch(/entries of the evidence catalogue tried/);
+      expect(await page.locator('#heat-legend').textContent()).toContain('striped');
+      expect(fetched).toEqual([]);
+      if (process.env.UPDATE_SCREENSHOTS) {
+        await mkdir(join(REPO_ROOT, 'docs/images'), { recursive: true });
+        // The top of the page: the run, the findings by cause, the matrix and the heat map with its legend.
+        await page.screenshot({ path: SCREENSHOT, clip: { x: 0, y: 0, width: 1200, height: 2000 } });
+      }
+    });
+  }, 240_000);
 
   it('of a watch session: the rules against the upstream and each violation', async () => {
     const file = join(reports, 'watch.html');

@@ -21,6 +21,8 @@ import { isExitTwoError } from '../targets/target-errors.js';
 import type { RunningTarget } from '../targets/target.js';
 import { contractOptions, contractProgram, type ContractCliOptions } from './cli-options.js';
 import { commandOf, parseWith, unwritableReports, writeReport, type CliIo } from './cli-common.js';
+import { packageVersion } from './version.js';
+import { specDocument } from '../../spec/spec-artifacts.js';
 import { startTargetFor } from './start-target.js';
 import { runChecksCli } from './checks-cli.js';
 import { existsSync } from 'node:fs';
@@ -153,6 +155,7 @@ async function runAgainst(
     waits: session.waits,
     evidence,
     incomplete,
+    ...(session.keyLimit !== undefined && { keyLimit: session.keyLimit }),
     exitCode: Math.max(
       reachability.exitCode,
       summary.failed > 0 || session.waitsPastBudget.length > 0 || interrupted > 0 ? 1 : 0,
@@ -319,6 +322,11 @@ export async function runContractCli(
   ) as 0 | 1 | 2;
   const report: ContractReport = {
     seed,
+    flags: argv.map((word, index) => (argv[index - 1] === '--api-key' ? '***' : word)),
+    versions: {
+      harness: packageVersion(),
+      spec: String((specDocument() as { info?: { version?: unknown } }).info?.version),
+    },
     ...(options.maxRequests !== undefined && { maxRequests: options.maxRequests }),
     ...(options.maxMinutes !== undefined && { maxMinutes: options.maxMinutes }),
     ...(options.minCoverage !== undefined && { minCoverage: options.minCoverage }),

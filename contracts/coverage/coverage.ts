@@ -74,6 +74,9 @@ export function coverageOf(observed: Iterable<string>, lacking: Partial<Record<C
 export function observedItems(exchange: Exchange, baseUrl: string): string[] {
   const operation = operationOfRequest(exchange.request.method, exchange.request.url, baseUrl);
   if (!operation) return [];
+  // Every answer the spec documents is JSON: an HTML page with the right status exercises none of them.
+  const type = exchange.headers['content-type'] ?? '';
+  if (exchange.text !== '' && !/^application\/([\w.+-]*\+)?json\b/i.test(type.trim())) return [];
   const { status, headers } = itemsOf(operation, exchange.status);
   const observed = [status];
   for (const header of headers) if (exchange.headers[header.lower] !== undefined) observed.push(header.item);

@@ -1,3 +1,4 @@
+import { findingsByCause } from './findings-by-cause.js';
 import type { HtmlReportInput } from './html-report.js';
 import type { ContractReport } from './suite-report.js';
 
@@ -13,8 +14,8 @@ export function htmlInputOfContract(report: ContractReport): HtmlReportInput {
     title: `Contract suite, seed ${report.seed}: ${targets.join(' · ')}`,
     verdict: `Exit ${report.exitCode}: ${report.targets
       .map(
-        ({ target, summary }) =>
-          `${target.label} ${summary.passed} passed, ${summary.failed} failed, ${summary.skipped} skipped`,
+        ({ target, summary, incomplete }) =>
+          `${target.label} ${summary.passed} passed, ${summary.failed} failed, ${summary.skipped} skipped${incomplete.length > 0 ? ` (INCOMPLETE: ${incomplete.join('; ')})` : ''}`,
       )
       .join('; ')}`,
     exitCode: report.exitCode,
@@ -22,22 +23,61 @@ export function htmlInputOfContract(report: ContractReport): HtmlReportInput {
     targets,
     matrix: checks.map((check) => ({
       check,
-      cells: report.targets.map(({ results }) => {
+      cells: report.targets.map(({ results }, index) => {
         const result = results.find((each) => each.check === check);
         const note = result?.failure?.title ?? result?.reason;
-        return { outcome: result?.outcome ?? 'skipped', ...(note !== undefined && { note }) };
+        const outcome = result?.outcome ?? 'skipped';
+        return {
+          outcome,
+          ...(note !== undefined && { note }),
+          ...(outcome !== 'passed' && { href: anchorOf(outcome, index, check) }),
+        };
       }),
     })),
+    context: contextOf(report),
+    causes: report.targets.flatMap(({ target, results }, index) =>
+      findingsByCause(results).map(({ id, kind, checks: met, first }) => ({
+        target: target.label,
+        id,
+        kind,
+        checks: met,
+        first: first.title,
+        anchor: anchorOf('failed', index, met[0]!),
+      })),
+    ),
+    skips: report.targets.flatMap(({ target, results }, index) =>
+      results
+        .filter((result) => result.outcome === 'skipped')
+        .map((result) => ({
+          target: target.label,
+          check: result.check,
+          reason: result.reason ?? '',
+          anchor: anchorOf('skipped', index, result.check),
+        })),
+    ),
+    evidence: report.targets.flatMap(({ target, evidence }) =>
+      evidence
+        ? [
+            {
+              target: target.label,
+              tried: evidence.tried.length,
+              catalogue: evidence.catalogue,
+              notTried: evidence.notTried,
+            },
+          ]
+        : [],
+    ),
     coverage: report.targets.map(({ target, coverage }) => ({
       target: target.label,
       items: coverage.items,
       percent: coverage.percent,
     })),
-    failures: report.targets.flatMap(({ target, results }) =>
+    failures: report.targets.flatMap(({ target, results }, index) =>
       results
         .filter((result) => result.outcome === 'failed' && result.failure)
         .map((result) => ({
           target: target.label,
+          anchor: anchorOf('failed', index, result.check),
           check: result.check,
           title: result.failure!.title,
           lines: result.failure!.lines,
@@ -66,4 +106,24 @@ export function htmlInputOfContract(report: ContractReport): HtmlReportInput {
       'Deprecated calls: the suite calls deprecated operations on purpose; watch and replay report those of real traffic.',
     ],
   };
+}
+
+/** Where a failure or a skip of one check on one target stands in the page. */
+function anchorOf(outcome: 'failed' | 'skipped', target: number, check: string): string {
+  return `${outcome === 'failed' ? 'failure' : 'skip'}-${target}-${check}`;
+}
+
+/** The run's context, a row each: what a reader of the page needs to weigh and repeat it. */
+function contextOf(report: ContractReport): Array<{ name: string; value: string }> {
+  return [
+    ...(report.flags ? [{ name: 'command', value: `petstore-contract ${report.flags.join(' ')}` }] : []),
+    { name: 'seed', value: String(report.seed) },
+    ...(report.versions
+      ? [{ name: 'versions', value: `harness ${report.versions.harness}, spec ${report.versions.spec}` }]
+      : []),
+    ...report.targets.map(({ target, durationMs, requests, keyLimit }) => ({
+      name: target.label,
+      value: `${(durationMs / 1000).toFixed(1)} s, ${requests} requests${keyLimit !== undefined ? `, the key's plan: ${keyLimit} requests a minute (X-RateLimit-Limit)` : ''}, capabilities: ${target.capabilities.join(', ')}`,
+    })),
+  ];
 }

@@ -7,6 +7,8 @@ export interface MatrixCell {
   outcome: 'passed' | 'failed' | 'skipped';
   /** The failure's title or the skip's reason. */
   note?: string;
+  /** The anchor of the failure (or skip) it stands for, in the page. */
+  href?: string;
 }
 
 /**
@@ -25,7 +27,20 @@ export interface HtmlReportInput {
   /** Per target, every operation x status x header item, exercised or not. */
   /** Each target's items, and its percent as the terminal prints it (what it cannot give left out). */
   coverage: Array<{ target: string; items: CoverageItem[]; percent: number }>;
-  failures: Array<{ target: string; check: string; title: string; lines: string[]; curl?: string }>;
+  failures: Array<{ target: string; check: string; title: string; lines: string[]; curl?: string; anchor?: string }>;
+  /** What the run was: duration, requests per target, flags, versions, the key's plan, the seed. */
+  context?: Array<{ name: string; value: string }>;
+  /** The findings grouped by what broke: each cause once, with every check that met it. */
+  causes?: Array<{ target: string; id: string; kind: string; checks: string[]; first: string; anchor?: string }>;
+  /** Every check not run, and why, as text (not only as a cell's title). */
+  skips?: Array<{ target: string; check: string; reason: string; anchor: string }>;
+  /** Per target, what of the evidence catalogue the run tried, and what it did not and why. */
+  evidence?: Array<{
+    target: string;
+    tried: number;
+    catalogue: number;
+    notTried: Array<{ entry: string; why: string }>;
+  }>;
   waits: Array<{ target: string; check: string; why: string; startedAfter: number; seconds: number; outcome: string }>;
   created: Array<{ target: string; marker: string; records: number; ids: string }>;
   deprecated: Array<{ operation: string; calls: number; sunset?: string; clients: string }>;

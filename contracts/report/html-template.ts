@@ -23,6 +23,8 @@ export const HTML_TEMPLATE = `<!doctype html>
   .timeline .bar { position: absolute; top: 3px; height: 16px; border-radius: 3px; background: #5b7bd5; }
   .timeline .bar.refused { background: #d55b5b; }
   .muted { color: #666; }
+  .swatch { display: inline-block; width: 14px; height: 12px; vertical-align: middle; border: 1px solid #ccc; }
+  .swatch.none { background: repeating-linear-gradient(45deg,#fff,#fff 3px,#eee 3px,#eee 6px); }
 </style>
 </head>
 <body>
@@ -30,18 +32,36 @@ export const HTML_TEMPLATE = `<!doctype html>
 <p class="muted">Written {{generatedAt}}</p>
 <p class="verdict {{#if passed}}pass{{else}}fail{{/if}}" id="verdict">{{verdict}}</p>
 {{#each notes}}<p>{{this}}</p>{{/each}}
+{{#if context}}
+<h2>The run</h2>
+<table id="context"><tbody>
+{{#each context}}<tr><th>{{name}}</th><td>{{value}}</td></tr>
+{{/each}}</tbody></table>
+{{/if}}
+{{#if causes.length}}
+<h2>Findings by cause ({{causes.length}})</h2>
+<p>Each thing the target broke, once, with every check that met it; the failures below hold every finding in full.</p>
+<table id="causes"><thead><tr><th>target</th><th>what broke</th><th>met by</th><th>first finding</th></tr></thead><tbody>
+{{#each causes}}<tr><td>{{target}}</td><td><code>{{id}}</code> ({{kind}})</td><td>{{checks.length}}: {{#each checks}}{{this}}{{#unless @last}}, {{/unless}}{{/each}}</td><td>{{#if anchor}}<a href="#{{anchor}}">{{first}}</a>{{else}}{{first}}{{/if}}</td></tr>
+{{/each}}</tbody></table>
+{{/if}}
 
 <h2>Check x target</h2>
 <table id="matrix">
   <thead><tr><th>check</th>{{#each targets}}<th>{{this}}</th>{{/each}}</tr></thead>
   <tbody>
-  {{#each matrix}}<tr><td>{{check}}</td>{{#each cells}}<td class="{{outcome}}" title="{{note}}">{{mark}}</td>{{/each}}</tr>
+  {{#each matrix}}<tr><td>{{check}}</td>{{#each cells}}<td class="{{outcome}}" title="{{note}}">{{#if href}}<a href="#{{href}}">{{mark}}</a>{{else}}{{mark}}{{/if}}</td>{{/each}}</tr>
   {{/each}}
   </tbody>
 </table>
+<p class="muted" id="matrix-legend">PASS: every request the check sent kept what it holds · FAIL: links to the failure · SKIP: links to why it was not run.</p>
 
 <h2>Coverage: operation x status x header</h2>
-<p>{{#each coveragePercents}}{{target}}: {{percent}}%{{#unless @last}} · {{/unless}}{{/each}}. Each cell: the share of targets that exercised it (striped: not documented).</p>
+<p>{{#each coveragePercents}}{{target}}: {{percent}}%{{#unless @last}} · {{/unless}}{{/each}}. Each cell: the share of targets whose answers exercised it.</p>
+<p id="heat-legend">Colours: <span class="swatch" style="background: hsl(100, 65%, 62%)"></span> every target ·
+  <span class="swatch" style="background: hsl(50, 65%, 62%)"></span> half of them ·
+  <span class="swatch" style="background: hsl(0, 65%, 62%)"></span> none ·
+  <span class="swatch none"></span> striped: the spec does not document that header on that status. An answer that is not JSON exercises nothing.</p>
 <table class="heat" id="heatmap">
   <thead><tr><th></th>{{#each heat.headers}}<th class="col">{{this}}</th>{{/each}}</tr></thead>
   <tbody>
@@ -52,7 +72,7 @@ export const HTML_TEMPLATE = `<!doctype html>
 
 <h2>Failures ({{failures.length}})</h2>
 {{#each failures}}
-<div class="failure">
+<div class="failure" id="{{anchor}}">
   <strong>{{check}}</strong> on {{target}}: {{title}}
   <pre>{{#each lines}}{{this}}
 {{/each}}</pre>
@@ -60,6 +80,21 @@ export const HTML_TEMPLATE = `<!doctype html>
 </div>
 {{else}}<p>None.</p>
 {{/each}}
+
+{{#if skips}}
+<h2>Skipped ({{skips.length}})</h2>
+<table id="skips"><thead><tr><th>target</th><th>check</th><th>why it was not run</th></tr></thead><tbody>
+{{#each skips}}<tr id="{{anchor}}"><td>{{target}}</td><td>{{check}}</td><td>{{reason}}</td></tr>
+{{/each}}</tbody></table>
+{{/if}}
+{{#if evidence}}
+<h2>Evidence</h2>
+{{#each evidence}}<p>{{target}}: {{tried}} of {{catalogue}} entries of the evidence catalogue tried.</p>
+{{#if notTried.length}}<table class="evidence"><thead><tr><th>not tried</th><th>why</th></tr></thead><tbody>
+{{#each notTried}}<tr><td>{{entry}}</td><td>{{why}}</td></tr>
+{{/each}}</tbody></table>{{/if}}
+{{/each}}
+{{/if}}
 
 <h2>Waits</h2>
 {{#each waits}}

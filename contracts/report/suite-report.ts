@@ -36,6 +36,8 @@ export interface SuiteReport {
   waits: WaitRecord[];
   /** What the run tried of the evidence catalogue (every keyword, class of value, rule and burst): counts, the tried set, and what was not tried and why. */
   evidence?: EvidenceSummary;
+  /** The key's per-minute limit, as its answers said (X-RateLimit-Limit), when the run read it. */
+  keyLimit?: number;
   /** What the run was asked to do and did not (checks its budget left out, evidence not tried); empty when complete. */
   incomplete: string[];
   exitCode: 0 | 1 | 2;
@@ -61,6 +63,10 @@ export interface ContractReport {
   disagreements: Disagreement[];
   /** With `--baseline`: the failures it excused, those it did not, its entries that no longer fail or expired. */
   baseline?: BaselineVerdict;
+  /** The command line as given, the key's value shown as `***`: what a report's reader needs to run it again. */
+  flags?: string[];
+  /** The harness's version and the spec's (`info.version`). */
+  versions?: { harness: string; spec: string };
 }
 
 /**

@@ -63,15 +63,17 @@ export function findingsOfBroken(broken: readonly BrokenPromise[], baseUrl: stri
   return [...byCause.values()];
 }
 
-/** A check's own expectation, failed: its id is the check's name. */
+/** A check's own failure: its id is the promise or rule it says broke, else the check's name. */
 export function findingOfCheck(
   check: string,
   failure: { title: string; lines: string[]; curl?: string; status?: number },
   exchange: Exchange | undefined,
   baseUrl: string,
+  broke?: string,
 ): CheckFinding {
   const operation = exchange && operationOf(exchange, baseUrl);
-  return { id: check, kind: 'check', ...(operation !== undefined && { operation }), ...failure, count: 1 };
+  const kind = broke === undefined ? 'check' : broke in PROMISES ? 'promise' : 'rule';
+  return { id: broke ?? check, kind, ...(operation !== undefined && { operation }), ...failure, count: 1 };
 }
 
 /** A finding as lines of a report: its title, its lines, how often, and the curl that reproduces it. */

@@ -220,7 +220,7 @@ async function runCheckWith(
         ...base,
         outcome: 'failed',
         failure,
-        findings: [findingOfCheck(check.name, failure, error.exchange, descriptor.baseUrl)],
+        findings: [findingOfCheck(check.name, failure, error.exchange, descriptor.baseUrl, error.broke)],
         ...finished(),
       };
     }
