@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startFakeServer, type RunningFakeServer } from '../../mocks/server/index.js';
 import { capturedIo } from './captured-io.js';
 import { runContractCli } from './run-contract-cli.js';
@@ -31,10 +34,14 @@ describe('a run that did less than asked', () => {
     expect(summary).toContain('INCOMPLETE: 1 checks left out by the budget (rate_limit_exceeded_answer)');
   }, 120_000);
 
-  it('fails with --require-complete, naming what was left out', async () => {
+  it('fails with --require-complete, naming what was left out; the JUnit says so too', async () => {
     await fake.fake.reset();
     const { io, out } = capturedIo();
-    expect(await runContractCli([...args(), '--require-complete'], io)).toBe(1);
+    const junit = join(await mkdtemp(join(tmpdir(), 'require-complete-')), 'run.xml');
+    expect(await runContractCli([...args(), '--require-complete', '--junit', junit], io)).toBe(1);
     expect(out.join('\n')).toContain(`--require-complete: the run on ${fake.baseUrl} is incomplete`);
+    const xml = await readFile(junit, 'utf8');
+    expect(xml).toContain(`petstore contract suite (${fake.baseUrl}): INCOMPLETE`);
+    expect(xml).toContain('name="complete" value="no: 1 checks left out by the budget (rate_limit_exceeded_answer)');
   }, 120_000);
 });

@@ -37,12 +37,13 @@ function testsuite(report: SuiteReport, run: ContractReport): string[] {
     return `${open}</testcase>`;
   });
   return [
-    `  <testsuite name="${xmlText(`petstore contract suite (${target.label})`)}" tests="${total}" failures="${summary.failed + extraFailures}" errors="0" skipped="${summary.skipped}" timestamp="${report.startedAt}" time="${seconds(report.durationMs)}">`,
+    `  <testsuite name="${xmlText(`petstore contract suite (${target.label})${report.incomplete.length > 0 ? ': INCOMPLETE' : ''}`)}" tests="${total}" failures="${summary.failed + extraFailures}" errors="0" skipped="${summary.skipped}" timestamp="${report.startedAt}" time="${seconds(report.durationMs)}">`,
     '    <properties>',
     property('target', target.baseUrl),
     property('capabilities', target.capabilities.join(',')),
     property('seed', String(run.seed)),
     property('requests', String(report.requests)),
+    property('complete', report.incomplete.length === 0 ? 'yes' : `no: ${report.incomplete.join('; ')}`),
     property('coverage.percent', coverage.percent.toFixed(1)),
     property('coverage.exercised', String(coverage.exercised)),
     property('coverage.total', String(coverage.total)),
