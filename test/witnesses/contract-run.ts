@@ -1,3 +1,4 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { capturedIo } from '../../contracts/cli/captured-io.js';
 import { runContractCli } from '../../contracts/cli/run-contract-cli.js';
 
@@ -22,4 +23,33 @@ export async function contractRunAgainst(baseUrl: string): Promise<{ code: numbe
   const args = ['--target', baseUrl, '--api-key', 'witness-pro-key', '--allow', 'writes,quota'];
   const code = await runContractCli([...args, '--seed', String(WITNESS_SEED)], io);
   return { code, printed: [...out, ...err].join('\n') };
+}
+
+/** What a witness's entry point gives: where it answers, and how to stop it. */
+interface Witness {
+  baseUrl: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The suite against one witness, as a jest suite of its own (each witness in its own file, so their
+ * waits overlap): a correct service the suite was not shaped to, written from spec/openapi.yaml alone.
+ * A failure is a defect of the suite until a quoted requirement on the server says otherwise.
+ */
+export function describeWitness(
+  stack: string,
+  start: (options: { port: number; keys: typeof WITNESS_KEYS }) => Promise<Witness>,
+): void {
+  describe(`the contract suite against a correct service on ${stack}`, () => {
+    let service: Witness;
+    beforeAll(async () => {
+      service = await start({ port: 0, keys: WITNESS_KEYS });
+    });
+    afterAll(() => service.close());
+
+    it(`passes every check (seed ${WITNESS_SEED}: replay with WITNESS_SEED=${WITNESS_SEED})`, async () => {
+      const { code, printed } = await contractRunAgainst(service.baseUrl);
+      expect({ code, printed }).toEqual({ code: 0, printed: expect.stringContaining(' 0 failed') });
+    }, 600_000);
+  });
 }
