@@ -83,6 +83,17 @@ export const RED_TEAM_VARIANTS: BrokenVariant[] = [
     }),
   },
   {
+    name: 'trace-echoes-request',
+    breaks:
+      'TRACE is answered 200 with the request echoed back, Authorization included (RFC 9110 §9.3.8: a key any page that can send TRACE then reads; the spec answers 405)',
+    caughtBy: ['every_method_routed'],
+    fake: wrapping(async (request, next) => {
+      if (request.method !== 'TRACE') return next();
+      const echo = `TRACE /v1${request.path} HTTP/1.1\r\nAuthorization: ${request.header('authorization') ?? ''}\r\n\r\n`;
+      return { status: 200, headers: { 'Content-Type': 'message/http' }, body: undefined, rawBody: echo };
+    }),
+  },
+  {
     name: 'allow-lists-head',
     breaks: 'Allow lists HEAD (and OPTIONS) where HEAD answers 405 (RFC 9110 §10.2.1: Allow lists supported methods)',
     caughtBy: ['every_method_routed'],

@@ -1,5 +1,6 @@
 import { documentedSpec, type SpecDocument } from '../core/spec-document.js';
 import type { RequestAuth } from '../core/exchange.js';
+import type { EvidenceEntry } from './schema-evidence.js';
 
 /**
  * The methods RFC 9110 §9.3 defines, PATCH (RFC 5789), WebDAV's (RFC 4918) that servers and proxies
@@ -7,6 +8,28 @@ import type { RequestAuth } from '../core/exchange.js';
  */
 const STANDARD_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT', 'OPTIONS', 'TRACE', 'PATCH'];
 const EXTENSION_METHODS = ['PROPFIND', 'MKCOL', 'PURGE', 'QUERY', 'X-PETSTORE'];
+
+/** Methods no server may take to change anything (RFC 9110 §9.2.1), and those only a WebDAV server knows to be read-only. */
+export const SAFE_METHODS = ['GET', 'HEAD', 'OPTIONS', 'TRACE', 'PROPFIND', 'QUERY'];
+
+/** How a method token is named in the evidence catalogue. */
+export const methodEntry = (method: string) => `method ${method}`;
+
+/**
+ * Every method token the spec's paths may be sent, each an entry of the evidence catalogue of its
+ * own: a budget drops a path's repetition of a kind, never a token (TRACE is not GET's stand-in).
+ * A token that could change something needs a target that allows writes.
+ * @example methodEvidence().map(({ id }) => id) // ['method PUT', ..., 'method TRACE', ..., 'method get', ...]
+ */
+export function methodEvidence(spec: SpecDocument = documentedSpec()): EvidenceEntry[] {
+  const paths = [...new Set(Object.values(spec.operations).map(({ path }) => path))];
+  const tokens = [...new Set(paths.flatMap((path) => methodProbes(path, spec).map(({ method }) => method)))];
+  return tokens.map((method) => ({
+    id: methodEntry(method),
+    kind: 'method',
+    needs: SAFE_METHODS.includes(method.toUpperCase()) ? ['uniformErrors'] : ['uniformErrors', 'writes'],
+  }));
+}
 
 /** One method token to send to a path, and why it is there. */
 export interface MethodProbe {

@@ -1,5 +1,6 @@
 import { documentedSpec, type SpecDocument } from '../core/spec-document.js';
 import { schemaEvidence, type EvidenceEntry } from '../generate/schema-evidence.js';
+import { methodEvidence } from '../generate/protocol-requests.js';
 import { RULE_NAMES, RULES, type Rule, type RuleName } from '../rules/rule-table.js';
 import { skipReason, type TargetDescriptor } from '../targets/target.js';
 import type { CheckResult } from './check-result.js';
@@ -21,7 +22,7 @@ export const ruleEntry = (rule: RuleName) => `rule ${rule}`;
 /**
  * What every run must try on every target, derived from the spec and the rule table before the first
  * request: each keyword and class of value of each schema a request carries, each rule of the table,
- * and bursts of reads and creates from several clients. Target-independent: a fake and a URL aim at
+ * bursts of reads and creates from several clients, and each method token a path may be sent. Target-independent: a fake and a URL aim at
  * the same list, and a target that cannot take an entry (no writes allowed) says which and why.
  * @example evidenceCatalogue().length
  */
@@ -35,6 +36,7 @@ export function evidenceCatalogue(spec: SpecDocument = documentedSpec()): Eviden
     })),
     { id: CONCURRENCY_ENTRIES.reads, kind: 'concurrency', needs: ['stateful'] },
     { id: CONCURRENCY_ENTRIES.creates, kind: 'concurrency', needs: ['stateful', 'writes'] },
+    ...methodEvidence(spec),
   ];
 }
 

@@ -1,5 +1,6 @@
 import type { ContractRequest } from '../core/exchange.js';
-import { operationOfRequest } from '../core/spec-operations.js';
+import { operationOfRequest, operationsOnPath, pathUnder } from '../core/spec-operations.js';
+import { methodEntry } from '../generate/protocol-requests.js';
 import { requestEvidence } from '../generate/schema-evidence.js';
 import { CONCURRENCY_ENTRIES } from './evidence-catalogue.js';
 
@@ -50,8 +51,14 @@ export class EvidenceLedger {
    * burst from several clients.
    */
   sending(request: ContractRequest): (status?: number) => readonly string[] {
-    const operation = operationOfRequest(request.method, `${this.#baseUrl}${request.path}`, this.#baseUrl);
-    if (!operation) return () => [];
+    const url = `${this.#baseUrl}${request.path}`;
+    const operation = operationOfRequest(request.method, url, this.#baseUrl);
+    if (!operation) {
+      // A method token a spec path lacks, answered past the key: that token's entry.
+      const path = pathUnder(url, this.#baseUrl);
+      const onSpecPath = path !== undefined && operationsOnPath(path) !== undefined;
+      return (status) => (onSpecPath && status !== undefined ? this.record([methodEntry(request.method)], status) : []);
+    }
     const kind = operation.method === 'GET' || operation.method === 'HEAD' ? 'reads' : 'creates';
     this.#inFlight[kind] += 1;
     const together = this.#inFlight[kind] >= 2;
