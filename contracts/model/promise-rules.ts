@@ -132,7 +132,12 @@ export const PROMISES = {
   },
   refused_never_admitted: {
     strength: 'MUST',
-    requirement: { quote: 'Missing or invalid keys give 401.', where: THE_SPEC, binds: 'server' },
+    requirement: {
+      quote:
+        'Missing or invalid keys give 401. … An unknown path answers `404` with an `Error` whose code is `not_found`. … Bodies over 16 KiB are refused with 413. … A body that breaks this schema (a property it does not name, in any letter case, included) is answered `400` with an `Error` whose code is `invalid_request`, and nothing is stored.',
+      where: THE_SPEC,
+      binds: 'server',
+    },
     needs: [],
     promise:
       'a request the spec refuses whatever the state (no key, a path no operation has, a method the path lacks, a body that is not JSON, over x-max-body-bytes or breaking the schema) is never answered 2xx',
@@ -146,7 +151,7 @@ export const PROMISES = {
     },
     needs: ['uniformErrors'],
     promise:
-      "a refused request gets the status of its earliest stage (authentication and quota, then routing 404/405, then media type 415, size 413, syntax and schema 400), and a request that passes a stage never gets that stage's status",
+      "a refused request gets the status of its earliest stage (authentication and quota, then routing 404/405, then validation: media type 415, size 413, syntax or schema 400, in any order among them), and a request that passes a stage never gets that stage's status",
   },
   no_server_error: {
     strength: 'MUST',
