@@ -1,6 +1,7 @@
 import type { ContractRequest } from '../core/exchange.js';
 import { operationOfRequest, operationsOnPath, pathUnder } from '../core/spec-operations.js';
 import { methodEntry } from '../generate/protocol-requests.js';
+import { needsRawSocket } from '../core/described-bucket.js';
 import { requestEvidence } from '../generate/schema-evidence.js';
 import { CONCURRENCY_ENTRIES } from './evidence-catalogue.js';
 
@@ -57,7 +58,12 @@ export class EvidenceLedger {
       // A method token a spec path lacks, answered past the key: that token's entry.
       const path = pathUnder(url, this.#baseUrl);
       const onSpecPath = path !== undefined && operationsOnPath(path) !== undefined;
-      return (status) => (onSpecPath && status !== undefined ? this.record([methodEntry(request.method)], status) : []);
+      // A connection closed on a token an HTTP parser may refuse (`CONNECT /categories`) is its answer too.
+      const refusable = needsRawSocket(request.method, false);
+      return (status) =>
+        onSpecPath && (status !== undefined || refusable)
+          ? this.record([methodEntry(request.method)], status ?? 0)
+          : [];
     }
     const kind = operation.method === 'GET' || operation.method === 'HEAD' ? 'reads' : 'creates';
     this.#inFlight[kind] += 1;

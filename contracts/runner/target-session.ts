@@ -11,6 +11,8 @@ import type { TargetDescriptor } from '../targets/target.js';
 import { errorCodeOf, headerOf, type ContractRequest, type Exchange } from '../core/exchange.js';
 import { pacedSender, realTimeWaiter, type Waiter } from '../transport/paced-sender.js';
 import { sendRequest } from '../transport/send-request.js';
+import { NoAnswer } from '../transport/raw-request.js';
+import { needsRawSocket } from '../core/described-bucket.js';
 import type { SuiteSettings } from './suite-settings.js';
 import { UnansweredLog, whyUnanswered } from '../transport/unanswered.js';
 import { INTERRUPTED, LEFT_OUT, TimeBudget, type WaitPastBudget, type WaitRecord } from './run-bounds.js';
@@ -287,6 +289,13 @@ export class TargetSession {
     } catch (error) {
       onWire();
       tally.broken.push(...this.model.abandoned(ticket));
+      // A connection closed on a request an HTTP parser may refuse (`CONNECT /categories`, a lower-case
+      // method) is that refusal (design: a warning of the check that sent it), not a target gone silent.
+      const { auth } = request;
+      const repeated =
+        Object.values(request.headers ?? {}).some((value) => value?.includes('\n') ?? false) ||
+        (typeof auth === 'object' && 'spell' in auth && auth.spell('key').includes('\n'));
+      if (error instanceof NoAnswer && needsRawSocket(request.method, repeated)) throw error;
       // A request the target never answered is a finding of its own, whatever the check makes of it.
       tally.unanswered += 1;
       this.unanswered.add({ request: `${request.method} ${request.path.split('?')[0]}`, why: whyUnanswered(error) });

@@ -64,8 +64,9 @@ const NOT_SHOWN_BY_ORDINARY_TRAFFIC = new Set([
   'unknown-id-answers-another-pet',
   'invalid-body-stored',
   // Shown only by requests an attacker or a protocol check sends (contracts/rules/): a hostile Origin,
-  // malformed credentials, HEAD, conditional requests, a repeated member.
+  // malformed credentials, HEAD, TRACE, conditional requests, a repeated member.
   'cors-reflects-any-origin',
+  'trace-echoes-request',
   'lenient-bearer-parsing',
   'head-answers-other-type',
   'etag-never-honoured',
