@@ -59,7 +59,7 @@ function names(value: string, previous: string[] = []): string[] {
 
 /** What the suite's exit status means (its help and the CLI reference say it). */
 export const CONTRACT_EXIT =
-  'Exit: 0 every applicable check passed (and coverage reached --min-coverage) and every request was answered; 1 a check failed, coverage fell short, or the target left some requests unanswered (unless --allow-upstream-errors); 2 bad usage, or a target is unreachable or answered none of its requests.';
+  'Exit: 0 every applicable check passed (and coverage reached --min-coverage) and every request was answered; 1 a check failed, coverage fell short, the target left some requests unanswered (unless --allow-upstream-errors), or with --require-complete the run did less than asked; 2 bad usage, a report path that cannot be written, a target that is unreachable, is not this API (an HTML page, a redirect, not JSON, no X-RateLimit-*) or refuses or bans the key, or one that answered none of its requests.';
 
 /** The suite's command line (`command` names it in usage); `parseWith` parses it. */
 export function contractProgram(command: string): Command {

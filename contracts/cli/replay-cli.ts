@@ -19,7 +19,7 @@ import { TRAFFIC_RULES } from '../watch/watch-report.js';
 
 /** What `replay`'s exit status means. */
 export const REPLAY_EXIT =
-  'Exit: 0 every target answered as recorded, as far as the spec demands, and kept its promises; 1 one did not, or left some requests unanswered (unless --allow-upstream-errors); 2 bad usage, or a target answered none of them.';
+  'Exit: 0 every target answered as recorded, as far as the spec demands, and kept its promises; 1 one did not, or left some requests unanswered (unless --allow-upstream-errors); 2 bad usage, a report path that cannot be written, a target answered none of them, or the HAR holds no request (unless --allow-empty).';
 
 /** `replay`'s command line, under the suite's `command`. */
 export function replayProgram(command: string): Command {

@@ -41,6 +41,21 @@ import { runReplayCli } from './replay-cli.js';
 export type { CliIo } from './cli-common.js';
 
 /**
+ * The command line as a report may show it: the key's value (`--api-key K`, `--api-key=K`) and every
+ * `--header` value (a gateway's token) as `***`.
+ */
+function shownFlags(argv: readonly string[]): string[] {
+  return argv.map((word, index) => {
+    const secret = ['--api-key', '--header'].find((flag) => word.startsWith(`${flag}=`));
+    if (secret) return `${secret}=***`;
+    const previous = argv[index - 1];
+    if (previous === '--api-key') return '***';
+    if (previous === '--header') return `${word.split(':')[0]}: ***`;
+    return word;
+  });
+}
+
+/**
  * What a run did not do that it was asked to: checks its budget left out or refused (--max-minutes,
  * --max-requests) and evidence of the catalogue not tried. A target's nature (no clock to move on a
  * URL, writes not allowed) is not incompleteness: those skips say why in their own lines.
@@ -322,7 +337,7 @@ export async function runContractCli(
   ) as 0 | 1 | 2;
   const report: ContractReport = {
     seed,
-    flags: argv.map((word, index) => (argv[index - 1] === '--api-key' ? '***' : word)),
+    flags: shownFlags(argv),
     versions: {
       harness: packageVersion(),
       spec: String((specDocument() as { info?: { version?: unknown } }).info?.version),

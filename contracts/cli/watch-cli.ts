@@ -45,7 +45,7 @@ export interface WatchCliOptions {
 
 /** What `watch`'s exit status means. */
 export const WATCH_EXIT =
-  'Exit: 0 the traffic showed no violation and every request was answered; 1 it showed one, or some requests got no answer from the upstream (502/504 from watch; unless --allow-upstream-errors); 2 bad usage, or the upstream answered none of the requests.';
+  'Exit: 0 the traffic showed no violation and every request was answered; 1 it showed one, or some requests got no answer from the upstream (502/504 from watch; unless --allow-upstream-errors); 2 bad usage, a report path that cannot be written, the upstream answered none of the requests, or no exchange was seen at all (unless --allow-empty).';
 /** `watch`'s command line, under the suite's `command`. */
 export function watchProgram(command: string): Command {
   return new Command(`${command} watch`)

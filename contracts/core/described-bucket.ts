@@ -25,16 +25,26 @@ export function needsRawSocket(method: string, repeated: boolean): boolean {
 
 const BEFORE_ANY_OPERATION = new Set([400, 408, 431, 501]);
 
+// The method tokens common HTTP parsers (Node's llhttp, nginx) read, so a service sees them: its 400 or
+// 501 to one, with rate-limit fields, is its own answer, not a parser's refusal.
+const PARSED_METHODS = new Set(
+  'ACL BIND CHECKOUT CONNECT COPY DELETE GET HEAD LINK LOCK M-SEARCH MERGE MKACTIVITY MKCALENDAR MKCOL MOVE NOTIFY OPTIONS PATCH POST PROPFIND PROPPATCH PURGE PUT QUERY REBIND REPORT SEARCH SOURCE SUBSCRIBE TRACE UNBIND UNLINK UNLOCK UNSUBSCRIBE'.split(
+    ' ',
+  ),
+);
+
 /**
  * Whether a request may have been answered before any operation saw it: it needed a raw socket (a method
  * token fetch would not send, a repeated or folded field) and came back as an HTTP parser refuses one.
- * A parser's own answer carries no `X-RateLimit-*`; a service's error handler may add some, still
- * describing no key's window (the spec: such an answer "counts in no key's window").
+ * A parser's own answer carries no `X-RateLimit-*`; a service's handler of its parser's errors may add
+ * some (still describing no key's window: the spec says such an answer "counts in no key's window"),
+ * but only for what a parser refuses: a token parsers read (PROPFIND, QUERY) reached the service.
  */
 export function answeredBeforeAnyOperation(exchange: Exchange): boolean {
   const { method, headers } = exchange.request;
   const repeated = Object.values(headers).some((value) => value.includes('\n'));
-  return needsRawSocket(method, repeated) && BEFORE_ANY_OPERATION.has(exchange.status);
+  if (!needsRawSocket(method, repeated) || !BEFORE_ANY_OPERATION.has(exchange.status)) return false;
+  return repeated || !PARSED_METHODS.has(method) || headerOf(exchange, 'x-ratelimit-limit') === undefined;
 }
 
 /** An HTTP parser's bare refusal: answered before any operation, with no rate-limit fields at all. */

@@ -2,7 +2,7 @@
  * The sentence that makes a rule or promise binding, quoted word for word with whose requirement it is.
  * Only a requirement on the server (the spec's own words, or an RFC's MUST whose subject is the origin
  * server, the recipient or the resource server) may fail a run; a requirement on the sender, a SHOULD
- * or guidance is a warning unless `--strict` (`contracts/rules/requirements.test.ts` holds the tables to it).
+ * or guidance is a warning unless `--strict` (`contracts/rules/requirement-problems.test.ts` holds the tables to it).
  */
 export interface Requirement {
   /** Word for word: a sentence of `spec/openapi.yaml`'s prose, or of the RFC named in `where`. */

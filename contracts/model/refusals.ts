@@ -89,23 +89,20 @@ function validationRefusals(
       why: `its body of ${bytes.length} bytes is over the spec's x-max-body-bytes ${limit}`,
     });
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return refusals.length > 0 ? refusals : undefined;
-  // A body of another media type is not read as JSON, and an over-size one need not be read at all.
-  if (refusals.length > 0) return refusals;
+  // Syntax and schema too, whatever the media type and size: a service may read the body first.
   let value: unknown;
   try {
     value = JSON.parse(strictUtf8.decode(bytes));
   } catch {
-    return [{ status: 400, why: 'its body is not JSON (as UTF-8)' }];
+    return [...refusals, { status: 400, why: 'its body is not JSON (as UTF-8)' }];
   }
   const validate = specValidators().schema(schema);
   if (!validate(value))
-    return [
-      {
-        status: 400,
-        why: `its body breaks ${operation.operationId}'s schema (${(validate.errors ?? []).map((error) => `${error.instancePath || 'body'} ${error.message ?? error.keyword}`).join('; ')})`,
-      },
-    ];
-  return [];
+    refusals.push({
+      status: 400,
+      why: `its body breaks ${operation.operationId}'s schema (${(validate.errors ?? []).map((error) => `${error.instancePath || 'body'} ${error.message ?? error.keyword}`).join('; ')})`,
+    });
+  return refusals;
 }
 
 /** Statuses that name one stage's refusal: answered to a request that passes that stage, they are wrong. */

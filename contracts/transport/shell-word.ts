@@ -8,8 +8,9 @@
 export type WordPart = { literal: string | Uint8Array } | { expression: string };
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
-// A character printf may repeat from its format without escaping (not %, \, ' or a control character).
-const REPEATABLE = /[A-Za-z0-9 [\]{}"=+/,.:;_-]/;
+// A character printf may repeat from its format without escaping (not %, \, ', a control character, or
+// '-', which would open the format as an option).
+const REPEATABLE = /[A-Za-z0-9 [\]{}"=+/,.:;_]/;
 const SHORTEST_RUN = 64;
 
 const utf8 = new TextEncoder();
