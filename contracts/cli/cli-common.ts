@@ -26,19 +26,26 @@ export async function writeReport(file: string, text: string): Promise<void> {
 }
 
 /**
- * Why each report file named on the command line could not be written at the end of the run, checked
- * before its first request (a run of minutes must not end in a stack trace and no report): a path that
- * is a folder, a parent that is a file, a folder without write permission. Creates nothing.
- * @example await unwritableReports({ '--junit': 'reports/x.xml' }) // []
+ * Whether every report file named on the command line can be written at the end of the run, checked
+ * before its first request (a run of minutes must not end in a stack trace and no report); each that
+ * cannot (a folder, a parent that is a file, a folder without write permission) is said on `io.err`,
+ * under the command's `label`. Creates nothing.
+ * @example if (!(await reportsWritable('contract', { '--junit': options.junit }, io))) return 2;
  */
-export async function unwritableReports(files: Record<string, string | undefined>): Promise<string[]> {
-  const problems: string[] = [];
+export async function reportsWritable(
+  label: string,
+  files: Record<string, string | undefined>,
+  io: CliIo,
+): Promise<boolean> {
+  let writable = true;
   for (const [flag, file] of Object.entries(files)) {
     if (file === undefined) continue;
     const why = await whyUnwritable(resolve(file));
-    if (why) problems.push(`${flag} ${file}: ${why}`);
+    if (!why) continue;
+    io.err(`${label}: ${flag} ${file}: ${why} (checked before any request)`);
+    writable = false;
   }
-  return problems;
+  return writable;
 }
 
 async function whyUnwritable(file: string): Promise<string | undefined> {

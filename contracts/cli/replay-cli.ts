@@ -7,7 +7,7 @@ import { createdText } from '../report/terminal-report.js';
 import { watchSummaryText } from '../watch/watch-report.js';
 import { isExitTwoError } from '../targets/target-errors.js';
 import type { RunningTarget } from '../targets/target.js';
-import { collect, commandOf, parseAllow, parseWith, unwritableReports, writeReport, type CliIo } from './cli-common.js';
+import { collect, commandOf, parseAllow, parseWith, reportsWritable, writeReport, type CliIo } from './cli-common.js';
 import { nothingSeen } from '../transport/unanswered.js';
 import { startTargetFor } from './start-target.js';
 import { packageVersion } from './version.js';
@@ -127,11 +127,7 @@ export async function runReplayCli(argv: readonly string[], io: CliIo): Promise<
     (exitCode === 0 ? io.out : io.err)(`replay: ${file} holds no request to replay. ${verdict}`);
     return exitCode;
   }
-  const unwritable = await unwritableReports({ '--json': options.json, '--html': options.html });
-  if (unwritable.length > 0) {
-    for (const why of unwritable) io.err(`replay: ${why} (checked before any request)`);
-    return 2;
-  }
+  if (!(await reportsWritable('replay', { '--json': options.json, '--html': options.html }, io))) return 2;
   const targets: RunningTarget[] = [];
   try {
     for (const target of options.target)

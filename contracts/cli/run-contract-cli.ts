@@ -7,7 +7,14 @@ import { checkLine, createdText, summaryText } from '../report/terminal-report.j
 import { summarise, type CheckResult } from '../runner/check-result.js';
 import { sessionOf } from '../runner/run-check.js';
 import { runChecks } from '../runner/run-checks.js';
-import { INTERRUPTED, LEFT_OUT, suiteSettings, type SuiteSettings } from '../runner/target-session.js';
+import {
+  BUDGET_USED_UP,
+  INTERRUPTED,
+  LEFT_OUT,
+  REFUSED_UP_FRONT,
+  suiteSettings,
+  type SuiteSettings,
+} from '../runner/target-session.js';
 import { DEFAULT_MAX_MINUTES, DEFAULT_MAX_REQUESTS, waitsPastBudgetText } from '../runner/run-bounds.js';
 import { estimateRunCost, runCostText } from '../runner/run-cost.js';
 import {
@@ -20,7 +27,7 @@ import {
 import { isExitTwoError } from '../targets/target-errors.js';
 import type { RunningTarget } from '../targets/target.js';
 import { contractOptions, contractProgram, type ContractCliOptions } from './cli-options.js';
-import { commandOf, parseWith, unwritableReports, writeReport, type CliIo } from './cli-common.js';
+import { commandOf, parseWith, reportsWritable, writeReport, type CliIo } from './cli-common.js';
 import { packageVersion } from './version.js';
 import { specDocument } from '../../spec/spec-artifacts.js';
 import { startTargetFor } from './start-target.js';
@@ -61,7 +68,7 @@ function shownFlags(argv: readonly string[]): string[] {
  * URL, writes not allowed) is not incompleteness: those skips say why in their own lines.
  */
 function incompleteness(results: readonly CheckResult[], evidence: EvidenceSummary): string[] {
-  const budget = [LEFT_OUT, 'refused before its first request', 'the request budget is used up'];
+  const budget = [LEFT_OUT, REFUSED_UP_FRONT, BUDGET_USED_UP];
   const leftOut = results.filter(
     ({ outcome, reason }) => outcome === 'skipped' && budget.some((start) => reason?.startsWith(start)),
   );
@@ -259,16 +266,13 @@ export async function runContractCli(
     io.err(`contract: ${(error as Error).message}`);
     return 2;
   }
-  const unwritable = await unwritableReports({
+  const reportFiles = {
     '--junit': options.junit,
     '--json': options.json,
     '--html': options.html,
     ...(options.updateBaseline && { '--baseline': options.baseline }),
-  });
-  if (unwritable.length > 0) {
-    for (const why of unwritable) io.err(`contract: ${why} (checked before any request)`);
-    return 2;
-  }
+  };
+  if (!(await reportsWritable('contract', reportFiles, io))) return 2;
   const targets = await startTargets(options, io);
   if (!targets) return 2;
   const seed = suiteSettings({ live: false, ...(options.seed !== undefined && { seed: options.seed }) }).seed;

@@ -9,7 +9,7 @@ import {
   type WatchReport,
 } from '../watch/watch-report.js';
 import { validatedBaseUrl } from '../targets/url-target.js';
-import { commandOf, parseWith, unwritableReports, wholeNumber, writeReport, type CliIo } from './cli-common.js';
+import { commandOf, parseWith, reportsWritable, wholeNumber, writeReport, type CliIo } from './cli-common.js';
 import { nothingSeen, reachabilityOf } from '../transport/unanswered.js';
 import { clearReadyFile, readyLineText, writeReadyFile } from './readiness.js';
 import { packageVersion } from './version.js';
@@ -125,16 +125,13 @@ export async function runWatchCli(argv: readonly string[], io: CliIo, stop: Prom
   const parsed = parseWith(watchProgram(commandOf(io)), argv, io);
   if (typeof parsed === 'number') return parsed;
   const options = parsed.opts<WatchCliOptions>();
-  const unwritable = await unwritableReports({
+  const reports = {
     '--json': options.json,
     '--junit': options.junit,
     '--html': options.html,
     '--har': options.har,
-  });
-  if (unwritable.length > 0) {
-    for (const why of unwritable) io.err(`watch: ${why} (checked before listening)`);
-    return 2;
-  }
+  };
+  if (!(await reportsWritable('watch', reports, io))) return 2;
   const startedAt = new Date();
   if (options.readyFile) await clearReadyFile(options.readyFile);
   let proxy;

@@ -95,6 +95,11 @@ export function mediaTypeOf(exchange: Exchange): string | undefined {
   return headerOf(exchange, 'content-type')?.split(';')[0]?.trim().toLowerCase();
 }
 
+/** Whether a Content-Type names JSON (`application/json` or a `+json` type), whatever its parameters. */
+export function isJsonMediaType(contentType: string | undefined): boolean {
+  return /^application\/([\w.+-]*\+)?json\b/i.test((contentType ?? '').trim());
+}
+
 /** The `code` of an `Error` body, when the body has one. */
 export function errorCodeOf(exchange: Exchange): string | undefined {
   const code = (exchange.json as { code?: unknown } | undefined)?.code;

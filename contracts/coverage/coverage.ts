@@ -1,6 +1,6 @@
 import { documentedSpec, type DocumentedOperation } from '../core/spec-document.js';
 import { operationOfRequest } from '../core/spec-operations.js';
-import type { Exchange } from '../core/exchange.js';
+import { isJsonMediaType, type Exchange } from '../core/exchange.js';
 import type { Capability } from '../core/capabilities.js';
 
 /** One thing the spec documents that a run can exercise: an operation's status, or a header of it. */
@@ -75,8 +75,7 @@ export function observedItems(exchange: Exchange, baseUrl: string): string[] {
   const operation = operationOfRequest(exchange.request.method, exchange.request.url, baseUrl);
   if (!operation) return [];
   // Every answer the spec documents is JSON: an HTML page with the right status exercises none of them.
-  const type = exchange.headers['content-type'] ?? '';
-  if (exchange.text !== '' && !/^application\/([\w.+-]*\+)?json\b/i.test(type.trim())) return [];
+  if (exchange.text !== '' && !isJsonMediaType(exchange.headers['content-type'])) return [];
   const { status, headers } = itemsOf(operation, exchange.status);
   const observed = [status];
   for (const header of headers) if (exchange.headers[header.lower] !== undefined) observed.push(header.item);

@@ -6,6 +6,12 @@ import type { Waiter } from '../transport/paced-sender.js';
 /** How the reason of a check the time budget left out begins. */
 export const LEFT_OUT = 'left out to fit --max-minutes';
 
+/** How the reason of a check the request budget refused up front begins (it drives a window it cannot afford). */
+export const REFUSED_UP_FRONT = 'refused before its first request';
+
+/** How the reason of a check stopped by the request budget begins. */
+export const BUDGET_USED_UP = 'the request budget is used up';
+
 /** How the reason of a check a signal stopped begins. */
 export const INTERRUPTED = 'not completed: interrupted';
 

@@ -1,4 +1,5 @@
 import type { Capability } from '../core/capabilities.js';
+import { REFUSED_UP_FRONT } from './run-bounds.js';
 
 /**
  * The checks that drive the key's window to a 429 on a live target, one window each: each costs the
@@ -79,5 +80,5 @@ export function windowRefusal(keyLimit: number, sent: number, maxRequests: numbe
   const needed = windowRequests(keyLimit);
   if (sent + needed <= maxRequests) return undefined;
   const enough = Math.ceil((sent + needed * 2 + 500) / 1000) * 1000;
-  return `refused before its first request: driving the key's window (X-RateLimit-Limit ${keyLimit}) to a 429 takes about ${needed} requests, past --max-requests ${maxRequests} with ${sent} sent; pass --max-requests ${enough} to run it`;
+  return `${REFUSED_UP_FRONT}: driving the key's window (X-RateLimit-Limit ${keyLimit}) to a 429 takes about ${needed} requests, past --max-requests ${maxRequests} with ${sent} sent; pass --max-requests ${enough} to run it`;
 }

@@ -12,10 +12,17 @@ import { errorCodeOf, headerOf, type ContractRequest, type Exchange } from '../c
 import { pacedSender, realTimeWaiter, type Waiter } from '../transport/paced-sender.js';
 import { sendRequest } from '../transport/send-request.js';
 import { NoAnswer } from '../transport/raw-request.js';
-import { needsRawSocket } from '../core/described-bucket.js';
 import type { SuiteSettings } from './suite-settings.js';
 import { UnansweredLog, whyUnanswered } from '../transport/unanswered.js';
-import { INTERRUPTED, LEFT_OUT, TimeBudget, type WaitPastBudget, type WaitRecord } from './run-bounds.js';
+import {
+  BUDGET_USED_UP,
+  INTERRUPTED,
+  LEFT_OUT,
+  REFUSED_UP_FRONT,
+  TimeBudget,
+  type WaitPastBudget,
+  type WaitRecord,
+} from './run-bounds.js';
 import { EvidenceLedger } from './evidence-ledger.js';
 import { FakeControls } from './fake-controls.js';
 import type { EvidencePlan } from './evidence-catalogue.js';
@@ -23,7 +30,7 @@ import type { EvidencePlan } from './evidence-catalogue.js';
 type Send = CheckContext['send'];
 
 // The settings and the reasons' openings are named from here by the CLI, replay and the jest suite.
-export { INTERRUPTED, LEFT_OUT };
+export { BUDGET_USED_UP, INTERRUPTED, LEFT_OUT, REFUSED_UP_FRONT };
 export { DEFAULT_MAX_CONCURRENCY, DEFAULT_RUNS, suiteSettings, type SuiteSettings } from './suite-settings.js';
 
 /** What one check did to the target: requests sent, coverage items exercised, promises its exchanges broke. */
@@ -260,7 +267,7 @@ export class TargetSession {
   async #sendCounted(request: ContractRequest): Promise<Exchange> {
     const { maxRequests } = this.#settings;
     if (maxRequests !== undefined && this.#sent >= maxRequests) {
-      throw new RequestBudgetExhausted(`the request budget is used up (--max-requests ${maxRequests})`);
+      throw new RequestBudgetExhausted(`${BUDGET_USED_UP} (--max-requests ${maxRequests})`);
     }
     this.#time.beforeRequest();
     const { operations } = this.#settings;
@@ -289,13 +296,10 @@ export class TargetSession {
     } catch (error) {
       onWire();
       tally.broken.push(...this.model.abandoned(ticket));
-      // A connection closed on a request an HTTP parser may refuse (`CONNECT /categories`, a lower-case
-      // method) is that refusal (design: a warning of the check that sent it), not a target gone silent.
-      const { auth } = request;
-      const repeated =
-        Object.values(request.headers ?? {}).some((value) => value?.includes('\n') ?? false) ||
-        (typeof auth === 'object' && 'spell' in auth && auth.spell('key').includes('\n'));
-      if (error instanceof NoAnswer && needsRawSocket(request.method, repeated)) throw error;
+      // No answer from the raw sender (its only thrower: `CONNECT /categories`, a lower-case method, a
+      // field sent twice) is an HTTP parser's refusal, a warning of the check that sent it (design section
+      // 7), not a target gone silent.
+      if (error instanceof NoAnswer) throw error;
       // A request the target never answered is a finding of its own, whatever the check makes of it.
       tally.unanswered += 1;
       this.unanswered.add({ request: `${request.method} ${request.path.split('?')[0]}`, why: whyUnanswered(error) });

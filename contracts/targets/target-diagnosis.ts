@@ -1,3 +1,4 @@
+import { isJsonMediaType, parsedJson } from '../core/exchange.js';
 import { TargetNotThisApiError, TargetUnreachableError } from './target-errors.js';
 
 const PROBE_TIMEOUT_MS = 10_000;
@@ -38,12 +39,8 @@ async function probeOnce(
 const snippet = (text: string) => JSON.stringify(text.replace(/\s+/g, ' ').trim().slice(0, 120));
 
 function errorBodyOf(answer: ProbeAnswer): { code?: unknown; message?: unknown } | undefined {
-  try {
-    const value = JSON.parse(answer.text) as unknown;
-    return typeof value === 'object' && value !== null ? (value as { code?: unknown; message?: unknown }) : undefined;
-  } catch {
-    return undefined;
-  }
+  const value = parsedJson(answer.text);
+  return typeof value === 'object' && value !== null ? (value as { code?: unknown; message?: unknown }) : undefined;
 }
 
 /** Why an answer cannot be the Pet Store API's, or undefined when it can be. */
@@ -53,7 +50,7 @@ function notThisApi(answer: ProbeAnswer, what: string): string | undefined {
     return `${what} was answered ${answer.status}, a redirect to ${answer.headers.get('location') ?? '(no Location)'} (a login page or portal?)`;
   if (/html/i.test(type) || /^\s*<(!doctype|html)/i.test(answer.text))
     return `${what} was answered ${answer.status} ${type}: an HTML page, ${snippet(answer.text)}`;
-  if (answer.text !== '' && !/^application\/([\w.+-]*\+)?json\b/i.test(type))
+  if (answer.text !== '' && !isJsonMediaType(type))
     return `${what} was answered ${answer.status} ${type}, not JSON: ${snippet(answer.text)}`;
   if (answer.text !== '' && errorBodyOf(answer) === undefined && !answer.text.trim().startsWith('['))
     return `${what} was answered ${answer.status} with a body that is not JSON: ${snippet(answer.text)}`;
