@@ -1,4 +1,5 @@
 import { apiError } from '../../mocks/domain/errors.js';
+import { PLAN_LIMITS } from '../../mocks/domain/plans.js';
 import { headerOf, withHeaders, wrapping, type BrokenConfiguration, type BrokenVariant } from './variant.js';
 
 /** A service whose X-RateLimit-Remaining says `shift(actual, status)` on keyed answers other than 429. */
@@ -13,6 +14,28 @@ function announcing(shift: (remaining: number, status: number) => number): Broke
     );
   });
 }
+
+const DAY_SECONDS = 86_400;
+
+/**
+ * A service that, when a key's minute window is used up, sends it away until the day's end: its 429
+ * describes the day window (the day's Reset and Limit, Remaining 0), which earlier answers show has
+ * requests left. Each field is well-formed alone; only both windows together contradict it.
+ */
+const retryAfterIntoTheDay: BrokenConfiguration = wrapping(async (_request, next) => {
+  const answer = await next();
+  const reset = Number(headerOf(answer, 'x-ratelimit-reset'));
+  const limit = Number(headerOf(answer, 'x-ratelimit-limit'));
+  const plan = Object.values(PLAN_LIMITS).find(({ perMinute }) => perMinute === limit);
+  if (answer.status !== 429 || reset % 60 !== 0 || reset % DAY_SECONDS === 0 || !plan) return answer;
+  const dayEnd = Math.ceil(reset / DAY_SECONDS) * DAY_SECONDS;
+  const retryAfter = Number(headerOf(answer, 'retry-after')) + (dayEnd - reset);
+  return withHeaders(answer, (headers) => {
+    headers.set('x-ratelimit-reset', String(dayEnd));
+    headers.set('x-ratelimit-limit', String(plan.perDay));
+    headers.set('retry-after', String(retryAfter));
+  });
+});
 
 /** Variants whose rate-limit headers promise what the service does not do. */
 export const RATE_LIMIT_PROMISE_VARIANTS: BrokenVariant[] = [
@@ -46,6 +69,13 @@ export const RATE_LIMIT_PROMISE_VARIANTS: BrokenVariant[] = [
       if (answer.status === 429 || !Number.isFinite(reset) || !Number.isFinite(secondsLeft)) return answer;
       return withHeaders(answer, (headers) => headers.set('x-ratelimit-reset', String(reset - secondsLeft + 60)));
     }),
+  },
+  {
+    name: 'retry-after-into-the-day',
+    breaks:
+      "a 429 of the used-up minute window describes the day window (its Reset, Limit and a Retry-After to the day's end), which earlier answers show has requests left",
+    caughtBy: ['rate_limit_promises_kept'],
+    fake: retryAfterIntoTheDay,
   },
   {
     name: 'quota-after-validation',

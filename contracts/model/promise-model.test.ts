@@ -91,6 +91,14 @@ describe('the model keeps both quota windows at once', () => {
     expect(broken).toContain('no_admission_past_the_limit');
   });
 
+  it("finds a 429 of the day window, sent away to the day's end, while only the minute was used up", () => {
+    // The minute described at 1, then 0: the day had more left each time (on a tie the day is described).
+    const minute = [1, 0].map((remaining) => exchange('GET', '/categories', 200, { remaining, json: [] }));
+    expect(oneByOne(model(), [...minute, dayAnswer(429, 0)])).toEqual(['no_surprise_rate_limit']);
+    // The same 429 after the minute's own 429 and a day counted down to 0 breaks nothing.
+    expect(oneByOne(model(), [dayAnswer(200, 1), dayAnswer(200, 0), dayAnswer(429, 0)])).toEqual([]);
+  });
+
   it('finds headers describing the minute while earlier answers left the day lower', () => {
     const judged = model();
     expect(oneByOne(judged, [dayAnswer(200, 5)])).toEqual([]);

@@ -73,7 +73,7 @@ export const PROMISES = {
     strength: 'MUST',
     requirement: {
       quote:
-        'Every response carries `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset`, describing the window (minute or day) with the lower remaining count after the request.',
+        'Every response carries `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset`, describing the window (minute or day) with the lower remaining count after the request (on a tie, the day window).',
       where: THE_SPEC,
       binds: 'server',
     },

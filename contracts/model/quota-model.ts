@@ -13,6 +13,16 @@ const MAX_REMEMBERED = 10_000;
 
 type WindowKind = 'minute' | 'day';
 
+/** The promises the quota model judges: a 429 that breaks one of them announces no wait worth taking. */
+export const QUOTA_PROMISES: ReadonlySet<string> = new Set([
+  'charged_once_per_admitted_request',
+  'fixed_utc_windows',
+  'lower_window_described',
+  'no_admission_past_the_limit',
+  'no_surprise_rate_limit',
+  'one_place_per_answer',
+]);
+
 /** What one answer announced about its window: its `X-RateLimit-*` triple. */
 type Announcement = RateLimitHeaders;
 
@@ -31,6 +41,11 @@ interface BucketState {
   window?: Announcement & { kind: WindowKind };
   /** Both windows at once: what every answer implied about each, so an answer can contradict either. */
   bounds?: Partial<Record<WindowKind, WindowBound>>;
+  /**
+   * The fewest requests each window can have left, whatever its Reset: a window's rollover only adds
+   * to what it has, so a floor outlives it (unseen traffic does not: none with a shared key).
+   */
+  floors?: Partial<Record<WindowKind, number>>;
   /** A ban's end (epoch s): until then every answer is a 429 and nothing is judged against the window. */
   bannedUntil?: number;
   limits: Partial<Record<WindowKind, number>>;
@@ -169,7 +184,7 @@ export class QuotaModel {
     // first answer of a kind after answers of the other kind.
     const ownJudged = new Set<WindowKind>(state.window ? [state.window.kind] : []);
     for (const answer of [...announced].sort((a, b) => a.announcement.remaining - b.announcement.remaining).reverse()) {
-      broken.push(...this.#judgeBothWindows(state, answer, !ownJudged.has(answer.kind)));
+      broken.push(...this.#judgeBothWindows(state, answer, !ownJudged.has(answer.kind), announced.length > 1));
       ownJudged.add(answer.kind);
     }
     const previous = state.window;
@@ -218,6 +233,7 @@ export class QuotaModel {
     state: BucketState,
     { exchange, now, announcement, kind }: Observation & { announcement: Announcement; kind: WindowKind },
     judgeOwn: boolean,
+    together: boolean,
   ): BrokenPromise[] {
     const bounds = (state.bounds ??= {});
     for (const which of ['minute', 'day'] as const) {
@@ -249,6 +265,7 @@ export class QuotaModel {
           `Received: ${kind} window, Remaining ${announcement.remaining} / Expected: the ${other} window (at most ${otherLeft} left after this request, as earlier answers imply${otherLeft === announcement.remaining ? '; on a tie the longer window' : ''})`,
         );
     }
+    broken.push(...this.#judgeFloors(state, exchange, announcement, kind, together));
     const own = bounds[kind];
     if (judgeOwn && own && own.reset === announcement.reset && admitted && announcement.remaining > own.atMost - 1)
       fail(
@@ -258,6 +275,48 @@ export class QuotaModel {
       );
     bounds[kind] = { reset: announcement.reset, atMost: isRateLimited(exchange) ? 0 : announcement.remaining };
     if (otherBound && admitted) otherBound.atMost = Math.max(0, otherBound.atMost - 1);
+    return broken;
+  }
+
+  /**
+   * A 429 must describe a used-up window: one that earlier answers show still has requests left cannot
+   * be it. An answer describing one window says the other has more left (on a tie the day is described):
+   * the minute's answers put a floor under the day, and the day's under the minute. Each admitted request
+   * lowers both floors by one. Judged before any wait, so a `Retry-After` into the day window while only
+   * the minute can be used up is reported, not waited for. Answers of requests in flight `together`
+   * have no order among them: they only lower the floors.
+   */
+  #judgeFloors(
+    state: BucketState,
+    exchange: Exchange,
+    announcement: Announcement,
+    kind: WindowKind,
+    together: boolean,
+  ): BrokenPromise[] {
+    if (this.#sharedKey) return [];
+    const floors = (state.floors ??= {});
+    const other: WindowKind = kind === 'minute' ? 'day' : 'minute';
+    const admitted = !isRateLimited(exchange);
+    if (together) {
+      for (const which of [kind, other]) floors[which] = Math.max(0, (floors[which] ?? 0) - (admitted ? 1 : 0));
+      return [];
+    }
+    const broken: BrokenPromise[] = [];
+    const floor = floors[kind] ?? 0;
+    // A 429 after answers of its own window is judged against what they announced (`#judgeAgainst`).
+    if (!admitted && floor > 0 && state.window?.kind !== kind)
+      broken.push({
+        promise: 'no_surprise_rate_limit',
+        title: `A 429 for the ${kind} window, which earlier answers show has requests left`,
+        lines: [
+          `Received: 429 describing the ${kind} window (X-RateLimit-Reset ${announcement.reset}, Retry-After ${headerOf(exchange, 'retry-after') ?? '(none)'}) / Expected: the window that is used up: the ${kind} window has at least ${floor} left, as earlier answers described the ${other} window as the lower one`,
+        ],
+        exchange,
+      });
+    const spent = admitted ? 1 : 0;
+    const otherFloor = Math.max(0, (floors[other] ?? 0) - spent);
+    floors[other] = Math.max(otherFloor, kind === 'minute' ? announcement.remaining + 1 : announcement.remaining);
+    floors[kind] = admitted ? announcement.remaining : 0;
     return broken;
   }
 

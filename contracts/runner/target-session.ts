@@ -7,6 +7,7 @@ import { operationOfRequest } from '../core/spec-operations.js';
 import { markedBody, runMarker } from '../generate/run-marker.js';
 import type { BrokenPromise } from '../model/broken-promise.js';
 import { PromiseModel } from '../model/promise-model.js';
+import { QUOTA_PROMISES } from '../model/quota-model.js';
 import type { TargetDescriptor } from '../targets/target.js';
 import { errorCodeOf, headerOf, type ContractRequest, type Exchange } from '../core/exchange.js';
 import { pacedSender, realTimeWaiter, type Waiter } from '../transport/paced-sender.js';
@@ -94,6 +95,8 @@ export class TargetSession {
   #keyLimit: number | undefined;
   readonly #triedKinds = new Set<string>();
   #note: (message: string) => void = () => undefined;
+  /** Answers whose quota promises broke, with the first: the pacer does not wait on them. */
+  readonly #windowsBroken = new WeakMap<Exchange, string>();
 
   constructor(descriptor: TargetDescriptor, settings: SuiteSettings) {
     this.#descriptor = descriptor;
@@ -122,6 +125,7 @@ export class TargetSession {
       (request) => this.#sendCounted(request),
       (message) => this.#note(message),
       this.waiter,
+      (exchange) => this.#windowsBroken.get(exchange),
     );
   }
 
@@ -306,7 +310,12 @@ export class TargetSession {
       throw error;
     }
     this.#lastAnswer = exchange;
-    for (const broken of this.model.answered(ticket, exchange, this.targetNow(exchange))) this.report(broken);
+    for (const broken of this.model.answered(ticket, exchange, this.targetNow(exchange))) {
+      // Reported before any wait: a 429 the windows cannot explain is not waited for.
+      if (broken.exchange === exchange && QUOTA_PROMISES.has(broken.promise))
+        this.#windowsBroken.set(exchange, `it breaks ${broken.promise}: ${broken.title}`);
+      this.report(broken);
+    }
     const { baseUrl } = this.#descriptor;
     for (const item of observedItems(exchange, baseUrl)) tally.observed.add(item);
     const operation =

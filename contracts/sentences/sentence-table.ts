@@ -36,7 +36,7 @@ export const SENTENCE_TABLE: readonly SentenceRow[] = [
   },
   {
     sentence:
-      'Every response carries `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset`, describing the window (minute or day) with the lower remaining count after the request.',
+      'Every response carries `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset`, describing the window (minute or day) with the lower remaining count after the request (on a tie, the day window).',
     verifiedBy: [
       'rate_limit_headers_on_every_response',
       'rate_limit_remaining_decreases',

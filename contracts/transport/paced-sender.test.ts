@@ -14,7 +14,7 @@ function answer(status: number, headers: Record<string, string> = {}, json?: unk
   };
 }
 
-function scripted(answers: Exchange[]) {
+function scripted(answers: Exchange[], needlessWait?: (exchange: Exchange) => string | undefined) {
   const sent: ContractRequest[] = [];
   const waits: number[] = [];
   // Each answer comes back with the request's credential, as a real sender records it.
@@ -41,8 +41,9 @@ function scripted(answers: Exchange[]) {
     longestProactiveWaitSeconds: 120,
     say: (seconds) => `waiting ${seconds} s`,
   };
-  const paced = pacedSender(send, () => undefined, waiter);
-  return { paced, sent, waits };
+  const notes: string[] = [];
+  const paced = pacedSender(send, (message) => notes.push(message), waiter, needlessWait);
+  return { paced, sent, waits, notes };
 }
 
 describe('pacedSender', () => {
@@ -51,6 +52,19 @@ describe('pacedSender', () => {
     expect((await paced(request)).status).toBe(200);
     expect(sent).toHaveLength(2);
     expect(waits).toEqual([41_000]);
+  });
+
+  it('does not wait on a 429 that broke a promise of the windows, and says why', async () => {
+    const intoTheDay = answer(429, { 'retry-after': '50000' });
+    const { paced, sent, waits, notes } = scripted([intoTheDay, answer(200)], (exchange) =>
+      exchange.headers['retry-after'] === '50000' ? 'it breaks no_surprise_rate_limit' : undefined,
+    );
+    expect((await paced(request)).status).toBe(429);
+    expect(sent).toHaveLength(1);
+    expect(waits).toEqual([]);
+    expect(notes).toEqual([
+      '429 on GET /categories: not waited (Retry-After: 50000): it breaks no_surprise_rate_limit',
+    ]);
   });
 
   it('backs off exponentially when Retry-After is short or missing, and gives up after five retries', async () => {

@@ -38,7 +38,13 @@ export const realTimeWaiter: Waiter = {
  * far below the ban threshold.
  * @example const send = pacedSender(plainSend, console.log, realTimeWaiter);
  */
-export function pacedSender(send: Send, note: (message: string) => void, waiter: Waiter = realTimeWaiter): Send {
+export function pacedSender(
+  send: Send,
+  note: (message: string) => void,
+  waiter: Waiter = realTimeWaiter,
+  /** Why a 429's wait is not worth taking (it broke a promise of the windows: its Retry-After is no window's), if so. */
+  needlessWait: (exchange: Exchange) => string | undefined = () => undefined,
+): Send {
   const exhaustedUntil = { key: 0, unauthenticated: 0 };
   // The spec promises no limit on requests without a valid key: a 401's headers say what they say, and
   // only a 429 to such a request shows the target keeps one worth waiting for.
@@ -65,6 +71,11 @@ export function pacedSender(send: Send, note: (message: string) => void, waiter:
       const banned = errorCodeOf(exchange) === 'temporarily_banned';
       if (exchange.status !== 429 || request.expectsRateLimit || banned || attempt >= MAX_RETRIES) return exchange;
       const retryAfter = integerHeaderOf(exchange, 'Retry-After');
+      const needless = needlessWait(exchange);
+      if (needless !== undefined) {
+        note(`429 on ${what}: not waited (Retry-After: ${retryAfter ?? 'none'}): ${needless}`);
+        return exchange;
+      }
       const wait = Math.min(Math.max(retryAfter ?? 1, 2 ** attempt), LONGEST_WAIT_SECONDS);
       note(
         `429 on ${what}: ${waiter.say(wait)} (Retry-After: ${retryAfter ?? 'none'}), retry ${attempt + 1} of ${MAX_RETRIES}`,
