@@ -37,6 +37,17 @@ const retryAfterIntoTheDay: BrokenConfiguration = wrapping(async (_request, next
   });
 });
 
+/** A service whose answers describing the minute window give the day window's Limit (the other window's). */
+const limitOfTheDay: BrokenConfiguration = wrapping(async (_request, next) => {
+  const answer = await next();
+  const reset = Number(headerOf(answer, 'x-ratelimit-reset'));
+  const plan = Object.values(PLAN_LIMITS).find(
+    ({ perMinute }) => perMinute === Number(headerOf(answer, 'x-ratelimit-limit')),
+  );
+  if (!plan || reset % DAY_SECONDS === 0) return answer;
+  return withHeaders(answer, (headers) => headers.set('x-ratelimit-limit', String(plan.perDay)));
+});
+
 /** Variants whose rate-limit headers promise what the service does not do. */
 export const RATE_LIMIT_PROMISE_VARIANTS: BrokenVariant[] = [
   {
@@ -76,6 +87,12 @@ export const RATE_LIMIT_PROMISE_VARIANTS: BrokenVariant[] = [
       "a 429 of the used-up minute window describes the day window (its Reset, Limit and a Retry-After to the day's end), which earlier answers show has requests left",
     caughtBy: ['rate_limit_promises_kept'],
     fake: retryAfterIntoTheDay,
+  },
+  {
+    name: 'limit-of-the-day',
+    breaks: "answers describing the minute window carry the day window's X-RateLimit-Limit",
+    caughtBy: ['rate_limit_promises_kept'],
+    fake: limitOfTheDay,
   },
   {
     name: 'quota-after-validation',
