@@ -1,5 +1,38 @@
 import { override } from '../../mocks/handlers/typed-override.js';
-import { headerOf, textAnswer, withJson, wrapping, type BrokenVariant } from './variant.js';
+import {
+  headerOf,
+  textAnswer,
+  withHeaders,
+  withJson,
+  wrapping,
+  type BrokenConfiguration,
+  type BrokenVariant,
+} from './variant.js';
+
+/**
+ * A service whose limiter runs before its CORS handling: each preflight counts in the limit it keeps on
+ * requests without a valid key, which its next 401s show (one place lower per preflight of the window).
+ */
+function preflightsCharged(): BrokenConfiguration {
+  const preflights = new Map<string, number>();
+  return wrapping(async (request, next) => {
+    const answer = await next();
+    const reset = headerOf(answer, 'x-ratelimit-reset');
+    if (request.method === 'OPTIONS' && request.header('access-control-request-method') !== null) {
+      const window = [...preflights.keys()].at(-1) ?? '';
+      preflights.set(window, (preflights.get(window) ?? 0) + 1);
+      return answer;
+    }
+    const remaining = Number(headerOf(answer, 'x-ratelimit-remaining'));
+    if (answer.status !== 401 || reset === null || !Number.isFinite(remaining)) return answer;
+    if (![...preflights.keys()].includes(reset)) preflights.set(reset, preflights.get('') ?? 0);
+    preflights.delete('');
+    const charged = preflights.get(reset) ?? 0;
+    return withHeaders(answer, (headers) =>
+      headers.set('x-ratelimit-remaining', String(Math.max(0, remaining - charged))),
+    );
+  });
+}
 
 /** Variants about the 500 every operation declares (how it looks, that no request may provoke it), and the preflight. */
 export const FAILURE_VARIANTS: BrokenVariant[] = [
@@ -53,5 +86,13 @@ export const FAILURE_VARIANTS: BrokenVariant[] = [
         body: { code: 'missing_api_key', message: 'No API key: send Authorization: Bearer <API_KEY>.', status: 401 },
       };
     }),
+  },
+  {
+    name: 'preflights-charged',
+    breaks:
+      'each CORS preflight counts in the limit on requests without a valid key (the limiter runs before CORS), as the 401s after it show: a browser app spends that limit on preflights',
+    caughtBy: ['uncharged_requests_cost_nothing'],
+    strict: true,
+    fake: preflightsCharged(),
   },
 ];

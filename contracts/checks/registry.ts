@@ -32,6 +32,7 @@ import { invalidParametersRejected, unknownQueryIgnored, validParametersAccepted
 import { rateLimitPromisesKept } from './rate-limit-promise-checks.js';
 import { concurrentClientsSerialisable } from './concurrent-clients-check.js';
 import { everyOutcomeCharged } from './outcome-charge-checks.js';
+import { unchargedRequestsCostNothing } from './uncharged-checks.js';
 import { everyMethodRouted, malformedCredentialsRefused } from './protocol-checks.js';
 import { conditionalRequestsHonoured } from './conditional-checks.js';
 import { answersKeepTheProtocol, answersLeakNothing } from './security-checks.js';
@@ -88,6 +89,7 @@ export const CHECKS: readonly Check[] = [
   rateLimitRemainingDecreases,
   rateLimitResetInWindow,
   everyOutcomeCharged,
+  unchargedRequestsCostNothing,
   deprecationHeaders,
   sunsetAnswersGone,
   rateLimitExceededAnswer,

@@ -555,7 +555,7 @@ export const RULES = {
     appliesTo: 'a method',
     says: 'an OPTIONS preflight (Origin and Access-Control-Request-Method) needs no key, costs no quota and answers 2xx without content',
     model: false,
-    checks: ['every_method_routed'],
+    checks: ['every_method_routed', 'uncharged_requests_cost_nothing'],
     requirement: {
       quote:
         'Note that even so, a CORS-preflight request never includes credentials. … A successful HTTP response to a CORS-preflight request is similar, except it is restricted to an ok status, e.g., 200 or 204.',

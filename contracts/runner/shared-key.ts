@@ -8,6 +8,7 @@ export const EXCLUSIVE_KEY_CHECKS: ReadonlySet<string> = new Set([
   'rate_limit_remaining_decreases',
   'rate_limit_promises_kept',
   'every_outcome_charged',
+  'uncharged_requests_cost_nothing',
   'rate_limit_exceeded_answer',
   'quota_window_rolls_over',
   'concurrent_clients_serialisable',

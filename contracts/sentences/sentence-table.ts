@@ -120,7 +120,7 @@ export const SENTENCE_TABLE: readonly SentenceRow[] = [
   {
     sentence:
       "A `401` counts in no key's window, and its `X-RateLimit-*` describe no key's window: they describe the limit the service keeps on requests without a valid key from that client, if it keeps one.",
-    verifiedBy: ['charged_once_per_admitted_request', 'missing_api_key_rejected'],
+    verifiedBy: ['charged_once_per_admitted_request', 'missing_api_key_rejected', 'uncharged_requests_cost_nothing'],
   },
   {
     sentence:
@@ -131,7 +131,7 @@ export const SENTENCE_TABLE: readonly SentenceRow[] = [
   {
     sentence:
       "An answer given before any operation, to a request that never became a well-formed HTTP request, counts in no key's window.",
-    verifiedBy: ['charged_once_per_admitted_request', 'every_method_routed'],
+    verifiedBy: ['charged_once_per_admitted_request', 'every_method_routed', 'uncharged_requests_cost_nothing'],
   },
   {
     sentence:
