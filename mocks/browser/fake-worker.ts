@@ -23,7 +23,7 @@ export interface FakeWorker {
   readonly fake: Fake;
   /**
    * Registers `mockServiceWorker.js` and resolves once the fake answers. Await it before the app renders.
-   * Requests outside the fake's base URL go to the network untouched (`onUnhandledRequest: 'bypass'`).
+   * Requests outside the fake's base URL go to the network untouched (`'bypass'`, under msw 2's and 3's option names).
    */
   start(options?: StartOptions): Promise<void>;
   /** Back to the seed: records, quota counters, bans and the clock offset. */
@@ -51,7 +51,9 @@ export function createFakeWorker(options: FakeWorkerOptions = {}): FakeWorker {
     worker,
     fake,
     async start(startOptions) {
-      await worker.start({ onUnhandledRequest: 'bypass', ...startOptions });
+      // What is not the fake's goes to the network untouched: msw 2 reads onUnhandledRequest, msw 3 onUnhandledFrame.
+      const bypass = { onUnhandledRequest: 'bypass', onUnhandledFrame: 'bypass' } as const;
+      await worker.start({ ...bypass, ...startOptions });
     },
     reset: () => fake.reset(),
     stop: () => worker.stop(),

@@ -58,7 +58,9 @@ export function createStorybookFake(
   const startWorker = () =>
     (started ??= (async () => {
       const { worker } = createFakeWorker(options);
-      await worker.start({ onUnhandledRequest: 'bypass', quiet: true });
+      // Storybook's own files pass untouched: msw 2 reads onUnhandledRequest, msw 3 onUnhandledFrame.
+      const unhandled = { onUnhandledRequest: 'bypass', onUnhandledFrame: 'bypass', quiet: true } as const;
+      await worker.start(unhandled);
       return worker;
     })());
   return {
