@@ -1,17 +1,26 @@
-// `npm run examples`: builds and packs the package once, writes every consumer project into a fresh folder
-// (the projects of examples/, and the projects the docs' marked snippets make: scripts/examples/docs-projects.ts),
-// installs what they ask for once, the tarball included (scripts/examples/shared-install.ts), and runs each
-// as its user would, several at a time. One line per project, then "N passed, N failed"; exit 1 when any failed.
-// `npm run examples -- vite-app docs:vitest-quick-start` runs those only.
+// `npm run examples`: builds and packs the package once, then
+// - runs every project of examples/ on this Node (20) with the msw each pins (2.x), from one shared install
+//   (scripts/examples/shared-install.ts);
+// - follows every guide of the docs (scripts/examples/docs-projects.ts) as a newcomer would, in an empty
+//   folder beside the tarball, its own `npm install` included (scripts/examples/follow-guide.ts), on the
+//   legs of scripts/examples/node-legs.ts: every guide on Node 22 with msw 3 (today's stack: the one the
+//   issue was found on); the quick starts and the Node tests guide on Node 24 with msw 3 and on Node 20
+//   with msw 2; examples/vite-app (the fake in Chromium) on Node 22 and 24 with msw 3, so that each msw
+//   major is seen in a browser;
+// - follows one guide with a step removed on purpose, and passes only when that fails naming the step.
+// One line per project, then "N passed, N failed"; exit 1 when any failed.
+// `npm run examples -- vite-app docs:vitest-quick-start node24` runs those only (a leg's name: its guides).
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { documentationFiles } from './docs/generated-blocks.js';
-import { docsConsumerProject, exampleProjects, type ConsumerProject } from './examples/consumer-projects.js';
-import { docsProjects } from './examples/docs-projects.js';
+import { exampleProjects, type ConsumerProject } from './examples/consumer-projects.js';
+import { docsProjects, type DocsProject } from './examples/docs-projects.js';
+import { followGuide, type Followed } from './examples/follow-guide.js';
+import { installedMswMajor, LEGS, newcomerEnv, nodeBinFolder, type Leg } from './examples/node-legs.js';
 import { runProject } from './examples/run-project.js';
 import { installShared, linkInstall, mergedDependencies } from './examples/shared-install.js';
 
@@ -20,27 +29,42 @@ const run = promisify(execFile);
 const env = { ...process.env, npm_config_update_notifier: 'false', FORCE_COLOR: '0', NO_COLOR: '1' };
 const npm = (args: string[], cwd: string) => run('npm', args, { cwd, maxBuffer: 64 * 1024 * 1024, env });
 const only = process.argv.slice(2);
-// The projects mostly wait (on Chromium, a build, a server); three at once keep two cores busy.
+// The projects mostly wait (on an install, Chromium, a build, a server); three at once keep two cores busy.
 const JOBS = Number(process.env.EXAMPLES_JOBS ?? 3);
 // The lines of a project's output that say what it showed, repeated on its PASS line.
-const SAYS = /^\s*(Tests:|Tests\s+\d|\d+ passed|vite app in Chromium|storybook:|typed client:|npx petstore-|require\()/;
+const SAYS =
+  /^\s*(Tests:|Tests\s+\d|\d+ passed|vite app in Chromium|storybook:|typed client:|npx petstore-|require\(|✓ built in|Output directory:|failed as it must|msw \d on Node)/;
+// The guides the other legs follow: the quick starts and the Node tests (every guide runs on Node 22).
+const SHORT_LEG = new Set(['vitest-quick-start', 'browser-quick-start', 'vitest-guide', 'jest-guide']);
+const GUIDES_ON: Array<{ leg: Leg; follows: (name: string) => boolean }> = [
+  { leg: LEGS.node22, follows: () => true },
+  { leg: LEGS.node24, follows: (name) => SHORT_LEG.has(name) },
+  { leg: LEGS.node20, follows: (name) => SHORT_LEG.has(name) },
+];
+const EXAMPLES_ON_LEGS: Array<{ example: string; leg: Leg }> = [
+  { example: 'vite-app', leg: LEGS.node22 },
+  { example: 'vite-app', leg: LEGS.node24 },
+];
+// The step removed on purpose: the quick start's test file. Its last command must then fail, naming it.
+const WITHOUT_A_STEP = { project: 'vitest-quick-start', step: 'src/categories.test.ts', leg: LEGS.node22 };
+
+interface Job {
+  label: string;
+  /** Longer jobs start first, so that the short ones fill in beside them. */
+  weight: number;
+  run(dir: string): Promise<Followed>;
+}
 
 const manifest = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
 const tarballName = `${manifest.name}-${manifest.version}.tgz`;
 const documents = await Promise.all(
   documentationFiles(ROOT).map(async (file) => ({ file, text: await readFile(join(ROOT, file), 'utf8') })),
 );
-const projects: ConsumerProject[] = [
-  ...(await exampleProjects(ROOT, only)),
-  ...docsProjects(documents, `./${tarballName}`)
-    .projects.map(docsConsumerProject)
-    .filter(({ label }) => only.length === 0 || only.includes(label)),
-];
-
-// The longest first (a browser, a Storybook build), so that the short ones fill in beside them.
-const weight = (project: ConsumerProject) =>
-  ['storybook', '@playwright/test', 'playwright-core'].filter((name) => project.dependencies.has(name)).length;
-projects.sort((a, b) => weight(b) - weight(a));
+const guides = docsProjects(documents, `./${tarballName}`).projects;
+const legKey = (leg: Leg) => Object.entries(LEGS).find(([, each]) => each === leg)![0];
+const wanted = (...names: string[]) => only.length === 0 || names.some((name) => only.includes(name));
+const heavy = (names: Iterable<string>) =>
+  ['storybook', '@playwright/test', 'playwright-core'].filter((name) => [...names].includes(name)).length;
 
 const work = await mkdtemp(join(tmpdir(), 'petstore-examples-'));
 try {
@@ -55,47 +79,131 @@ try {
     `packed ${filename}: ${(size / 1024).toFixed(0)} KiB, ${(unpackedSize / 1024).toFixed(0)} KiB unpacked, ${entryCount} files`,
   );
 
-  const installStarted = performance.now();
-  const nodeModules = await installShared(join(work, '.shared'), mergedDependencies(projects), tarball, npm).catch(
-    (error: { stderr?: string; message: string }) => {
-      throw new Error(`the shared npm install failed:\n${error.stderr ?? error.message}`, { cause: error });
-    },
-  );
-  console.log(
-    `installed once for ${projects.length} projects in ${((performance.now() - installStarted) / 1000).toFixed(0)} s`,
-  );
+  const legEnv = new Map<Leg, NodeJS.ProcessEnv>();
+  for (const leg of Object.values(LEGS)) legEnv.set(leg, newcomerEnv(await nodeBinFolder(leg.node)));
+
+  const jobs: Job[] = [];
+  const examples = await exampleProjects(ROOT, only);
+  if (examples.length > 0) {
+    const installStarted = performance.now();
+    const nodeModules = await installShared(join(work, '.shared'), mergedDependencies(examples), tarball, npm).catch(
+      (error: { stderr?: string; message: string }) => {
+        throw new Error(`the shared npm install failed:\n${error.stderr ?? error.message}`, { cause: error });
+      },
+    );
+    console.log(
+      `installed once for ${examples.length} examples in ${((performance.now() - installStarted) / 1000).toFixed(0)} s`,
+    );
+    for (const example of examples)
+      jobs.push({
+        label: example.label,
+        weight: heavy(example.dependencies.keys()),
+        run: (dir) => runShared(example, dir, nodeModules),
+      });
+  }
+  for (const { leg, follows } of GUIDES_ON)
+    for (const guide of guides.filter(({ name }) => follows(name) && wanted(name, `docs:${name}`, legKey(leg))))
+      jobs.push({
+        label: `docs:${guide.name} (${leg.name})`,
+        weight: heavy(guide.dependencies.keys()) + 1,
+        run: (dir) => followOnLeg(guide, leg, dir),
+      });
+  for (const { example, leg } of EXAMPLES_ON_LEGS.filter(({ example }) => wanted(example, `examples/${example}`)))
+    jobs.push({ label: `examples/${example} (${leg.name})`, weight: 2, run: (dir) => exampleOnLeg(example, leg, dir) });
+  if (wanted(`docs:${WITHOUT_A_STEP.project}`, WITHOUT_A_STEP.project, 'without-a-step'))
+    jobs.push({
+      label: `docs:${WITHOUT_A_STEP.project} without ${WITHOUT_A_STEP.step} (must fail)`,
+      weight: 0,
+      run: followWithoutAStep,
+    });
+  jobs.sort((a, b) => b.weight - a.weight);
 
   let passed = 0;
   let failed = 0;
-  const queue = [...projects];
+  const queue = [...jobs];
   const worker = async () => {
-    for (let project = queue.shift(); project; project = queue.shift()) {
-      const dir = join(work, project.label.replace(/[/:]/g, '-'));
-      await mkdir(dir, { recursive: true });
-      await project.writeTo(dir, filename);
-      await linkInstall(dir, nodeModules);
+    for (let job = queue.shift(); job; job = queue.shift()) {
+      const dir = join(work, job.label.replace(/[^\w.-]+/g, '-'));
       const started = performance.now();
-      const { output, problem } = await runProject(project.commands, dir, env);
+      const { output, problem } = await job.run(dir).catch((error: Error) => ({ output: '', problem: error.message }));
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
       if (problem) {
         failed += 1;
-        console.log(`FAIL  ${project.label} (${seconds} s)\n${problem.trim()}`);
+        console.log(`FAIL  ${job.label} (${seconds} s)\n${problem.trim()}`);
       } else {
         passed += 1;
         const said = output
           .split('\n')
           .filter((line) => SAYS.test(line))
           .map((line) => line.trim());
-        console.log(`PASS  ${project.label} (${seconds} s)${said.length ? `: ${said.join('; ')}` : ''}`);
+        console.log(`PASS  ${job.label} (${seconds} s)${said.length ? `: ${said.join('; ')}` : ''}`);
       }
+      if (!process.env.PETSTORE_KEEP_EXAMPLES) await rm(dir, { recursive: true, force: true });
     }
   };
-  await Promise.all(Array.from({ length: Math.min(JOBS, projects.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(JOBS, jobs.length) }, worker));
   console.log(`${passed} passed, ${failed} failed`);
   process.exitCode = failed > 0 || passed === 0 ? 1 : 0;
+
+  /** A project of examples/ with the shared install as its node_modules, run by `npm test`. */
+  async function runShared(example: ConsumerProject, dir: string, nodeModules: string): Promise<Followed> {
+    await mkdir(dir, { recursive: true });
+    await example.writeTo(dir, filename);
+    await linkInstall(dir, nodeModules);
+    return runProject(example.commands, dir, env);
+  }
+
+  /** Follows a guide on a leg, then holds the msw it installed to the leg's major. */
+  async function followOnLeg(guide: DocsProject, leg: Leg, dir: string): Promise<Followed> {
+    const followed = await followGuide(guide, dir, tarball, legEnv.get(leg)!);
+    return followed.problem ? followed : withLegsMsw(followed, leg, dir);
+  }
+
+  /** A project of examples/ installed on its own on a leg, with msw the range a guide gives instead of its pin. */
+  async function exampleOnLeg(name: string, leg: Leg, dir: string): Promise<Followed> {
+    await cp(join(ROOT, 'examples', name), dir, {
+      recursive: true,
+      filter: (path) => !/[\\/](node_modules|dist|storybook-static|test-results|playwright-report)$/.test(path),
+    });
+    const own = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as {
+      devDependencies: Record<string, string>;
+    };
+    own.devDependencies = { ...own.devDependencies, msw: '^2.15.0 || ^3.0.0', 'petstore-harness': `file:${tarball}` };
+    await writeFile(join(dir, 'package.json'), `${JSON.stringify(own, null, 2)}\n`);
+    const done = await runProject(['npm install', 'npm test'], dir, legEnv.get(leg)!);
+    return done.problem ? done : withLegsMsw(done, leg, dir);
+  }
+
+  async function withLegsMsw(done: Followed, leg: Leg, dir: string): Promise<Followed> {
+    const major = await installedMswMajor(dir);
+    return major === leg.msw
+      ? { output: `${done.output}\nmsw ${major} on Node ${leg.node}` }
+      : { ...done, problem: `${leg.name}: the project installed msw ${major ?? '(none)'}, not msw ${leg.msw}` };
+  }
+
+  /** Passes when the guide, one step removed, fails, and the failure names the guide and the step it reached. */
+  async function followWithoutAStep(dir: string): Promise<Followed> {
+    const guide = guides.find(({ name }) => name === WITHOUT_A_STEP.project);
+    if (!guide) return { output: '', problem: `no guide makes the project ${WITHOUT_A_STEP.project}` };
+    const steps = guide.steps.filter((step) => !(step.kind === 'file' && step.path === WITHOUT_A_STEP.step));
+    if (steps.length === guide.steps.length)
+      return {
+        output: '',
+        problem: `${guide.guide}: ${WITHOUT_A_STEP.project} has no step writing ${WITHOUT_A_STEP.step}`,
+      };
+    const followed = await followGuide({ ...guide, steps }, dir, tarball, legEnv.get(WITHOUT_A_STEP.leg)!);
+    const said = followed.problem?.split('\n')[0] ?? '';
+    return followed.problem &&
+      said.startsWith(`${guide.guide} (${guide.name}): step ${steps.length} of ${steps.length}`)
+      ? { output: `\nfailed as it must: ${said}` }
+      : {
+          output: followed.output,
+          problem: `followed without ${WITHOUT_A_STEP.step}, it ${followed.problem ? `failed elsewhere: ${said}` : 'passed'}`,
+        };
+  }
 } catch (error) {
   console.log(`FAIL  npm run examples: ${(error as Error).message}`);
-  console.log(`0 passed, ${Math.max(projects.length, 1)} failed`);
+  console.log('0 passed, 1 failed');
   process.exitCode = 1;
 } finally {
   if (!process.env.PETSTORE_KEEP_EXAMPLES) await rm(work, { recursive: true, force: true });

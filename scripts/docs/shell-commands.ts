@@ -76,7 +76,7 @@ const afterDashes = (words: string[]) => (words.includes('--') ? words.slice(wor
 // Commands of other tools the docs show as they are; a command of none of these kinds fails the test,
 // so a new kind of command in the docs is either checked here or named as another tool's.
 const OTHER_TOOLS = new Set(['curl', 'apt-get', 'export', 'kill', 'wait', 'mkdir']);
-const CONSUMER_TOOLS = new Set(['vitest', 'playwright', 'storybook']);
+const CONSUMER_TOOLS = new Set(['vitest', 'playwright', 'storybook', 'vite']);
 
 /**
  * Why a documented command would not work as written, or undefined: npm scripts that exist, the

@@ -1,10 +1,10 @@
-import { cp, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { TARBALL, type DocsProject } from './docs-projects.js';
+import { cp, readdir, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { TARBALL } from './docs-projects.js';
 
-/** A project that installs the packed tarball and runs as a user runs it: a folder of examples/ or docs text. */
+/** A project of examples/: it installs the packed tarball and runs as a user runs it. */
 export interface ConsumerProject {
-  /** `examples/NAME` or `docs:NAME`. */
+  /** `examples/NAME`. */
   label: string;
   /** What it installs: package name -> version or range ({@link TARBALL} for the package itself). */
   dependencies: Map<string, string>;
@@ -43,28 +43,4 @@ export async function exampleProjects(root: string, only: readonly string[]): Pr
     });
   }
   return projects;
-}
-
-/** A project written from the docs' blocks; its package.json is the docs' own, or what `npm init -y` makes. */
-export function docsConsumerProject(project: DocsProject): ConsumerProject {
-  return {
-    label: `docs:${project.name}`,
-    dependencies: project.dependencies,
-    commands: project.commands,
-    async writeTo(dir, tarballName) {
-      for (const [path, text] of project.files) {
-        await mkdir(dirname(join(dir, path)), { recursive: true });
-        await writeFile(join(dir, path), text);
-      }
-      const given = project.files.get('package.json');
-      const manifest = given
-        ? (JSON.parse(given) as Record<string, unknown>)
-        : { name: project.name, version: '1.0.0', private: true };
-      // What the docs' `npm install --save-dev` lines would have written.
-      manifest.devDependencies = Object.fromEntries(
-        [...project.dependencies].map(([name, spec]) => [name, spec === TARBALL ? `file:${tarballName}` : spec]),
-      );
-      await writeFile(join(dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-    },
-  };
 }

@@ -1,33 +1,39 @@
-// The projects the docs' marked snippets make (scripts/examples/docs-projects.ts), and the runner that
-// `npm run examples` runs them with: a snippet broken on purpose makes its project fail, with its output.
-import { describe, expect, it } from '@jest/globals';
-import { mkdtemp, rm } from 'node:fs/promises';
+// The guides as steps (scripts/examples/docs-projects.ts) and the follower `npm run examples` runs them
+// with (scripts/examples/follow-guide.ts): a guide followed as written passes; the same guide with one step
+// removed on purpose (its install, or one of its files) fails, and the failure names the guide and the step.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { docsConsumerProject } from '../../scripts/examples/consumer-projects.js';
-import { docsProjects, DocsProjectError, TARBALL } from '../../scripts/examples/docs-projects.js';
-import { runProject } from '../../scripts/examples/run-project.js';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import { docsProjects, DocsProjectError, TARBALL, type DocsProject } from '../../scripts/examples/docs-projects.js';
+import { followGuide } from '../../scripts/examples/follow-guide.js';
+import { newcomerEnv } from '../../scripts/examples/node-legs.js';
 import { DependencyConflictError, mergedDependencies } from '../../scripts/examples/shared-install.js';
 
 const TGZ = './petstore-harness-0.1.0.tgz';
 const fence = '```';
+const run = promisify(execFile);
+const env = newcomerEnv(dirname(process.execPath));
 
-/** A guide with one project: an install, a file that checks a sum, and the command that runs it. */
+/** A guide: install the package, write a file that uses it, run the file. */
 function guide(sum: string): string {
   return [
     '# A guide',
     '',
     '<!-- run: sums -->',
     `${fence}sh`,
-    `npm install --save-dev vitest@4.1.12 msw@^2.15.0 ${TGZ}`,
+    `npm install --save-dev ${TGZ}`,
     `${fence}`,
     '',
     'The file, `check.mjs`:',
     '',
     '<!-- file: sums/check.mjs -->',
-    `${fence}ts`,
+    `${fence}js`,
     "import assert from 'node:assert/strict';",
-    `assert.equal(${sum}, 4, 'the sum in the docs');`,
+    "import { four } from 'petstore-harness';",
+    `assert.equal(${sum}, four, 'the sum in the docs');`,
     "console.log('checked');",
     `${fence}`,
     '',
@@ -38,46 +44,97 @@ function guide(sum: string): string {
   ].join('\n');
 }
 
-async function runFromDocs(text: string) {
-  const [project] = docsProjects([{ file: 'guide.md', text }], TGZ).projects;
-  const dir = await mkdtemp(join(tmpdir(), 'docs-project-'));
-  try {
-    await docsConsumerProject(project!).writeTo(dir, 'petstore-harness-0.1.0.tgz');
-    return await runProject(project!.commands, dir, process.env);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
+const projectOf = (text: string) => docsProjects([{ file: 'guide.md', text }], TGZ).projects[0]!;
+const without = (project: DocsProject, index: number): DocsProject => ({
+  ...project,
+  steps: project.steps.filter((_step, at) => at !== index),
+});
 
-describe('projects from the docs', () => {
-  it('reads the files, the installs and the commands of a project from its marked blocks', () => {
-    const { projects } = docsProjects([{ file: 'guide.md', text: guide('2 + 2') }], TGZ);
-    expect(projects).toEqual([
-      {
-        name: 'sums',
-        files: new Map([['check.mjs', expect.stringContaining('assert.equal(2 + 2, 4')]]),
-        dependencies: new Map([
-          ['vitest', '4.1.12'],
-          ['msw', '^2.15.0'],
-          ['petstore-harness', TARBALL],
-        ]),
-        commands: ['node check.mjs'],
-        sources: ['guide.md:3', 'guide.md:10', 'guide.md:17'],
-      },
-    ]);
+describe('guides as steps, and the follower', () => {
+  // A stand-in for the packed package (npm pack of a package called petstore-harness): installing it
+  // needs no registry, so the follower's own `npm install` runs here in a second.
+  let work: string;
+  let tarball: string;
+  beforeAll(async () => {
+    work = await mkdtemp(join(tmpdir(), 'follow-guide-'));
+    const source = join(work, 'package');
+    await mkdir(source);
+    await writeFile(
+      join(source, 'package.json'),
+      JSON.stringify({ name: 'petstore-harness', version: '0.1.0', type: 'module', main: 'index.js' }),
+    );
+    await writeFile(join(source, 'index.js'), 'export const four = 4;\n');
+    await run('npm', ['pack', '--pack-destination', work], { cwd: source, env });
+    tarball = join(work, 'petstore-harness-0.1.0.tgz');
+  }, 60_000);
+  afterAll(() => rm(work, { recursive: true, force: true }));
+  const follow = (project: DocsProject, name: string) => followGuide(project, join(work, name), tarball, env);
+
+  it('reads a guide into its steps, in the order the page gives them', () => {
+    expect(projectOf(guide('2 + 2'))).toEqual({
+      name: 'sums',
+      guide: 'guide.md',
+      steps: [
+        { kind: 'run', command: `npm install --save-dev ${TGZ}`, at: 'guide.md:3' },
+        { kind: 'file', path: 'check.mjs', text: expect.stringContaining('assert.equal(2 + 2'), at: 'guide.md:10' },
+        { kind: 'run', command: 'node check.mjs', at: 'guide.md:18' },
+      ],
+      dependencies: new Map([['petstore-harness', TARBALL]]),
+      sources: ['guide.md:3', 'guide.md:10', 'guide.md:18'],
+    });
   });
 
-  it('runs a project as written, and fails it when a snippet is broken, with what it printed', async () => {
-    expect(await runFromDocs(guide('2 + 2'))).toEqual({ output: expect.stringContaining('checked') });
-    const broken = await runFromDocs(guide('2 + 3'));
-    expect(broken.problem).toContain('`node check.mjs` failed');
-    expect(broken.problem).toContain('the sum in the docs');
-  }, 30_000);
+  it('passes a guide followed as written, in an empty folder beside the tarball', async () => {
+    expect(await follow(projectOf(guide('2 + 2')), 'as-written')).toEqual({
+      output: expect.stringContaining('checked'),
+    });
+  }, 60_000);
+
+  it.each([
+    ['its install line', 0, /Cannot find package 'petstore-harness'/],
+    ['its file', 1, /Cannot find module .*check\.mjs/],
+  ])(
+    'fails the guide with %s removed, naming the guide and the step that failed',
+    async (_what, index, said) => {
+      const followed = await follow(without(projectOf(guide('2 + 2')), index), `without-${index}`);
+      expect(followed.problem?.split('\n')[0]).toBe(
+        'guide.md (sums): step 2 of 2 (guide.md:18: `node check.mjs`) failed:',
+      );
+      expect(followed.problem).toMatch(said);
+    },
+    60_000,
+  );
+
+  it('fails a guide whose snippet is wrong, with what it printed', async () => {
+    const followed = await follow(projectOf(guide('2 + 3')), 'wrong');
+    expect(followed.problem).toContain('step 3 of 3 (guide.md:18: `node check.mjs`) failed');
+    expect(followed.problem).toContain('the sum in the docs');
+  }, 60_000);
+
+  it('reads a range with spaces, and a block marked for two targets', () => {
+    const text = [
+      '<!-- run: a b -->',
+      `${fence}sh`,
+      `npm install --save-dev 'msw@^2.15.0 || ^3.0.0' ${TGZ}`,
+      'npx vitest run',
+      `${fence}`,
+    ].join('\n');
+    const { projects } = docsProjects([{ file: 'guide.md', text }], TGZ);
+    expect(projects.map(({ name, dependencies }) => [name, dependencies.get('msw')])).toEqual([
+      ['a', '^2.15.0 || ^3.0.0'],
+      ['b', '^2.15.0 || ^3.0.0'],
+    ]);
+  });
 
   it.each([
     ['a mark with no block under it', '<!-- file: sums/a.ts -->\n\ntext', /is not followed by a code block/],
     ['a file outside its project', `<!-- file: sums/../a.ts -->\n${fence}ts\nx\n${fence}`, /inside the project/],
-    ['a project that runs nothing', `<!-- file: sums/a.ts -->\n${fence}ts\nx\n${fence}`, /has no run block/],
+    ['a project that runs nothing', `<!-- file: sums/a.ts -->\n${fence}ts\nx\n${fence}`, /does not end with a command/],
+    [
+      'a project whose last step is a file',
+      `${guide('2 + 2')}\n<!-- file: sums/later.mjs -->\n${fence}js\nx\n${fence}`,
+      /does not end with a command that shows it working/,
+    ],
     [
       'an install without a version',
       `<!-- run: sums -->\n${fence}sh\nnpm install vitest ${TGZ}\nnpx vitest run\n${fence}`,
@@ -106,7 +163,7 @@ describe('projects from the docs', () => {
     expect((refusal as Error).message).toMatch(message);
   });
 
-  it('installs one version for every project, and stops on two that no version satisfies', () => {
+  it('installs one version for every project of examples/, and stops on two that no version satisfies', () => {
     const project = (label: string, dependencies: Record<string, string>) => ({
       label,
       dependencies: new Map(Object.entries(dependencies)),
@@ -117,9 +174,11 @@ describe('projects from the docs', () => {
       mergedDependencies([project('a', { msw: '2.15.0', vitest: '4.1.12' }), project('b', { msw: '^2.15.0' })]),
     ).toEqual({ msw: '2.15.0', vitest: '4.1.12' });
     expect(() =>
-      mergedDependencies([project('examples/a', { vite: '8.3.8' }), project('docs:b', { vite: '7.1.0' })]),
+      mergedDependencies([project('examples/a', { vite: '8.3.8' }), project('examples/b', { vite: '7.1.0' })]),
     ).toThrow(
-      new DependencyConflictError('vite: examples/a wants 8.3.8, docs:b wants 7.1.0; pin one version in every project'),
+      new DependencyConflictError(
+        'vite: examples/a wants 8.3.8, examples/b wants 7.1.0; pin one version in every project',
+      ),
     );
   });
 });

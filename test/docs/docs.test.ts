@@ -22,6 +22,18 @@ const { projects, exampleFiles } = docsProjects(documents, './petstore-harness-0
 // Blocks that are files of a project `npm run examples` runs (built from the docs, or of examples/).
 const projectFileAt = new Set([...projects.flatMap((project) => project.sources), ...exampleFiles.map(({ at }) => at)]);
 const isProjectFile = (block: CodeBlock) => projectFileAt.has(`${block.file}:${block.line - 1}`);
+// Every guide a newcomer follows from its own text (issue 47): `npm run examples` follows each.
+const GUIDE_PROJECTS = [
+  'vitest-quick-start',
+  'browser-quick-start',
+  'vitest-guide',
+  'jest-guide',
+  'ui-states-guide',
+  'overrides-guide',
+  'browser-guide',
+  'storybook-guide',
+  'playwright-guide',
+];
 
 describe('the documentation (README.md and docs/)', () => {
   it('has every generated block as the code builds it now (npm run docs rewrites them)', () => {
@@ -59,19 +71,19 @@ describe('the documentation (README.md and docs/)', () => {
       blocks.filter((block) => !['sh', 'ts', 'jsonc', 'yaml', 'text'].includes(block.language)).map(where),
     ).toEqual(
       // Other languages only as files of a project that runs (scripts/examples/docs-projects.ts).
-      blocks.filter((block) => ['json', 'js', 'tsx'].includes(block.language) && isProjectFile(block)).map(where),
+      blocks
+        .filter((block) => ['json', 'js', 'tsx', 'html'].includes(block.language) && isProjectFile(block))
+        .map(where),
     );
   });
 
   it('has its projects (marked snippets) complete: each runs something and installs the tarball', () => {
-    // docsProjects throws on a mark with no block, a file given twice, or a project that runs nothing;
-    // `npm run examples` builds and runs them (docs:NAME).
-    expect(projects.map(({ name }) => name)).toEqual(
-      expect.arrayContaining(['vitest-quick-start', 'vitest-guide', 'jest-guide']),
-    );
+    // docsProjects throws on a mark with no block, a file given twice, or a project that does not end with
+    // a command; `npm run examples` follows each from its text in an empty folder (docs:NAME).
+    expect(projects.map(({ name }) => name)).toEqual(expect.arrayContaining(GUIDE_PROJECTS));
     for (const project of projects)
-      for (const [path, text] of project.files)
-        if (path.endsWith('.json')) expect(() => JSON.parse(text)).not.toThrow();
+      for (const step of project.steps)
+        if (step.kind === 'file' && step.path.endsWith('.json')) expect(() => JSON.parse(step.text)).not.toThrow();
   });
 
   it('shows the files of examples/ exactly as they are', () => {
