@@ -33,6 +33,7 @@ import { rateLimitPromisesKept } from './rate-limit-promise-checks.js';
 import { concurrentClientsSerialisable } from './concurrent-clients-check.js';
 import { everyOutcomeCharged } from './outcome-charge-checks.js';
 import { unchargedRequestsCostNothing } from './uncharged-checks.js';
+import { runtimeHazardsAnswered } from './hazard-checks.js';
 import { everyMethodRouted, malformedCredentialsRefused } from './protocol-checks.js';
 import { conditionalRequestsHonoured } from './conditional-checks.js';
 import { answersKeepTheProtocol, answersLeakNothing } from './security-checks.js';
@@ -73,6 +74,7 @@ export const CHECKS: readonly Check[] = [
   validBodiesStoredAsSent,
   invalidBodyRejected,
   invalidBodyNotStored,
+  runtimeHazardsAnswered,
   serverFieldsNotAssignable,
   errorMessagesNameTheField,
   malformedJsonRejected,

@@ -36,6 +36,8 @@ export interface ContractRequest {
   headers?: Record<string, string | null>;
   /** The check provokes a 429 on purpose: no pacing, no retry. */
   expectsRateLimit?: boolean;
+  /** Entries of the evidence catalogue the request tries beyond what its method, path and JSON show (a hazard written as text, a header around it). */
+  tries?: readonly string[];
 }
 
 /** The request exactly as sent, for reports and `curl`. */

@@ -20,7 +20,7 @@ import { characterClassValues, integerBounds } from './valid-values.js';
  */
 export interface EvidenceEntry {
   id: string;
-  kind: 'keyword' | 'value' | 'rule' | 'concurrency' | 'method';
+  kind: 'keyword' | 'value' | 'rule' | 'concurrency' | 'method' | 'hazard' | 'surrounding';
   /** What a target must permit for the entry to be tried there (a URL without `--allow writes` takes no body). */
   needs: readonly Capability[];
   /** The operation whose requests try it, for a keyword or a value (`--operations` may leave it out). */

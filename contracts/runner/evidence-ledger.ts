@@ -31,7 +31,7 @@ export class EvidenceLedger {
   /** What a request as a check wrote it tries (before the run marks it); recorded once answered by `answered`. */
   evidenceOf(request: ContractRequest): string[] {
     const operation = operationOfRequest(request.method, `${this.#baseUrl}${request.path}`, this.#baseUrl);
-    return operation ? requestEvidence(request, operation) : [];
+    return [...(operation ? requestEvidence(request, operation) : []), ...(request.tries ?? [])];
   }
 
   /** Records entries a check tried (rules it put to the test, with what its requests tried). */

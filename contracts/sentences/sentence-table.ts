@@ -78,7 +78,7 @@ export const SENTENCE_TABLE: readonly SentenceRow[] = [
   {
     sentence:
       'A request body is UTF-8 JSON: a body that is not well-formed UTF-8 is not JSON, and is answered `400` with an `Error` whose code is `invalid_request`.',
-    verifiedBy: ['malformed_json_rejected', 'refused_never_admitted'],
+    verifiedBy: ['malformed_json_rejected', 'refused_never_admitted', 'runtime_hazards_answered'],
   },
   {
     sentence: 'No answer carries the API key its request sent: not in its body, its header fields or its message.',
@@ -234,7 +234,12 @@ export const SENTENCE_TABLE: readonly SentenceRow[] = [
   {
     sentence:
       'A body that breaks this schema (a property it does not name, in any letter case, included) is answered `400` with an `Error` whose code is `invalid_request`, and nothing is stored.',
-    verifiedBy: ['invalid_body_rejected', 'invalid_body_not_stored', 'server_fields_not_assignable'],
+    verifiedBy: [
+      'invalid_body_rejected',
+      'invalid_body_not_stored',
+      'server_fields_not_assignable',
+      'runtime_hazards_answered',
+    ],
   },
   { sentence: 'A category as stored by the service.', verifiedBy: ['stored_as_sent', 'list_categories_conforms'] },
   { sentence: 'The body of every error response.', verifiedBy: ['error_body_conformance'] },
