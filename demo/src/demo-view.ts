@@ -1,12 +1,16 @@
-import type { Category } from './petstore-client.js';
+import { listStaleness, quotaStaleness, type PageState } from './page-state.js';
 
 /** The page's elements, found once (the markup is in demo/public/index.html). */
 export interface DemoView {
   app: HTMLElement;
   backend: HTMLElement;
   categories: HTMLUListElement;
+  /** Says when the list is empty, could not be loaded, or is out of date. */
+  listStatus: HTMLElement;
   newCategory: HTMLInputElement;
   quota: HTMLOutputElement;
+  /** Beside the count: Retry-After of a 429, or that the count is only the last known one. */
+  quotaNote: HTMLElement;
   error: HTMLElement;
   /** Offline and banned: states of the whole page rather than of one call. */
   banner: HTMLElement;
@@ -27,8 +31,10 @@ export function findDemoView(root: Document): DemoView {
     app: find('app'),
     backend: find('backend'),
     categories: find('categories'),
+    listStatus: find('list-status'),
     newCategory: find('new-category'),
     quota: find('quota'),
+    quotaNote: find('quota-note'),
     error: find('error'),
     banner: find('banner'),
     loading: find('loading'),
@@ -37,8 +43,18 @@ export function findDemoView(root: Document): DemoView {
   };
 }
 
-/** Shows the list by name (the description as a tooltip). */
-export function renderCategories(view: DemoView, categories: readonly Category[]): void {
+/** Draws every part of the page from `state`: nothing keeps a value from an older answer unmarked. */
+export function renderPage(view: DemoView, state: PageState): void {
+  renderList(view, state);
+  renderQuota(view, state);
+  renderFailure(view, state.failure);
+  view.loading.hidden = state.listsInFlight === 0;
+  view.app.dataset.loading = String(state.listsInFlight > 0);
+}
+
+/** The list by name (the description as a tooltip), marked out of date when the last reload failed. */
+function renderList(view: DemoView, state: PageState): void {
+  const categories = state.categories ?? [];
   view.categories.replaceChildren(
     ...categories.map((category) => {
       const item = document.createElement('li');
@@ -47,53 +63,45 @@ export function renderCategories(view: DemoView, categories: readonly Category[]
       return item;
     }),
   );
+  const stale = listStaleness(state);
+  view.categories.dataset.stale = String(stale !== undefined);
+  view.listStatus.textContent = listStatusText(state.categories, stale);
 }
 
-/** Adds a just-created category at the end, as the list is in ascending id order. */
-export function appendCategory(view: DemoView, category: Category): void {
-  const item = document.createElement('li');
-  item.textContent = category.name;
-  view.categories.append(item);
+/** Empty, not loaded, or out of date (with the status and code of the reload that failed); '' when current. */
+function listStatusText(categories: PageState['categories'], stale: ReturnType<typeof listStaleness>): string {
+  if (!stale) return categories?.length === 0 ? 'No categories yet.' : '';
+  const how = stale.code === 'network_error' ? 'got no answer' : `failed (${stale.status} ${stale.code})`;
+  return categories
+    ? `Out of date: reloading the list ${how}; this is the list as last received.`
+    : `Not loaded: loading the list ${how}.`;
 }
 
-/** Shows the quota a response reported; a response without the header leaves the last value. */
-export function renderQuota(view: DemoView, remaining: number | undefined): void {
-  if (remaining !== undefined && Number.isFinite(remaining)) view.quota.value = String(remaining);
-}
-
-/** Shows the `message` of a failed call (empty string clears it). */
-export function renderError(view: DemoView, message: string): void {
-  view.error.textContent = message;
-}
-
-/** Shows or hides the loading line while a list is on its way (`data-loading` for tests). */
-export function renderLoading(view: DemoView, loading: boolean): void {
-  view.loading.hidden = !loading;
-  view.app.dataset.loading = String(loading);
+/** The count the last answered call reported; marked as the last known one when the call sent last told nothing. */
+function renderQuota(view: DemoView, state: PageState): void {
+  const { quota } = state;
+  const stale = quotaStaleness(state);
+  view.quota.value = quota ? String(quota.left) : '–';
+  view.quota.dataset.stale = String(stale !== undefined);
+  view.quotaNote.textContent = stale
+    ? `(last known: the last call ${stale === 'no-answer' ? 'got no answer' : 'was answered without X-RateLimit-Remaining'})`
+    : quota?.retryAfter !== undefined && state.failure?.code !== 'temporarily_banned' // the ban's banner says it
+      ? `Retry-After: ${quota.retryAfter} s`
+      : quota?.withoutKey
+        ? '(for calls without a valid key: the key was refused)'
+        : '';
 }
 
 /**
- * The page-wide state a failed call puts the page in: offline (no answer at all) and banned get the
- * banner; any other error is the call's own and goes under the form. Success clears both.
+ * The failure of the call sent last, said once: offline (no answer at all) and banned are states of the
+ * whole page and get the banner; any other error is the call's own, its `message` under the form.
  */
-export function renderOutcome(
-  view: DemoView,
-  outcome: { ok: true } | { ok: false; error: { code: string; message: string }; retryAfter?: number },
-): void {
-  if (outcome.ok) {
-    view.banner.textContent = '';
-    renderError(view, '');
-    return;
-  }
-  const { code, message } = outcome.error;
-  if (code === 'network_error') {
-    view.banner.textContent = 'Offline: the Pet Store could not be reached. Check your connection, then try again.';
-    renderError(view, '');
-  } else if (code === 'temporarily_banned') {
-    view.banner.textContent = `This API key is banned for calling on after its quota ran out${outcome.retryAfter ? `; retry in ${outcome.retryAfter} s` : ''}.`;
-    renderError(view, '');
-  } else {
-    view.banner.textContent = '';
-    renderError(view, message);
-  }
+function renderFailure(view: DemoView, failure: PageState['failure']): void {
+  view.banner.textContent =
+    failure?.code === 'network_error'
+      ? 'Offline: the Pet Store could not be reached. Check your connection, then try again.'
+      : failure?.code === 'temporarily_banned'
+        ? `This API key is banned for calling on after its quota ran out${failure.retryAfter ? `; retry in ${failure.retryAfter} s` : ''}.`
+        : '';
+  view.error.textContent = failure && !view.banner.textContent ? failure.message : '';
 }

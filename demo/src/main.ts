@@ -1,14 +1,7 @@
-import {
-  appendCategory,
-  findDemoView,
-  renderCategories,
-  renderLoading,
-  renderOutcome,
-  renderQuota,
-  type DemoView,
-} from './demo-view.js';
+import { findDemoView, renderPage, type DemoView } from './demo-view.js';
 import { DEMO_FAULTS, switchFault, type DemoFault } from './fault-panel.js';
-import { createPetStoreClient, type PetStoreClient } from './petstore-client.js';
+import { answered, callSent, INITIAL_PAGE_STATE, type PageCall, type PageState } from './page-state.js';
+import { createPetStoreClient, type ApiResult, type Category, type PetStoreClient } from './petstore-client.js';
 import { apiBaseUrl, readDemoSettings } from './settings.js';
 import { startBackend } from './start-backend.js';
 
@@ -19,16 +12,17 @@ async function main(): Promise<void> {
   const backend = await startBackend(settings);
   view.backend.textContent = backend.description;
   const client = createPetStoreClient({ baseUrl: apiBaseUrl(settings, location.href), apiKey: settings.apiKey });
+  const { loadCategories, createFromInput } = pageCalls(view, client);
 
-  await loadCategories(view, client);
+  await loadCategories();
   view.newCategory.addEventListener('keydown', (event) => {
-    if (event.key === 'Enter') void createFromInput(view, client);
+    if (event.key === 'Enter') void createFromInput();
   });
   const { reset, fake } = backend;
   if (reset) {
     view.reset.addEventListener('click', () => {
       for (const box of faultSwitches(view)) box.checked = false;
-      void reset().then(() => loadCategories(view, client));
+      void reset().then(loadCategories);
     });
   } else {
     view.reset.hidden = true;
@@ -37,9 +31,7 @@ async function main(): Promise<void> {
     view.faults.hidden = false;
     for (const box of faultSwitches(view)) {
       box.addEventListener('change', () => {
-        void switchFault(fake, settings.apiKey, box.value as DemoFault, box.checked).then(() =>
-          loadCategories(view, client),
-        );
+        void switchFault(fake, settings.apiKey, box.value as DemoFault, box.checked).then(loadCategories);
       });
     }
   }
@@ -52,26 +44,40 @@ function faultSwitches(view: DemoView): HTMLInputElement[] {
   );
 }
 
-async function loadCategories(view: DemoView, client: PetStoreClient): Promise<void> {
-  renderLoading(view, true);
-  const result = await client.listCategories();
-  renderLoading(view, false);
-  renderQuota(view, result.remaining);
-  if (result.ok) renderCategories(view, result.data);
-  renderOutcome(view, result);
-  countAnswer(view);
-}
-
-async function createFromInput(view: DemoView, client: PetStoreClient): Promise<void> {
-  // Sent as typed: an empty or blank name is the fake's to refuse, and the page shows its message.
-  const result = await client.createCategory({ name: view.newCategory.value });
-  renderQuota(view, result.remaining);
-  if (result.ok) {
-    appendCategory(view, result.data);
-    view.newCategory.value = '';
-  }
-  renderOutcome(view, result);
-  countAnswer(view);
+/**
+ * The page's calls. Every one goes through `send`: numbered as it leaves, its answer (or the lack of one)
+ * folded into the page's state in the order the calls were sent, whatever order the answers arrive in, and
+ * the whole page drawn again from that state. So the counter follows every answer (errors and 429s
+ * included), and a failed reload marks the list out of date instead of leaving it as if current.
+ */
+function pageCalls(view: DemoView, client: PetStoreClient) {
+  let state: PageState = INITIAL_PAGE_STATE;
+  const send = async (
+    kind: PageCall,
+    request: () => Promise<ApiResult<Category[] | Category>>,
+    afterAnswer?: (result: ApiResult<Category[] | Category>) => void,
+  ): Promise<void> => {
+    const sent = callSent(state, kind);
+    state = sent.state;
+    renderPage(view, state);
+    const result = await request();
+    state = answered(state, kind, sent.call, result);
+    afterAnswer?.(result);
+    renderPage(view, state);
+    countAnswer(view);
+  };
+  return {
+    loadCategories: () => send('list', () => client.listCategories()),
+    // Sent as typed: an empty or blank name is the fake's to refuse, and the page shows its message.
+    createFromInput: () =>
+      send(
+        'create',
+        () => client.createCategory({ name: view.newCategory.value }),
+        (result) => {
+          if (result.ok) view.newCategory.value = '';
+        },
+      ),
+  };
 }
 
 /** Counts rendered answers in `data-answers`, so a test (or you, in devtools) can wait for the next one. */

@@ -43,7 +43,16 @@ export function createPetStoreClient(options: { baseUrl: string; apiKey: string 
     }
     const remaining = rateLimitRemaining(response);
     const payload: unknown = await response.json().catch(() => undefined);
-    if (response.ok) return { ok: true, data: payload as T, remaining };
+    if (response.ok && payload !== undefined) return { ok: true, data: payload as T, remaining };
+    if (response.ok) {
+      // A success the page cannot read is a failure to show, not an empty list.
+      const error = {
+        code: 'unexpected_response',
+        message: `${response.status} answer whose body is not JSON`,
+        status: response.status,
+      };
+      return { ok: false, error, remaining };
+    }
     const retryAfter = Number(response.headers.get('Retry-After') ?? Number.NaN);
     return {
       ok: false,
@@ -58,9 +67,11 @@ export function createPetStoreClient(options: { baseUrl: string; apiKey: string 
   };
 }
 
+/** The header as a count; undefined when absent or not a number (the page then says it does not know). */
 function rateLimitRemaining(response: Response): number | undefined {
-  const value = response.headers.get('X-RateLimit-Remaining');
-  return value === null ? undefined : Number(value);
+  const value = response.headers.get('X-RateLimit-Remaining')?.trim();
+  const count = value ? Number(value) : Number.NaN;
+  return Number.isSafeInteger(count) && count >= 0 ? count : undefined;
 }
 
 /** The spec's `Error` body, or one made up from the status when a server sent something else. */
