@@ -249,14 +249,9 @@ describeInChromium(title, () => {
       SLOW,
     );
 
-    // The fake's own message says the one problem twice for "" ("body: name must NOT have fewer than 1
-    // characters; body: name must not be blank"): spec/openapi.yaml:234 and :236 give CategoryName both
-    // minLength 1 and pattern \S, the validator collects all errors (spec/schema-registry.ts:54, allErrors),
-    // and spec/schema-errors.ts:14 joins one line per error, called by mocks/handlers/categories.ts:24. Not
-    // the page's to fix (it shows the body's message once, above); reported on issue 47. This test flips to
-    // a failure once the fake names the field once: then make it an ordinary `it`.
-    it.failing(
-      "the fake's message for an empty name names the problem once (known defect of the fake)",
+    // "" breaks both minLength and `\S`: the fake says one reason per field (spec/schema-errors.ts).
+    it(
+      "the fake's message for an empty name names the problem once",
       async () => {
         const page = await open();
         await page.submitName('');

@@ -8,9 +8,19 @@ import type { ErrorObject } from 'ajv';
  */
 export function describeSchemaErrors(errors: readonly ErrorObject[] | null | undefined, subject: string): string {
   if (!errors || errors.length === 0) return `${subject}: invalid`;
+  // One clause per field: "" breaks both minLength and `\S`, and one reason says what is wrong with it.
+  // A missing or unknown member is a clause of its own (its name is in the error, not the path).
+  const seen = new Set<string>();
+  const distinct = errors.filter((error) => {
+    const own = error.keyword === 'required' || error.keyword === 'additionalProperties';
+    const key = own ? `${error.instancePath} ${JSON.stringify(error.params)}` : error.instancePath;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
   // A hostile body can break a rule thousands of times; the first few name the problem well enough.
-  const named = errors.slice(0, MAX_NAMED_ERRORS).map((error) => describeSchemaError(error, subject));
-  const more = errors.length - named.length;
+  const named = distinct.slice(0, MAX_NAMED_ERRORS).map((error) => describeSchemaError(error, subject));
+  const more = distinct.length - named.length;
   const message = named.join('; ') + (more > 0 ? `; and ${more} more` : '');
   // The spec bounds Error.message (maxLength 1024): a long message is cut, never the answer broken.
   return message.length <= MAX_MESSAGE ? message : `${message.slice(0, MAX_MESSAGE - 1)}…`;
