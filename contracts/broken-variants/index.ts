@@ -9,6 +9,7 @@ import { PROTOCOL_RULE_VARIANTS } from './protocol-rule-variants.js';
 import { RATE_LIMIT_PROMISE_VARIANTS } from './rate-limit-promise-variants.js';
 import { RED_TEAM_VARIANTS } from './red-team-variants.js';
 import { RUNTIME_HAZARD_VARIANTS } from './runtime-hazard-variants.js';
+import { SURROUNDING_VARIANTS } from './surrounding-variants.js';
 import type { BrokenVariant } from './variant.js';
 
 /**
@@ -34,6 +35,7 @@ export const BROKEN_VARIANTS: readonly BrokenVariant[] = [
   ...FAILURE_VARIANTS,
   ...RED_TEAM_VARIANTS,
   ...RUNTIME_HAZARD_VARIANTS,
+  ...SURROUNDING_VARIANTS,
 ];
 
 /** The variant of this name; throws naming it when there is none, so a renamed variant fails the test that used it. */

@@ -34,6 +34,7 @@ import { concurrentClientsSerialisable } from './concurrent-clients-check.js';
 import { everyOutcomeCharged } from './outcome-charge-checks.js';
 import { unchargedRequestsCostNothing } from './uncharged-checks.js';
 import { runtimeHazardsAnswered } from './hazard-checks.js';
+import { undeclaredSurroundingsIgnored } from './surrounding-checks.js';
 import { everyMethodRouted, malformedCredentialsRefused } from './protocol-checks.js';
 import { conditionalRequestsHonoured } from './conditional-checks.js';
 import { answersKeepTheProtocol, answersLeakNothing } from './security-checks.js';
@@ -70,6 +71,7 @@ export const CHECKS: readonly Check[] = [
   validParametersAccepted,
   invalidParametersRejected,
   unknownQueryIgnored,
+  undeclaredSurroundingsIgnored,
   equivalentReadsAnsweredAlike,
   validBodiesStoredAsSent,
   invalidBodyRejected,

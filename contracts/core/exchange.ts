@@ -36,8 +36,20 @@ export interface ContractRequest {
   headers?: Record<string, string | null>;
   /** The check provokes a 429 on purpose: no pacing, no retry. */
   expectsRateLimit?: boolean;
+  /** How it goes on the wire when not as every client sends it: on a raw socket, as given. */
+  wire?: WireForm;
   /** Entries of the evidence catalogue the request tries beyond what its method, path and JSON show (a hazard written as text, a header around it). */
   tries?: readonly string[];
+}
+
+/**
+ * The forms of a request line and of its framing HTTP/1.1 lets a client choose (RFC 9112): the protocol
+ * version, the target in absolute-form (§3.2.2), the body in chunks (§7.1).
+ */
+export interface WireForm {
+  version?: '1.0';
+  target?: 'absolute';
+  chunked?: true;
 }
 
 /** The request exactly as sent, for reports and `curl`. */
@@ -48,6 +60,7 @@ export interface SentRequest {
   body?: string | Uint8Array;
   /** Header values as reports must print them (derived from the key, so never printed as sent). */
   shown?: Record<string, string>;
+  wire?: WireForm;
 }
 
 /** One request and the response that came back. */

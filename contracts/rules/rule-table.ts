@@ -508,6 +508,34 @@ export const RULES = {
       binds: 'server',
     },
   },
+  undeclared_elements_change_nothing: {
+    source: 'the spec; RFC 9110 §5.1; OWASP API2:2023, API4:2023',
+    strength: 'MUST',
+    appliesTo: 'every request',
+    says: 'a header field, query parameter or HTTP version the spec does not declare (forwarding and client-address fields with loopback and private addresses, another host or path, languages, encodings, a cookie, paging, format, debug) changes neither admission, nor what is charged, nor the status and machine-readable content of the answer',
+    model: false,
+    checks: ['undeclared_surroundings_ignored'],
+    requirement: {
+      quote:
+        "A header field, a query parameter, or a form of the request line or of its framing that this document does not declare changes nothing it states: who is admitted, what a request counts, and an answer's status and machine-readable content (`code`, `status`, the records) are those of the same request without it.",
+      where: THE_SPEC,
+      binds: 'server',
+    },
+  },
+  required_forms_accepted: {
+    source: 'RFC 9112 §3.2.2, §7.1; RFC 9110 §10.1.1',
+    strength: 'MUST',
+    appliesTo: 'every request',
+    says: 'a request in a form HTTP/1.1 requires every server to take is answered as the plain one: the target in absolute-form, a body in chunks (or 411), a body after Expect: 100-continue',
+    model: false,
+    checks: ['undeclared_surroundings_ignored'],
+    requirement: {
+      quote:
+        'A server MUST accept the absolute-form in requests even though most HTTP/1.1 clients will only send the absolute-form to a proxy. … A recipient MUST be able to parse the chunked transfer coding … A server that receives a 100-continue expectation in an HTTP/1.1 (or later) request … MUST either send an immediate response with a final status code … or send an immediate 100 (Continue) response',
+      where: 'RFC 9112 §3.2.2, §7.1; RFC 9110 §10.1.1',
+      binds: 'server',
+    },
+  },
   head_is_get_without_content: {
     source: 'RFC 9110 §9.3.2',
     strength: 'MUST',

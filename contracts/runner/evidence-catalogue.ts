@@ -2,6 +2,7 @@ import { documentedSpec, type SpecDocument } from '../core/spec-document.js';
 import { schemaEvidence, type EvidenceEntry } from '../generate/schema-evidence.js';
 import { methodEvidence } from '../generate/protocol-requests.js';
 import { hazardEvidence } from '../generate/runtime-hazards.js';
+import { surroundings } from '../protocol/surroundings.js';
 import { RULE_NAMES, RULES, type Rule, type RuleName } from '../rules/rule-table.js';
 import { skipReason, type TargetDescriptor } from '../targets/target.js';
 import type { CheckResult } from './check-result.js';
@@ -38,6 +39,11 @@ export function evidenceCatalogue(spec: SpecDocument = documentedSpec()): Eviden
     { id: CONCURRENCY_ENTRIES.reads, kind: 'concurrency', needs: ['stateful'] },
     { id: CONCURRENCY_ENTRIES.creates, kind: 'concurrency', needs: ['stateful', 'writes'] },
     ...methodEvidence(spec),
+    ...surroundings(spec).map(({ id, withBody }): EvidenceEntry => ({
+      id,
+      kind: 'surrounding',
+      needs: withBody ? ['writes'] : [],
+    })),
     ...Object.values(spec.operations).flatMap(({ operationId, requestBody }) => {
       const schema = requestBody?.content['application/json'];
       return schema ? hazardEvidence(schema, operationId) : [];

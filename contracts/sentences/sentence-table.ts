@@ -48,6 +48,11 @@ export const SENTENCE_TABLE: readonly SentenceRow[] = [
       'on a live target, the day is the lower window only after (day limit − minute limit) requests in one UTC day (940 with a free key), which the suite never spends; the model (`lower_window_described`) still judges any traffic that gets there, `watch` included, and `both_quota_windows_held` provokes it on the fake',
   },
   {
+    sentence:
+      "A header field, a query parameter, or a form of the request line or of its framing that this document does not declare changes nothing it states: who is admitted, what a request counts, and an answer's status and machine-readable content (`code`, `status`, the records) are those of the same request without it.",
+    verifiedBy: ['undeclared_surroundings_ignored', 'unknown_query_ignored'],
+  },
+  {
     sentence: 'Authentication and quota are evaluated first, then routing, then validation.',
     verifiedBy: [
       'evaluation_order_reads',

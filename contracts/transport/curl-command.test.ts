@@ -105,9 +105,23 @@ describe('curlCommand, run in bash', () => {
         const end = data.indexOf('\r\n\r\n');
         if (end < 0) return;
         const head = data.subarray(0, end).toString('latin1');
-        const length = Number(/\r\ncontent-length: *(\d+)/i.exec(head)?.[1] ?? 0);
-        if (data.length < end + 4 + length) return;
-        received = { head, body: data.subarray(end + 4, end + 4 + length) };
+        if (/\r\ntransfer-encoding: *chunked/i.test(head)) {
+          const rest = data.subarray(end + 4).toString('latin1');
+          if (!rest.endsWith('0\r\n\r\n')) return;
+          // Chunk sizes and their data, joined: what a reader of chunked framing gets.
+          let body = '';
+          for (let at = 0, size = 1; size > 0;) {
+            const lineEnd = rest.indexOf('\r\n', at);
+            size = parseInt(rest.slice(at, lineEnd), 16);
+            body += rest.slice(lineEnd + 2, lineEnd + 2 + size);
+            at = lineEnd + 2 + size + 2;
+          }
+          received = { head, body: Buffer.from(body, 'latin1') };
+        } else {
+          const length = Number(/\r\ncontent-length: *(\d+)/i.exec(head)?.[1] ?? 0);
+          if (data.length < end + 4 + length) return;
+          received = { head, body: data.subarray(end + 4, end + 4 + length) };
+        }
         socket.end('HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
       });
     });
@@ -148,7 +162,7 @@ describe('curlCommand, run in bash', () => {
     ],
   ];
 
-  it.each(CASES)('sends the same bytes: %s', async (_what, sent) => {
+  async function sentByCurl(sent: SentRequest) {
     const command = curlCommand({ ...sent, url: `${origin}${sent.url}` }, KEY);
     expect(command).not.toContain(KEY);
     received = undefined;
@@ -157,7 +171,31 @@ describe('curlCommand, run in bash', () => {
     });
     const [code] = (await once(child, 'close')) as [number];
     expect(code).toBe(0);
-    const [requestLine = '', ...fields] = received!.head.split('\r\n');
+    return received!;
+  }
+
+  it('sends the request line and framing of a wire form: HTTP/1.0, absolute-form, chunks', async () => {
+    const request: SentRequest = {
+      method: 'GET',
+      url: '/v1/categories',
+      headers: {},
+      wire: { version: '1.0', target: 'absolute' },
+    };
+    expect((await sentByCurl(request)).head.split('\r\n')[0]).toBe(`GET ${origin}/v1/categories HTTP/1.0`);
+    const body = '{"name":"chunked"}';
+    const chunked = await sentByCurl({
+      method: 'POST',
+      url: '/v1/categories',
+      headers: {},
+      body,
+      wire: { chunked: true },
+    });
+    expect(chunked.head).toMatch(/\r\nTransfer-Encoding: chunked/i);
+    expect(chunked.body.toString('latin1')).toBe(body);
+  });
+
+  it.each(CASES)('sends the same bytes: %s', async (_what, sent) => {
+    const [requestLine = '', ...fields] = (await sentByCurl(sent)).head.split('\r\n');
     expect(requestLine).toBe(`${sent.method} ${sent.url} HTTP/1.1`);
     const latin1 = (text: string) => Buffer.from(text, 'utf8').toString('latin1');
     for (const [name, value] of Object.entries(sent.headers)) {

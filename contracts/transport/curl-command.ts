@@ -20,6 +20,19 @@ function headerWord(name: string, value: string, shown: string | undefined, secr
   return shellWord([{ literal: `${name}: ${value}` }]);
 }
 
+/** curl's flags for a request line or framing of the request's own (HTTP/1.0, absolute-form, chunks). */
+function wireFlags({ wire, url }: SentRequest): string[] {
+  if (!wire) return [];
+  const { origin, pathname, search } = new URL(url);
+  return [
+    ...(wire.version === '1.0' ? ['--http1.0'] : []),
+    ...(wire.target === 'absolute'
+      ? ['--request-target', shellWord([{ literal: `${origin}${pathname}${search}` }])]
+      : []),
+    ...(wire.chunked ? ['-H', shellWord([{ literal: 'Transfer-Encoding: chunked' }])] : []),
+  ];
+}
+
 /**
  * The request as a `curl` command that sends the same bytes in bash; the API key is replaced by
  * `${PETSTORE_API_KEY}`. A field sent twice (a value holding a newline) is two `-H`; text that is not
@@ -28,7 +41,7 @@ function headerWord(name: string, value: string, shown: string | undefined, secr
  */
 export function curlCommand(request: SentRequest, secret?: string): string {
   const method = /^[A-Za-z0-9._-]+$/.test(request.method) ? request.method : shellWord([{ literal: request.method }]);
-  const parts = ['curl', '-X', method, quotedUrl(request.url, secret)];
+  const parts = ['curl', '-X', method, quotedUrl(request.url, secret), ...wireFlags(request)];
   for (const [name, value] of Object.entries(request.headers)) {
     const shown = request.shown?.[name];
     const fields = value.split('\n');

@@ -26,6 +26,16 @@ function dechunked(body: Buffer): Buffer | undefined {
   }
 }
 
+/** A body in two chunks and the last (RFC 9112 §7.1), so a reader must join them. */
+function inChunks(body: Buffer): Buffer {
+  const half = Math.ceil(body.length / 2);
+  const chunks = [body.subarray(0, half), body.subarray(half)].filter((chunk) => chunk.length > 0);
+  return Buffer.concat([
+    ...chunks.flatMap((chunk) => [Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')]),
+    Buffer.from('0\r\n\r\n'),
+  ]);
+}
+
 /** The first answer in `received`, or undefined while it is not whole. */
 function parsed(received: Buffer, method: string, closed: boolean) {
   const end = received.indexOf('\r\n\r\n');
@@ -33,6 +43,8 @@ function parsed(received: Buffer, method: string, closed: boolean) {
   const [statusLine = '', ...lines] = received.subarray(0, end).toString('latin1').split('\r\n');
   const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1]);
   if (!status) return undefined;
+  // An interim answer (100 Continue to an expectation) comes before the final one (RFC 9110 §15.2).
+  if (status < 200 && status !== 101) return parsed(received.subarray(end + 4), method, closed);
   const headers: Record<string, string> = {};
   for (const line of lines) {
     const colon = line.indexOf(':');
@@ -62,13 +74,18 @@ function parsed(received: Buffer, method: string, closed: boolean) {
  */
 export function sendRaw(sent: SentRequest): Promise<Exchange> {
   const url = new URL(sent.url);
-  const body = sent.body === undefined ? Buffer.alloc(0) : Buffer.from(sent.body);
-  const lines = [`${sent.method} ${url.pathname}${url.search} HTTP/1.1`, `Host: ${url.host}`];
+  const { version = '1.1', target, chunked } = sent.wire ?? {};
+  const plain = sent.body === undefined ? Buffer.alloc(0) : Buffer.from(sent.body);
+  const requestTarget =
+    target === 'absolute' ? `${url.origin}${url.pathname}${url.search}` : `${url.pathname}${url.search}`;
+  const lines = [`${sent.method} ${requestTarget} HTTP/${version}`, `Host: ${url.host}`];
   for (const [name, value] of Object.entries(sent.headers))
     for (const one of value.split('\n')) lines.push(`${name}: ${one}`);
-  if (body.length > 0) lines.push(`Content-Length: ${body.length}`);
+  if (chunked) lines.push('Transfer-Encoding: chunked');
+  else if (plain.length > 0) lines.push(`Content-Length: ${plain.length}`);
   lines.push('Connection: close');
   const head = Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1');
+  const body = chunked ? inChunks(plain) : plain;
   const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
   return new Promise((resolve, reject) => {
     const socket =

@@ -63,7 +63,14 @@ export function sentRequest(baseUrl: string, contract: ContractRequest, apiKey: 
   if (typeof auth === 'object' && 'spell' in auth && auth.query !== undefined) {
     url += `${contract.path.includes('?') ? '&' : '?'}${encodeURIComponent(auth.query)}=${encodeURIComponent(auth.spell(apiKey))}`;
   }
-  return { method: contract.method, url, headers, ...(body !== undefined && { body }), ...(shown && { shown }) };
+  return {
+    method: contract.method,
+    url,
+    headers,
+    ...(body !== undefined && { body }),
+    ...(shown && { shown }),
+    ...(contract.wire && { wire: contract.wire }),
+  };
 }
 
 /**
@@ -90,13 +97,10 @@ export async function sendRequest(
 ): Promise<Exchange> {
   const sent = sentRequest(baseUrl, contract, apiKey);
   // A method token Node would rewrite or fetch refuses, or a field sent twice: written on a socket as given.
-  if (
-    needsRawSocket(
-      sent.method,
-      Object.values(sent.headers).some((value) => value.includes('\n')),
-    )
-  )
-    return sendRaw(sent);
+  const repeated = Object.values(sent.headers).some((value) => value.includes('\n'));
+  // A form of the request line or framing, or an expectation (Node's client would wait on a 100 itself).
+  const ownForm = sent.wire !== undefined || Object.keys(sent.headers).some((name) => /^expect$/i.test(name));
+  if (needsRawSocket(sent.method, repeated) || ownForm) return sendRaw(sent);
   try {
     return await sendOnce(baseUrl, sent, extra);
   } catch (error) {
