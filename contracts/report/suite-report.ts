@@ -34,7 +34,7 @@ export interface SuiteReport {
   waitsPastBudget: WaitPastBudget[];
   /** Every real wait, waited or refused, with when it started. */
   waits: WaitRecord[];
-  /** What the run tried of the evidence catalogue (every keyword, class of value, rule and burst): counts, the tried set, and what was not tried and why. */
+  /** What the run tried of the evidence catalogue, entry by entry: counts, the tried set, and what was not tried and why. */
   evidence?: EvidenceSummary;
   /** The key's per-minute limit, as its answers said (X-RateLimit-Limit), when the run read it. */
   keyLimit?: number;

@@ -176,7 +176,7 @@ export function evidenceText(summary: EvidenceSummary, label: string): string[] 
     summary.notApplicable.length > 0 ? `; ${summary.notApplicable.length} the target cannot take` : '';
   if (summary.complete)
     return [
-      `Evidence: ${counts}${notApplicable}: every keyword, class of value, rule and burst it can take`,
+      `Evidence: ${counts}${notApplicable}: every entry it can take`,
       ...byReason(summary.notApplicable).map(
         ([why, entries]) => `  not applicable (${why}): ${entries.length} entries`,
       ),
