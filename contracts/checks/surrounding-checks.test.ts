@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { SURROUNDING_VARIANTS } from '../broken-variants/surrounding-variants.js';
+import { wrapping } from '../broken-variants/variant.js';
 import { runChecks } from '../runner/run-checks.js';
 import { startFakeTarget, type FakeTargetOptions } from '../targets/fake-target.js';
 import { undeclaredSurroundingsIgnored } from './surrounding-checks.js';
@@ -38,4 +39,21 @@ describe('undeclared_surroundings_ignored under a budget', () => {
     },
     60_000,
   );
+
+  it('reports a group whole when only its elements together change the answer', async () => {
+    // A service that builds its own URL from both forwarded fields, and routes it: either alone is ignored.
+    const both = wrapping((request, next) =>
+      request.header('x-forwarded-host') !== null && request.header('x-forwarded-proto') !== null
+        ? next({ path: '/elsewhere' })
+        : next(),
+    );
+    const result = await runAgainst(both, true);
+    expect(result.outcome).toBe('failed');
+    const lines = (result.findings ?? [])
+      .find(({ id }) => id === 'undeclared_elements_change_nothing')!
+      .lines.join('\n');
+    expect(lines).toContain('each alone was answered as without it');
+    expect(lines).toMatch(/X-Forwarded-Host/);
+    expect(lines).toMatch(/X-Forwarded-Proto/);
+  }, 60_000);
 });

@@ -56,22 +56,24 @@ function carrying(base: ContractRequest, elements: readonly Surrounding[]): Cont
 /**
  * Sends `elements` around `base` at once and judges the answer with `differs`; when it differs and more
  * than one element went, halves are tried until each element that changes the answer is found alone (a
- * budget drops the repetition of one request per element, never an element).
+ * budget drops the repetition of one request per element, never an element). A group whose halves each
+ * pass changed the answer only together: it is reported whole.
  */
 async function culprits(
   context: CheckContext,
   base: ContractRequest,
   elements: readonly Surrounding[],
   differs: (answer: Exchange | undefined) => boolean,
-): Promise<Array<{ element: Surrounding; answer: Exchange | undefined }>> {
+): Promise<Array<{ elements: readonly Surrounding[]; answer: Exchange | undefined }>> {
   const answer = await sendOrNothing(context.send, carrying(base, elements));
   if (!differs(answer)) return [];
-  if (elements.length === 1) return [{ element: elements[0]!, answer }];
+  if (elements.length === 1) return [{ elements, answer }];
   const half = Math.ceil(elements.length / 2);
-  return [
+  const found = [
     ...(await culprits(context, base, elements.slice(0, half), differs)),
     ...(await culprits(context, base, elements.slice(half), differs)),
   ];
+  return found.length > 0 ? found : [{ elements, answer }];
 }
 
 /** The groups a run sends: each element alone where the target has room; else as many at once as can go together. */
@@ -92,22 +94,22 @@ function groupsOf(elements: readonly Surrounding[], budgeted: boolean): Surround
 
 function reportChanged(
   context: CheckContext,
-  element: Surrounding,
+  elements: readonly Surrounding[],
   answer: Exchange | undefined,
   plain: Exchange,
   who: string,
 ): void {
-  const rule = element.required ? 'required_forms_accepted' : 'undeclared_elements_change_nothing';
-  const refusal = element.mayRefuse
-    ? ` (or ${element.mayRefuse.statuses.join(', ')}: ${element.mayRefuse.because})`
-    : '';
+  const [first] = elements;
+  const alone = elements.length === 1 ? first : undefined;
+  const rule = alone?.required ? 'required_forms_accepted' : 'undeclared_elements_change_nothing';
+  const refusal = alone?.mayRefuse ? ` (or ${alone.mayRefuse.statuses.join(', ')}: ${alone.mayRefuse.because})` : '';
   reportRule(
     context,
     rule,
-    `${who} with ${element.spelt} was answered differently`,
+    `${who} with ${elements.map(({ spelt }) => spelt).join(', ')} was answered differently`,
     [
-      `Received: ${described(answer)} / Expected: ${described(plain)}, as without it${refusal}`,
-      `${element.id} (${element.basis})${element.required ? `: "${element.required}"` : ''}`,
+      `Received: ${described(answer)} / Expected: ${described(plain)}, as without ${alone ? 'it' : 'them (each alone was answered as without it)'}${refusal}`,
+      ...elements.map(({ id, basis, required }) => `${id} (${basis})${required ? `: "${required}"` : ''}`),
     ],
     answer ?? plain,
   );
@@ -139,8 +141,8 @@ export const undeclaredSurroundingsIgnored: Check = {
         if (answer && group.length === 1 && group[0]!.mayRefuse?.statuses.includes(answer.status)) return false;
         return !answer || !sameAnswer(answer, plain);
       });
-      for (const { element, answer } of found)
-        reportChanged(context, element, answer, plain, `${read.method} ${read.path}`);
+      for (const { elements, answer } of found)
+        reportChanged(context, elements, answer, plain, `${read.method} ${read.path}`);
     }
     // Without a key: still refused, and counted where the same request without the elements is.
     const anonymous: ContractRequest = { ...read, auth: 'none' };
@@ -156,8 +158,8 @@ export const undeclaredSurroundingsIgnored: Check = {
         if (!differs) last = answer;
         return differs;
       });
-      for (const { element, answer } of found)
-        reportChanged(context, element, answer, before, `${read.method} ${read.path} without a key`);
+      for (const { elements, answer } of found)
+        reportChanged(context, elements, answer, before, `${read.method} ${read.path} without a key`);
     }
     if (!context.capabilities.includes('writes')) return;
     const write = operationModels().find(({ safe, bodySchema }) => !safe && bodySchema);
@@ -167,7 +169,7 @@ export const undeclaredSurroundingsIgnored: Check = {
       const answer = await sendOrNothing(context.send, carrying(context.marked(exampleRequest(write)), [element]));
       const refused = answer && element.mayRefuse?.statuses.includes(answer.status);
       if (!refused && (!answer || !sameAnswer(answer, plainWrite)))
-        reportChanged(context, element, answer, plainWrite, `${write.operation.method} ${write.operation.path}`);
+        reportChanged(context, [element], answer, plainWrite, `${write.operation.method} ${write.operation.path}`);
     }
   },
 };

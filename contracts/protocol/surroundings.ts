@@ -171,8 +171,9 @@ export function surroundings(spec: SpecDocument = documentedSpec()): Surrounding
       basis: 'RFC 9112 §2.3, RFC 9110 §6.2',
       spelt: 'the request line in HTTP/1.0',
       mayRefuse: {
-        statuses: [505],
-        because: 'RFC 9110 §15.6.6: a server may refuse a major version it does not support (505)',
+        statuses: [505, 426],
+        because:
+          'RFC 9110 §15.6.6, §15.5.22: a server may refuse a version it does not support (505, or 426 to ask for an upgrade)',
       },
       apply: (request) => withWire(request, { version: '1.0' }),
     },
