@@ -13,9 +13,9 @@
 // One line per project, then "N passed, N failed"; exit 1 when any failed.
 // `npm run examples -- vite-app docs:vitest-quick-start node24` runs those only (a leg's name: its guides).
 import { execFile } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { documentationFiles } from './docs/generated-blocks.js';
@@ -45,6 +45,10 @@ const GUIDES_ON: Array<{ leg: Leg; follows: (name: string) => boolean }> = [
   { leg: LEGS.node20, follows: (name) => NODE20_GUIDES.has(name) },
 ];
 const EXAMPLES_ON_LEGS: Array<{ example: string; leg: Leg }> = [{ example: 'vite-app', leg: LEGS.node24 }];
+// A check run in a guide's folder once it is followed, not a step of the guide: the Storybook guide's
+// stories are examples/storybook-app's (the docs test holds them equal), so that example's check opens the
+// guide's build in Chromium, each story showing its state with the fake's data (with msw 3 on Node 22).
+const AFTER_FOLLOWING: Record<string, string> = { 'storybook-guide': 'examples/storybook-app/check-stories.js' };
 // The step removed on purpose: the quick start's test file. Its last command must then fail, naming it.
 const WITHOUT_A_STEP = { project: 'vitest-quick-start', step: 'src/categories.test.ts', leg: LEGS.node22 };
 
@@ -156,7 +160,16 @@ try {
   /** Follows a guide on a leg, then holds the msw it installed to the leg's major. */
   async function followOnLeg(guide: DocsProject, leg: Leg, dir: string): Promise<Followed> {
     const followed = await followGuide(guide, dir, tarball, legEnv.get(leg)!);
-    return followed.problem ? followed : withLegsMsw(followed, leg, dir);
+    if (followed.problem) return followed;
+    const check = AFTER_FOLLOWING[guide.name];
+    if (!check) return withLegsMsw(followed, leg, dir);
+    // The check's own tool (playwright-core, Debian's Chromium) is this repository's, not the guide's.
+    await copyFile(join(ROOT, check), join(dir, basename(check)));
+    await symlink(join(ROOT, 'node_modules', 'playwright-core'), join(dir, 'node_modules', 'playwright-core'), 'dir');
+    const checked = await runProject([`node ${basename(check)}`], dir, legEnv.get(leg)!);
+    return checked.problem
+      ? { output: followed.output, problem: `${guide.guide} (${guide.name}) followed, then ${checked.problem}` }
+      : withLegsMsw({ output: `${followed.output}${checked.output}` }, leg, dir);
   }
 
   /** A project of examples/ installed on its own on a leg, with msw the range a guide gives instead of its pin. */

@@ -163,6 +163,18 @@ describe('guides as steps, and the follower', () => {
     expect((refusal as Error).message).toMatch(message);
   });
 
+  it("gives a guide a newcomer's shell: the leg's node first, nothing of this repository's npm run", () => {
+    const given = newcomerEnv('/opt/node22/bin', {
+      PATH: '/work/main/node_modules/.bin:/usr/bin',
+      npm_lifecycle_event: 'examples',
+      npm_config_local_prefix: '/work/main',
+      INIT_CWD: '/work/main',
+      HOME: '/root',
+    });
+    expect(given).toMatchObject({ PATH: '/opt/node22/bin:/usr/bin', npm_config_prefer_offline: 'true', HOME: '/root' });
+    expect(Object.keys(given).filter((name) => /^npm_lifecycle|local_prefix|INIT_CWD/.test(name))).toEqual([]);
+  });
+
   it('installs one version for every project of examples/, and stops on two that no version satisfies', () => {
     const project = (label: string, dependencies: Record<string, string>) => ({
       label,
