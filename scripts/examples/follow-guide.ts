@@ -5,6 +5,8 @@ import { promisify } from 'node:util';
 import { describeStep, type DocsProject } from './docs-projects.js';
 
 const run = promisify(execFile);
+// Some tools colour their errors whatever NO_COLOR says (Vite's bundler); a report is read as plain text.
+const COLOUR = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
 
 /** What following a guide gave: everything it printed, and `problem` when a step failed. */
 export interface Followed {
@@ -43,7 +45,7 @@ export async function followGuide(
       output += `${stdout}\n${stderr}\n`;
     } catch (error) {
       const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
-      const said = `${stdout}\n${stderr}`.trim().split('\n').slice(-40).join('\n');
+      const said = `${stdout}\n${stderr}`.replace(COLOUR, '').trim().split('\n').slice(-40).join('\n');
       return {
         output,
         problem: `${project.guide} (${project.name}): ${describeStep(project, index)} failed:\n${said}`,
