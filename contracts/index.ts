@@ -47,7 +47,7 @@ export { TargetNotThisApiError, TargetUnreachableError, UsageError, isExitTwoErr
 /** Conformance of one response to the spec (status, Content-Type, body, documented headers). */
 export { responseViolations, type Violation, type ConformanceOptions } from './conformance/response-conformance.js';
 /** What a check sends and receives. */
-export type { ContractRequest, Exchange, RequestAuth, SentRequest } from './core/exchange.js';
+export type { ContractRequest, Exchange, RequestAuth, SentRequest, WireForm } from './core/exchange.js';
 /** The spec as the suite reads it. */
 export type {
   SpecDocument,
