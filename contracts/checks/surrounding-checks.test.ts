@@ -43,7 +43,7 @@ describe('undeclared_surroundings_ignored under a budget', () => {
   it('reports a group whole when only its elements together change the answer', async () => {
     // A service that builds its own URL from both forwarded fields, and routes it: either alone is ignored.
     const both = wrapping((request, next) =>
-      request.header('x-forwarded-host') !== null && request.header('x-forwarded-proto') !== null
+      request.header('x-forwarded-host') !== null && request.header('x-forwarded-prefix') !== null
         ? next({ path: '/elsewhere' })
         : next(),
     );
@@ -54,6 +54,6 @@ describe('undeclared_surroundings_ignored under a budget', () => {
       .lines.join('\n');
     expect(lines).toContain('each alone was answered as without it');
     expect(lines).toMatch(/X-Forwarded-Host/);
-    expect(lines).toMatch(/X-Forwarded-Proto/);
+    expect(lines).toMatch(/X-Forwarded-Prefix/);
   }, 60_000);
 });

@@ -1,7 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { snippet } from '../conformance/response-conformance.js';
-import { errorCodeOf, headerOf, mediaTypeOf, type ContractRequest, type Exchange } from '../core/exchange.js';
-import { integerHeaderOf } from '../core/header-value.js';
+import { errorCodeOf, mediaTypeOf, type ContractRequest, type Exchange } from '../core/exchange.js';
 import { exampleRequest, operationModels } from '../generate/operation-model.js';
 import { surroundings, type Surrounding } from '../protocol/surroundings.js';
 import type { CheckContext, Check } from './check.js';
@@ -16,32 +15,6 @@ function sameAnswer(answer: Exchange, plain: Exchange): boolean {
       ? { ...(exchange.json as object), id: undefined }
       : exchange.json;
   return errorCodeOf(plain) !== undefined || isDeepStrictEqual(content(answer), content(plain));
-}
-
-interface Place {
-  remaining: number;
-  limit?: string;
-  reset?: string;
-}
-
-/** The place an answer claims in the limit on requests without a valid key. */
-function placeOf(exchange: Exchange | undefined): Place | undefined {
-  const remaining = exchange && integerHeaderOf(exchange, 'X-RateLimit-Remaining');
-  if (!exchange || remaining === undefined) return undefined;
-  return { remaining, limit: headerOf(exchange, 'x-ratelimit-limit'), reset: headerOf(exchange, 'x-ratelimit-reset') };
-}
-
-/**
- * Whether a request counted where the one before it did: the same limit, and in the same window one place
- * on at most (a 401 may count or not); a later window (a minute rolled over) starts afresh. A place above
- * the last one in the same window is another bucket: the element chose who is counted.
- */
-function sameBucket(last: Place | undefined, now: Place | undefined): boolean {
-  if (!last || !now) return last === now;
-  if (last.limit !== now.limit) return false;
-  if (last.reset !== now.reset) return Number(now.reset) > Number(last.reset);
-  const step = last.remaining - now.remaining;
-  return step === 0 || step === 1;
 }
 
 const described = (answer: Exchange | undefined) =>
@@ -76,16 +49,18 @@ async function culprits(
   return found.length > 0 ? found : [{ elements, answer }];
 }
 
-/** The groups a run sends: each element alone where the target has room; else as many at once as can go together. */
+/**
+ * The groups a run sends: each element alone where the target has room; else as many at once as can go
+ * together (one value of each field). An element HTTP lets a service refuse goes alone even then: its
+ * allowed refusal would explain, and hide, another element's change.
+ */
 function groupsOf(elements: readonly Surrounding[], budgeted: boolean): Surrounding[][] {
   if (!budgeted) return elements.map((element) => [element]);
   const groups: Surrounding[][] = [];
   for (const element of elements) {
-    // One value per field in a request: a second value of a field opens another group.
-    const field = element.spelt.split(':')[0]!.toLowerCase();
-    const group = groups.find(
-      (candidate) => !candidate.some((other) => other.spelt.split(':')[0]!.toLowerCase() === field),
-    );
+    const group = element.mayRefuse
+      ? undefined
+      : groups.find((candidate) => !candidate.some((other) => other.mayRefuse || other.field === element.field));
     if (group) group.push(element);
     else groups.push([element]);
   }
@@ -118,19 +93,19 @@ function reportChanged(
 /**
  * Every undeclared element a client or an intermediary puts around a request (header fields with tempting
  * values, query parameters, HTTP/1.0, absolute-form, chunked framing, an expectation) changes nothing the
- * spec states: a read with the key is answered as without it; a read without a key stays a 401 and counts
- * in the same limit as without it; a write with a body in chunks or after `Expect: 100-continue` is taken.
+ * spec states: a read with the key is answered as without it; a read without a key stays the same 401; a
+ * write with a body in chunks or after `Expect: 100-continue` is taken.
  */
 export const undeclaredSurroundingsIgnored: Check = {
   name: 'undeclared_surroundings_ignored',
   verifies:
-    "every header field of HTTP's registry and of proxies and browsers the spec does not declare (addresses on the loopback and private ranges, another host or path, languages, encodings, a cookie), common query parameters (paging, format, JSONP, debug), HTTP/1.0, absolute-form and Expect are ignored: a keyed read is answered as without them, a read without a key stays 401 in the same limit; chunked and expectant writes are taken; a budgeted run sends them together and halves a group that changes the answer",
+    "every header field of HTTP's registry and of proxies and browsers the spec does not declare (addresses on the loopback and private ranges, another host or path, languages, encodings, a cookie), common query parameters (paging, format, JSONP, debug), HTTP/1.0, absolute-form and Expect are ignored: a keyed read is answered as without them (what it is charged, the model judges), a read without a key stays the same 401; chunked and expectant writes are taken; a budgeted run sends them together and halves a group that changes the answer",
   needs: [],
   async run(context) {
     const all = surroundings();
     const read = exampleRequest(operationModels().find(({ safe }) => safe)!);
     const plain = await context.send(read);
-    // Known once an answer told what the key allows.
+    // Grouped only where the key's quota limits the run, which the first answer's Limit tells.
     const budgeted = context.patience() !== undefined;
     const around = all.filter((element) => !element.withBody);
     // A form of the request line goes alone: each is a request line of its own.
@@ -138,28 +113,29 @@ export const undeclaredSurroundingsIgnored: Check = {
     const forms = around.filter(({ axis }) => axis !== 'header' && axis !== 'query');
     for (const group of [...groupsOf(free, budgeted), ...forms.map((form) => [form])]) {
       const found = await culprits(context, read, group, (answer) => {
-        if (answer && group.length === 1 && group[0]!.mayRefuse?.statuses.includes(answer.status)) return false;
+        if (answer && group[0]!.mayRefuse?.statuses.includes(answer.status)) return false;
         return !answer || !sameAnswer(answer, plain);
       });
       for (const { elements, answer } of found)
         reportChanged(context, elements, answer, plain, `${read.method} ${read.path}`);
     }
-    // Without a key: still refused, and counted where the same request without the elements is.
+    // Without a key: still refused, with the same code. Which limit counts it is not judged: behind a
+    // proxy a forwarded address is the client's, and the spec lets a service count per address. A 429 of
+    // that limit (the pacer waited it out and it stayed) is the limit's, not the element's.
     const anonymous: ContractRequest = { ...read, auth: 'none' };
-    const before = await context.send(anonymous);
-    let last = before;
+    const refused = await context.send(anonymous);
     for (const group of groupsOf(free, true)) {
-      const found = await culprits(context, anonymous, group, (answer) => {
-        const differs =
+      const found = await culprits(
+        context,
+        anonymous,
+        group,
+        (answer) =>
           !answer ||
-          answer.status !== before.status ||
-          errorCodeOf(answer) !== errorCodeOf(before) ||
-          !sameBucket(placeOf(last), placeOf(answer));
-        if (!differs) last = answer;
-        return differs;
-      });
+          (!(answer.status === 429 && errorCodeOf(answer) === 'rate_limit_exceeded') &&
+            (answer.status !== refused.status || errorCodeOf(answer) !== errorCodeOf(refused))),
+      );
       for (const { elements, answer } of found)
-        reportChanged(context, elements, answer, before, `${read.method} ${read.path} without a key`);
+        reportChanged(context, elements, answer, refused, `${read.method} ${read.path} without a key`);
     }
     if (!context.capabilities.includes('writes')) return;
     const write = operationModels().find(({ safe, bodySchema }) => !safe && bodySchema);

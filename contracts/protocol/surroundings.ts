@@ -14,6 +14,8 @@ export interface Surrounding {
   basis: string;
   /** What it is sent as, for people. */
   spelt: string;
+  /** The header field or query parameter it sets: a request carries one value of each. */
+  field?: string;
   /** Only on a request with a body (framing, an expectation of one). */
   withBody?: true;
   /** Other answers HTTP lets a server give to this element, and the sentence that does. */
@@ -31,7 +33,12 @@ export interface Surrounding {
  * as the request's, it can reroute it), another language, encoding or charset (which must not touch a
  * machine-readable field), a session cookie, a client hint, a preference.
  */
-const FIELD_REGISTRY: ReadonlyArray<{ field: string; basis: string; values: readonly string[] }> = [
+const FIELD_REGISTRY: ReadonlyArray<{
+  field: string;
+  basis: string;
+  values: readonly string[];
+  mayRefuse?: Surrounding['mayRefuse'];
+}> = [
   { field: 'X-Forwarded-For', basis: 'de facto (proxies, load balancers)', values: ['127.0.0.1', '10.0.0.1'] },
   { field: 'Forwarded', basis: 'RFC 7239', values: ['for=127.0.0.1;proto=https;host=localhost'] },
   { field: 'X-Real-IP', basis: 'de facto (nginx)', values: ['127.0.0.1'] },
@@ -41,16 +48,28 @@ const FIELD_REGISTRY: ReadonlyArray<{ field: string; basis: string; values: read
   { field: 'X-Originating-IP', basis: 'de facto (gateways)', values: ['127.0.0.1'] },
   { field: 'Via', basis: 'RFC 9110 §7.6.3', values: ['1.1 internal-gateway'] },
   { field: 'X-Forwarded-Host', basis: 'de facto (proxies)', values: ['localhost'] },
-  { field: 'X-Forwarded-Proto', basis: 'de facto (proxies)', values: ['http'] },
+  {
+    field: 'X-Forwarded-Proto',
+    basis: 'de facto (proxies)',
+    values: ['http'],
+    mayRefuse: {
+      statuses: [301, 302, 307, 308],
+      because:
+        "a service behind a TLS proxy may send a request it reads as plain http to https (Spring's and Django's secure redirects)",
+    },
+  },
   { field: 'X-Forwarded-Prefix', basis: 'de facto (proxies)', values: ['/admin'] },
   { field: 'X-Original-URL', basis: 'de facto (IIS, gateways)', values: ['/admin'] },
   { field: 'X-Rewrite-URL', basis: 'de facto (IIS, gateways)', values: ['/admin'] },
   { field: 'Accept-Language', basis: 'RFC 9110 §12.5.4', values: ['fr-CH, fr;q=0.9, de;q=0.8, *;q=0.5'] },
-  { field: 'Accept-Encoding', basis: 'RFC 9110 §12.5.3', values: ['gzip, deflate'] },
-  { field: 'Accept-Charset', basis: 'RFC 9110 §12.5.2', values: ['iso-8859-1, utf-16;q=0.5'] },
+  // Not `gzip, deflate`: the suite's client sends that on every request already.
+  { field: 'Accept-Encoding', basis: 'RFC 9110 §12.5.3', values: ['br, gzip;q=0.8, *;q=0.1'] },
+  // UTF-8 stays acceptable: without it RFC 9110 §12.5.2 would let the service answer 406.
+  { field: 'Accept-Charset', basis: 'RFC 9110 §12.5.2', values: ['iso-8859-1, utf-8;q=0.5'] },
   { field: 'Cache-Control', basis: 'RFC 9111 §5.2', values: ['no-cache, max-age=0'] },
   { field: 'Pragma', basis: 'RFC 9111 §5.4', values: ['no-cache'] },
-  { field: 'Max-Forwards', basis: 'RFC 9110 §7.6.2', values: ['0'] },
+  // Not 0: a proxy in front (Apache's mod_proxy) answers 502 to 0 on any method but TRACE and OPTIONS.
+  { field: 'Max-Forwards', basis: 'RFC 9110 §7.6.2', values: ['10'] },
   { field: 'Prefer', basis: 'RFC 7240', values: ['handling=lenient, wait=1'] },
   { field: 'Cookie', basis: 'RFC 6265', values: ['session=admin; role=admin'] },
   { field: 'User-Agent', basis: 'RFC 9110 §10.1.5', values: ['Mozilla/5.0 (X11; Linux x86_64) Chrome/130.0'] },
@@ -74,7 +93,12 @@ const FIELD_REGISTRY: ReadonlyArray<{ field: string; basis: string; values: read
  * output format, JSONP, debugging, a tenant or role. Each value is one a service that reads the name
  * would act on.
  */
-const QUERY_REGISTRY: ReadonlyArray<{ name: string; basis: string; value: string }> = [
+const QUERY_REGISTRY: ReadonlyArray<{
+  name: string;
+  basis: string;
+  value: string;
+  mayRefuse?: Surrounding['mayRefuse'];
+}> = [
   { name: 'limit', basis: 'paging', value: '1' },
   { name: 'offset', basis: 'paging', value: '1' },
   { name: 'page', basis: 'paging', value: '2' },
@@ -82,7 +106,15 @@ const QUERY_REGISTRY: ReadonlyArray<{ name: string; basis: string; value: string
   { name: 'fields', basis: 'field selection (JSON:API, Google APIs)', value: 'id' },
   { name: 'include', basis: 'JSON:API', value: 'owner' },
   { name: '$select', basis: 'OData', value: 'id' },
-  { name: 'format', basis: 'output format', value: 'xml' },
+  {
+    name: 'format',
+    basis: 'output format',
+    value: 'xml',
+    mayRefuse: {
+      statuses: [404, 406],
+      because: "a framework's format override refuses a format it cannot render (Django REST framework's 404)",
+    },
+  },
   { name: 'callback', basis: 'JSONP', value: 'cb' },
   { name: 'pretty', basis: 'output format', value: 'true' },
   { name: 'debug', basis: 'debugging', value: 'true' },
@@ -143,22 +175,26 @@ export function surroundings(spec: SpecDocument = documentedSpec()): Surrounding
   const declared = declaredFields(spec);
   const fields = FIELD_REGISTRY.filter(
     ({ field }) => !declared.has(field.toLowerCase()) && !VARIED_ELSEWHERE.has(field.toLowerCase()),
-  ).flatMap(({ field, basis, values }) =>
+  ).flatMap(({ field, basis, values, mayRefuse }) =>
     values.map((value): Surrounding => ({
       id: `header ${field}: ${value}`,
       axis: 'header',
       basis,
       spelt: `${field}: ${value}`,
+      field,
+      ...(mayRefuse && { mayRefuse }),
       apply: (request) => ({ ...request, headers: { ...request.headers, [field]: value } }),
     })),
   );
   const queryNames = declaredQuery(spec);
   const queries = QUERY_REGISTRY.filter(({ name }) => !queryNames.has(name)).map(
-    ({ name, basis, value }): Surrounding => ({
+    ({ name, basis, value, mayRefuse }): Surrounding => ({
       id: `query ${name}`,
       axis: 'query',
       basis,
       spelt: `?${name}=${value}`,
+      field: `?${name}`,
+      ...(mayRefuse && { mayRefuse }),
       apply: (request) => withQuery(request, `${encodeURIComponent(name)}=${encodeURIComponent(value)}`),
     }),
   );
