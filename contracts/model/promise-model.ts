@@ -93,6 +93,7 @@ export class PromiseModel {
   /** The request got no answer (the connection failed): it is forgotten. */
   abandoned(ticket: Ticket): BrokenPromise[] {
     this.#inFlight.delete(ticket);
+    this.#quota.forgetFloors();
     return this.#inFlight.size === 0 ? this.#close() : [];
   }
 

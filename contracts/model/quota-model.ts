@@ -126,6 +126,11 @@ export class QuotaModel {
     this.#buckets.clear();
   }
 
+  /** A request went unanswered: it may have cost any key one request, so no floor holds any more. */
+  forgetFloors(): void {
+    for (const [, state] of this.#buckets) delete state.floors;
+  }
+
   /** Which key's windows an answer describes ({@link bucketDescribed}), learning which tokens the target accepts. */
   #bucketOf(exchange: Exchange): DescribedBucket {
     const described = bucketDescribed(exchange, (token) => this.#known.get(token));
@@ -167,7 +172,11 @@ export class QuotaModel {
     for (const observation of observations) {
       const { exchange, now } = observation;
       const announcement = announcementOf(exchange);
-      if (!announcement) continue;
+      if (!announcement) {
+        // It may have cost the key a request the floors never saw.
+        delete state.floors;
+        continue;
+      }
       if (isBanned(exchange)) {
         state.bannedUntil = announcement.reset;
         delete state.window;

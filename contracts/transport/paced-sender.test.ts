@@ -54,17 +54,19 @@ describe('pacedSender', () => {
     expect(waits).toEqual([41_000]);
   });
 
-  it('does not wait on a 429 that broke a promise of the windows, and says why', async () => {
+  it("waits for the minute's end, not the Retry-After of a 429 that broke a promise of the windows, and says why", async () => {
     const intoTheDay = answer(429, { 'retry-after': '50000' });
     const { paced, sent, waits, notes } = scripted([intoTheDay, answer(200)], (exchange) =>
       exchange.headers['retry-after'] === '50000' ? 'it breaks no_surprise_rate_limit' : undefined,
     );
-    expect((await paced(request)).status).toBe(429);
-    expect(sent).toHaveLength(1);
-    expect(waits).toEqual([]);
-    expect(notes).toEqual([
-      '429 on GET /categories: not waited (Retry-After: 50000): it breaks no_surprise_rate_limit',
-    ]);
+    expect((await paced(request)).status).toBe(200);
+    expect(sent).toHaveLength(2);
+    expect(waits).toHaveLength(1);
+    expect(waits[0]).toBeGreaterThanOrEqual(1_000);
+    expect(waits[0]).toBeLessThanOrEqual(61_000);
+    expect(notes[0]).toMatch(
+      /^429 on GET \/categories: Retry-After 50000 not waited \(it breaks no_surprise_rate_limit\); waiting \d+ s to the minute's end, retry 1 of 5$/,
+    );
   });
 
   it('backs off exponentially when Retry-After is short or missing, and gives up after five retries', async () => {

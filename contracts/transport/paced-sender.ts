@@ -1,6 +1,7 @@
 import { bucketDescribed, bucketOfRequest } from '../core/described-bucket.js';
 import { errorCodeOf, type ContractRequest, type Exchange } from '../core/exchange.js';
 import { integerHeaderOf } from '../core/header-value.js';
+import { MINUTE } from '../core/quota-windows.js';
 
 /** How a live target is spared: the most retries after an unexpected 429, the longest wait honoured. */
 const MAX_RETRIES = 5;
@@ -42,7 +43,7 @@ export function pacedSender(
   send: Send,
   note: (message: string) => void,
   waiter: Waiter = realTimeWaiter,
-  /** Why a 429's wait is not worth taking (it broke a promise of the windows: its Retry-After is no window's), if so. */
+  /** Why a 429's Retry-After is not to be trusted (it broke a promise of the windows), if so: the pacer waits for the minute's end instead. */
   needlessWait: (exchange: Exchange) => string | undefined = () => undefined,
 ): Send {
   const exhaustedUntil = { key: 0, unauthenticated: 0 };
@@ -73,8 +74,14 @@ export function pacedSender(
       const retryAfter = integerHeaderOf(exchange, 'Retry-After');
       const needless = needlessWait(exchange);
       if (needless !== undefined) {
-        note(`429 on ${what}: not waited (Retry-After: ${retryAfter ?? 'none'}): ${needless}`);
-        return exchange;
+        // Retry-After names no window's end: wait for the minute's, which frees whatever the windows
+        // allow (a check after this one must not meet the same 429), and report it rather than trust it.
+        const toMinuteEnd = MINUTE - (Math.floor(await waiter.now()) % MINUTE) + 1;
+        note(
+          `429 on ${what}: Retry-After ${retryAfter ?? 'none'} not waited (${needless}); ${waiter.say(toMinuteEnd)} to the minute's end, retry ${attempt + 1} of ${MAX_RETRIES}`,
+        );
+        await waiter.wait(toMinuteEnd);
+        continue;
       }
       const wait = Math.min(Math.max(retryAfter ?? 1, 2 ** attempt), LONGEST_WAIT_SECONDS);
       note(
