@@ -2,11 +2,14 @@ import { isDeepStrictEqual } from 'node:util';
 import { snippet } from '../conformance/response-conformance.js';
 import type { Exchange } from '../core/exchange.js';
 import { exampleRequest, operationModels, successOf, type OperationModel } from '../generate/operation-model.js';
-import { runtimeHazards } from '../generate/runtime-hazards.js';
+import { runtimeHazards, stringMember } from '../generate/runtime-hazards.js';
 import type { Check, CheckContext } from './check.js';
 import { expectConforms, expectErrorBody, expectThat } from './expectations.js';
 
 type Body = Record<string, unknown>;
+
+const STRINGS_AS_SENT =
+  'A string in a request body is stored exactly as sent, or the request is answered `400` with an `Error` whose code is `invalid_request`: a JSON escape the service cannot store as it is (a lone surrogate such as `\\ud800`, NUL) is refused, never replaced.';
 
 /** The records the operation's list shows, by id, and the list's answer (none unless the target keeps state). */
 async function recordsOf(
@@ -64,7 +67,7 @@ function judgeAnswer(
     `A string with ${hazard.why.split(' inside ')[0]} was stored, but not as sent`,
     [
       `Received: ${sent.member} ${JSON.stringify(stored)} / Expected: ${JSON.stringify(sent.value)} as sent, or 400 invalid_request`,
-      'The spec: a created record holds what was sent (`stored_as_sent`); a value it cannot hold is refused with 400',
+      `The spec: "${STRINGS_AS_SENT}"`,
     ],
     exchange,
   );
@@ -87,7 +90,7 @@ export const runtimeHazardsAnswered: Check = {
         // Marked like any write (a live target's records are the run's), and told apart from each other.
         const plain = context.marked(exampleRequest(model));
         const valid = { ...(plain.json as Body) };
-        const member = Object.keys(valid).find((name) => typeof valid[name] === 'string');
+        const member = stringMember(model.bodySchema!);
         if (member) valid[member] = `${String(valid[member]).slice(0, 60)} h${index}`;
         const exchange = await context.send({
           ...plain,
@@ -109,14 +112,17 @@ export const runtimeHazardsAnswered: Check = {
           now === undefined || isDeepStrictEqual(now, record),
           'A record changed while bodies with hazards were sent',
           [
-            `Received: ${snippet(JSON.stringify(now), 200)} / Expected: ${snippet(JSON.stringify(record), 200)}, as before`,
+            `Received: ${snippet(JSON.stringify(now ?? null), 200)} / Expected: ${snippet(JSON.stringify(record), 200)}, as before`,
           ],
           after.exchange,
         );
       }
-      const stored = [...after.records.values()].filter((record) =>
-        Object.values(record).some((value) => typeof value === 'string' && refusedNames.has(value)),
-      );
+      const stored = [...after.records]
+        .filter(([id]) => !before.records.has(id))
+        .map(([, record]) => record)
+        .filter((record) =>
+          Object.values(record).some((value) => typeof value === 'string' && refusedNames.has(value)),
+        );
       expectThat(
         stored.length === 0,
         'A body refused with 400 was stored',

@@ -78,7 +78,7 @@ function withValue(valid: Record<string, unknown>, member: string, valueText: st
 }
 
 /** The schema's first required string member (where a stored value shows), if any. */
-function stringMember(schema: JsonSchema): string | undefined {
+export function stringMember(schema: JsonSchema): string | undefined {
   const resolved = resolveSchema(schema);
   const properties = (resolved.properties ?? {}) as Record<string, JsonSchema>;
   const required = (resolved.required ?? []) as string[];

@@ -86,6 +86,11 @@ export const SENTENCE_TABLE: readonly SentenceRow[] = [
     verifiedBy: ['malformed_json_rejected', 'refused_never_admitted', 'runtime_hazards_answered'],
   },
   {
+    sentence:
+      'A string in a request body is stored exactly as sent, or the request is answered `400` with an `Error` whose code is `invalid_request`: a JSON escape the service cannot store as it is (a lone surrogate such as `\\ud800`, NUL) is refused, never replaced.',
+    verifiedBy: ['runtime_hazards_answered', 'valid_bodies_stored_as_sent'],
+  },
+  {
     sentence: 'No answer carries the API key its request sent: not in its body, its header fields or its message.',
     verifiedBy: ['answers_leak_nothing', 'invalid_api_key_rejected'],
   },
