@@ -1,20 +1,10 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import type { Browser } from 'playwright-core';
-import { buildDemoPage, DEMO_PUBLIC_DIR } from './bundle/build-demo-page.js';
-import { CHROMIUM_INSTALL_COMMAND, CHROMIUM_PATH, chromiumIsInstalled, launchChromium } from './e2e/chromium.js';
-import { openDemoPage, type DemoPageSession } from './e2e/demo-page-session.js';
-import { startDemoServer, type DemoServer } from './server/static-server.js';
+import { describe, expect, it } from '@jest/globals';
+import type { DemoPageSession } from './e2e/demo-page-session.js';
+import { describeDemoPage, SLOW } from './e2e/demo-page-suite.js';
 
 // Issue 47, item 3: the page shows each state truthfully. A list that could not be reloaded is marked out
 // of date with the error beside it; the counter follows every answer, in the order the calls were sent, and
 // says when the last call told it nothing; a 400 shows the Error body's message once.
-const installed = chromiumIsInstalled();
-const describeInChromium = installed ? describe : describe.skip;
-const title = installed
-  ? 'the demo page renders every answer truthfully (headless Chromium)'
-  : `the demo page renders every answer truthfully (skipped: no ${CHROMIUM_PATH}; install it with \`${CHROMIUM_INSTALL_COMMAND}\`)`;
-
-const SLOW = 60_000;
 const KEY = 'free-test-key';
 
 /** The page's fake, as `main.ts` puts it on `globalThis` for devtools. */
@@ -23,31 +13,7 @@ type PageFake = {
   keys: { state(key: string): Promise<{ minute: { remaining: number } }>; revoke(key: string): Promise<unknown> };
 };
 
-describeInChromium(title, () => {
-  let server: DemoServer | undefined;
-  let browser: Browser | undefined;
-  let session: DemoPageSession | undefined;
-
-  beforeAll(async () => {
-    server = await startDemoServer({ publicDir: DEMO_PUBLIC_DIR, builtAssets: await buildDemoPage(), port: 0 });
-    browser = await launchChromium();
-  }, 2 * SLOW);
-
-  afterEach(async () => {
-    await session?.context.close();
-    session = undefined;
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-
-  const open = async (query = '?persist=0'): Promise<DemoPageSession> => {
-    session = await openDemoPage(browser!, `${server!.url}${query}`);
-    return session;
-  };
-
+describeDemoPage('the demo page renders every answer truthfully (headless Chromium)', '?persist=0', ({ open }) => {
   /** What the page says about its list, read without waiting for elements (an older page lacks some). */
   const listState = (page: DemoPageSession) =>
     page.page.evaluate(() => ({

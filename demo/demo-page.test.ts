@@ -1,13 +1,12 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { mkdirSync, mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser } from 'playwright-core';
 import { buildDemoPage, DEMO_PUBLIC_DIR } from './bundle/build-demo-page.js';
-import { CHROMIUM_INSTALL_COMMAND, CHROMIUM_PATH, chromiumIsInstalled, launchChromium } from './e2e/chromium.js';
-import { openDemoPage, type DemoPageSession } from './e2e/demo-page-session.js';
-import { startDemoServer, type DemoServer } from './server/static-server.js';
+import type { DemoPageSession } from './e2e/demo-page-session.js';
+import { describeDemoPage, SLOW } from './e2e/demo-page-suite.js';
+import { startDemoServer } from './server/static-server.js';
 import { startFakeServer } from '../mocks/server/index.js';
 import { readHar } from '../contracts/watch/har.js';
 import { replayAgainst } from '../contracts/watch/replay.js';
@@ -17,15 +16,6 @@ import { readFileSync } from 'node:fs';
 
 // End to end in a real browser: the page, the bundle, the committed worker and the fake together.
 // Where Chromium is missing the tests are reported as skipped, with the command that installs it.
-const installed = chromiumIsInstalled();
-const describeInChromium = installed ? describe : describe.skip;
-const title = installed
-  ? 'the demo page in headless Chromium'
-  : `the demo page in headless Chromium (skipped: no ${CHROMIUM_PATH}; install it with \`${CHROMIUM_INSTALL_COMMAND}\`)`;
-if (!installed)
-  console.warn(`[demo e2e] skipped: ${CHROMIUM_PATH} not found; install it with: ${CHROMIUM_INSTALL_COMMAND}`);
-
-const SLOW = 60_000; // two shared cores: generous, and never a timing assertion
 
 // docs/guides/ui-states.md shows these; `npm run demo:screenshots` rewrites the committed ones, other runs write to a temp dir.
 const SCREENSHOTS_DIR =
@@ -34,38 +24,14 @@ const SCREENSHOTS_DIR =
     : mkdtempSync(join(tmpdir(), 'demo-screenshots-'));
 mkdirSync(SCREENSHOTS_DIR, { recursive: true });
 
-describeInChromium(title, () => {
-  let server: DemoServer | undefined;
-  let browser: Browser | undefined;
-  let session: DemoPageSession | undefined;
-
-  beforeAll(async () => {
-    server = await startDemoServer({ publicDir: DEMO_PUBLIC_DIR, builtAssets: await buildDemoPage(), port: 0 });
-    browser = await launchChromium();
-  }, 2 * SLOW);
-
-  afterEach(async () => {
-    await session?.context.close();
-    session = undefined;
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-
-  const open = async (query = ''): Promise<DemoPageSession> => {
-    session = await openDemoPage(browser!, `${server!.url}${query}`);
-    return session;
-  };
-
+describeDemoPage('the demo page in headless Chromium', '', ({ open, closeSession, server }) => {
   /** Every API call of the session was answered by the service worker, and none reached the demo server. */
   const expectAnsweredInTheBrowser = (opened: DemoPageSession): void => {
     expect(opened.apiResponses.length).toBeGreaterThan(0);
     expect(
       opened.apiResponses.filter((seen) => !seen.fromServiceWorker).map((seen) => `${seen.method} ${seen.path}`),
     ).toEqual([]);
-    expect(server!.apiRequests).toEqual([]);
+    expect(server().apiRequests).toEqual([]);
   };
 
   it(
@@ -261,7 +227,7 @@ describeInChromium(title, () => {
         port: 0,
       });
       try {
-        const page = (session = await openDemoPage(browser!, realApiDemo.url));
+        const page = await open('', { url: realApiDemo.url });
         expect(await page.categoryNames()).toEqual(['dog', 'cat', 'rabbit']);
         await page.submitName('hamster');
         expect(await page.categoryNames()).toEqual(['dog', 'cat', 'rabbit', 'hamster']);
@@ -276,8 +242,7 @@ describeInChromium(title, () => {
         expect(await stored.json()).toContainEqual({ id: 4, name: 'hamster' });
         expect(realApiDemo.apiRequests).toEqual([]);
       } finally {
-        await session?.context.close();
-        session = undefined;
+        await closeSession();
         await realApiDemo.close();
         await api.close();
       }
@@ -296,11 +261,10 @@ describeInChromium(title, () => {
       });
       const harPath = join(mkdtempSync(join(tmpdir(), 'demo-har-')), 'demo.har');
       try {
-        const page = (session = await openDemoPage(browser!, watchedDemo.url, { recordHar: { path: harPath } }));
+        const page = await open('', { url: watchedDemo.url, context: { recordHar: { path: harPath } } });
         await page.submitName('hamster');
         expect(await page.categoryNames()).toEqual(['dog', 'cat', 'rabbit', 'hamster']);
-        await session.context.close();
-        session = undefined;
+        await closeSession(); // writes the HAR
         await proxy.close();
         const { byOperationStatus, violations } = proxy.summary();
         // The page's two calls, and the browser's CORS preflight for its JSON POST, all forwarded and judged.
@@ -325,8 +289,7 @@ describeInChromium(title, () => {
           await fake.close();
         }
       } finally {
-        await session?.context.close();
-        session = undefined;
+        await closeSession();
         await watchedDemo.close();
         await proxy.close();
         await api.close();
