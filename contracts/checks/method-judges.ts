@@ -1,5 +1,6 @@
 import { specValidators } from '../conformance/spec-validators.js';
 import { headerOf, type Exchange } from '../core/exchange.js';
+import { METHOD_OVERRIDE_FIELDS } from '../protocol/surroundings.js';
 import type { CheckContext } from './check.js';
 import { BROWSER_ORIGIN, reportRule, sendOrNothing } from './rule-reports.js';
 
@@ -112,15 +113,12 @@ export function judgeAllowed(
   }
 }
 
-/** The fields and the query parameter frameworks read a method from in place of the request line's. */
-const OVERRIDE_FIELDS = ['X-HTTP-Method-Override', 'X-HTTP-Method', 'X-Method-Override'];
-
 /**
  * A GET naming another method in every override spelling at once is still the GET: a service that
  * reads the method from them lets a client past a gateway's per-method rules (OWASP API5:2023).
  */
 export async function judgeMethodOverride(context: CheckContext, path: string, get: Exchange): Promise<void> {
-  const headers = Object.fromEntries(OVERRIDE_FIELDS.map((name) => [name, 'DELETE']));
+  const headers = Object.fromEntries(METHOD_OVERRIDE_FIELDS.map((name) => [name, 'DELETE']));
   const overridden = await sendOrNothing(context.send, {
     method: 'GET',
     path: `${path}${path.includes('?') ? '&' : '?'}_method=DELETE`,
@@ -130,7 +128,7 @@ export async function judgeMethodOverride(context: CheckContext, path: string, g
     reportRule(
       context,
       'method_overrides_ignored',
-      `GET ${path} naming DELETE in ${OVERRIDE_FIELDS.join(', ')} and _method is not answered as the GET`,
+      `GET ${path} naming DELETE in ${METHOD_OVERRIDE_FIELDS.join(', ')} and _method is not answered as the GET`,
       [`Received: ${overridden.status} / Expected: ${get.status}, as the plain GET: the method is the request line's`],
       overridden,
     );

@@ -124,16 +124,16 @@ const QUERY_REGISTRY: ReadonlyArray<{
 ];
 
 /** Fields another table of the suite varies already (and the case-insensitive names the spec declares). */
+/** The fields frameworks read a method from in place of the request line's (`method_overrides_ignored` sends them). */
+export const METHOD_OVERRIDE_FIELDS = ['X-HTTP-Method-Override', 'X-HTTP-Method', 'X-Method-Override'];
+
 const VARIED_ELSEWHERE = new Set([
   // The equivalences (contracts/protocol/equivalences.ts), CORS (every_method_routed), conditional requests.
   'accept',
   'origin',
   'if-none-match',
   'if-modified-since',
-  // method_overrides_ignored.
-  'x-http-method-override',
-  'x-http-method',
-  'x-method-override',
+  ...METHOD_OVERRIDE_FIELDS.map((field) => field.toLowerCase()),
 ]);
 
 /** The request header fields the spec declares: `Authorization` (its scheme), `Content-Type`, and header parameters. */
