@@ -20,6 +20,7 @@ export { DISTINCTIONS, nearMissesOf, type Distinction } from './protocol/distinc
 /** The one model of the spec's promises across exchanges (the suite's and the proxy's), and its promises. */
 export { PromiseModel, type PromiseModelOptions, type Ticket } from './model/promise-model.js';
 export { PROMISES, PROMISE_NAMES, type PromiseName } from './model/promise-rules.js';
+export type { Requirement } from './core/requirement.js';
 export type { BrokenPromise, Observation } from './model/broken-promise.js';
 export type { CreatedRecord } from './model/record-ledger.js';
 export { runMarker, markedBody } from './generate/run-marker.js';

@@ -11,6 +11,14 @@ export interface ModelPromise {
   promise: string;
 }
 
+/** The sentence that makes both the charge of each request and its one place in the window. */
+const COUNTS_ONE_IN_EACH_WINDOW: Requirement = {
+  quote:
+    "Each request with a key the service accepts, admitted by both of the key's windows, counts one request in each window, whatever its outcome (2xx, 400, 404, 405, 410, 413, 415).",
+  where: THE_SPEC,
+  binds: 'server',
+};
+
 /**
  * The promises of the spec that only show across exchanges, each judged by the run's one model
  * ({@link PromiseModel}) over every exchange the suite (or the proxy) sees. A broken promise fails the
@@ -19,12 +27,7 @@ export interface ModelPromise {
 export const PROMISES = {
   charged_once_per_admitted_request: {
     strength: 'MUST',
-    requirement: {
-      quote:
-        "Each request with a key the service accepts, admitted by both of the key's windows, counts one request in each window, whatever its outcome (2xx, 400, 404, 405, 410, 413, 415).",
-      where: THE_SPEC,
-      binds: 'server',
-    },
+    requirement: COUNTS_ONE_IN_EACH_WINDOW,
     needs: ['stateful'],
     promise:
       "every admitted request lowers X-RateLimit-Remaining of its key's window by exactly one, whatever its outcome (2xx, 400, 404, 405, 413, 415, 410); a 401 and a 429 cost the key nothing",
@@ -33,7 +36,8 @@ export const PROMISES = {
     strength: 'MUST',
     requirement: { quote: 'Requests left in that window after this one.', where: THE_SPEC, binds: 'server' },
     needs: ['stateful'],
-    promise: 'no 429 rate_limit_exceeded while the last answer of the same window announced requests left',
+    promise:
+      'no 429 rate_limit_exceeded for a window that has requests left: as its last answer announced, or as answers describing the other window imply (that one had fewer left)',
   },
   no_admission_past_the_limit: {
     strength: 'MUST',
@@ -48,12 +52,7 @@ export const PROMISES = {
   },
   one_place_per_answer: {
     strength: 'MUST',
-    requirement: {
-      quote:
-        "Each request with a key the service accepts, admitted by both of the key's windows, counts one request in each window, whatever its outcome (2xx, 400, 404, 405, 410, 413, 415).",
-      where: THE_SPEC,
-      binds: 'server',
-    },
+    requirement: COUNTS_ONE_IN_EACH_WINDOW,
     needs: ['stateful'],
     promise: 'answers to concurrent requests claim distinct places in the window, in an order some serial run explains',
   },
