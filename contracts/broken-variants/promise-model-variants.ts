@@ -170,4 +170,16 @@ export const PROMISE_MODEL_VARIANTS: BrokenVariant[] = [
       }),
     } satisfies BrokenVariant;
   })(),
+  {
+    name: 'refused-key-charged',
+    breaks:
+      "a request with a key the service refuses (401) is charged to the free key of its client, as a limiter keyed on the client's address rather than on the key does",
+    caughtBy: ['uncharged_requests_cost_nothing'],
+    fake: wrapping(async (request, next) => {
+      const answer = await next();
+      if (answer.status !== 401 || tokenOf(request) === undefined) return answer;
+      await next({ headers: { authorization: 'Bearer free-test-key' } });
+      return answer;
+    }),
+  },
 ];
