@@ -64,7 +64,7 @@ function judgeAnswer(
   const stored = (exchange.json as Body | undefined)?.[sent.member];
   expectThat(
     stored === sent.value,
-    `A string with ${hazard.why.split(' inside ')[0]} was stored, but not as sent`,
+    `A string holding ${hazard.why} was stored, but not as sent`,
     [
       `Received: ${sent.member} ${JSON.stringify(stored)} / Expected: ${JSON.stringify(sent.value)} as sent, or 400 invalid_request`,
       `The spec: "${STRINGS_AS_SENT}"`,
