@@ -1,8 +1,22 @@
 import { isUtf8 } from 'node:buffer';
 import type { SentRequest } from '../core/exchange.js';
-import { shellWord, withSecret } from './shell-word.js';
+import { fieldBytes } from './raw-request.js';
+import { shellWord, withSecret, type WordPart } from './shell-word.js';
 
 const KEY = '${PETSTORE_API_KEY}';
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
+/**
+ * Text of the request line or of a header as the senders write it (fieldBytes: latin1, so U+00A0 is the
+ * one byte 0xA0), not as UTF-8: what curl sends is then what the suite sent.
+ */
+function onTheWire(parts: readonly WordPart[]): WordPart[] {
+  return parts.map((part) =>
+    'literal' in part && typeof part.literal === 'string' && !PRINTABLE_ASCII.test(part.literal)
+      ? { literal: fieldBytes(part.literal) }
+      : part,
+  );
+}
 
 /**
  * The URL quoted for the shell. One carrying the key (a check sends it in the query on purpose), as
@@ -10,14 +24,31 @@ const KEY = '${PETSTORE_API_KEY}';
  */
 function quotedUrl(url: string, secret: string | undefined): string {
   const spelt = secret && [secret, encodeURIComponent(secret)].find((form) => url.includes(form));
-  return shellWord(spelt ? withSecret(url, spelt, KEY) : [{ literal: url }]);
+  return shellWord(onTheWire(spelt ? withSecret(url, spelt, KEY) : [{ literal: url }]));
 }
 
-/** One header field as curl's `-H` argument: the key as the variable, a value derived from it as the expression given. */
+/**
+ * curl's flags that keep the URL as sent: no globbing of `[]{}` (curl would read `[1-3]` as a range), and
+ * no squashing of `/../` or `/./` segments.
+ */
+function urlFlags(url: string): string[] {
+  // The path as written: URL's parser would already have removed the segments curl must keep.
+  const pathname = url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '').split(/[?#]/)[0] ?? '';
+  return [
+    ...(/[[\]{}]/.test(url) ? ['--globoff'] : []),
+    ...(/(^|\/)\.\.?(\/|$)/.test(pathname) ? ['--path-as-is'] : []),
+  ];
+}
+
+/**
+ * One header field as curl's `-H` argument: the key as the variable, a value derived from it as the
+ * expression given. An empty value is `Name;` (curl would drop `Name:` from the request).
+ */
 function headerWord(name: string, value: string, shown: string | undefined, secret: string | undefined): string {
-  if (secret && value.includes(secret)) return shellWord(withSecret(`${name}: ${value}`, secret, KEY));
-  if (shown !== undefined) return shellWord([{ literal: `${name}: ` }, { expression: shown }]);
-  return shellWord([{ literal: `${name}: ${value}` }]);
+  if (value === '' && shown === undefined) return shellWord(onTheWire([{ literal: `${name};` }]));
+  if (secret && value.includes(secret)) return shellWord(onTheWire(withSecret(`${name}: ${value}`, secret, KEY)));
+  if (shown !== undefined) return shellWord([...onTheWire([{ literal: `${name}: ` }]), { expression: shown }]);
+  return shellWord(onTheWire([{ literal: `${name}: ${value}` }]));
 }
 
 /** curl's flags for a request line or framing of the request's own (HTTP/1.0, absolute-form, chunks). */
@@ -27,21 +58,39 @@ function wireFlags({ wire, url }: SentRequest): string[] {
   return [
     ...(wire.version === '1.0' ? ['--http1.0'] : []),
     ...(wire.target === 'absolute'
-      ? ['--request-target', shellWord([{ literal: `${origin}${pathname}${search}` }])]
+      ? ['--request-target', shellWord(onTheWire([{ literal: `${origin}${pathname}${search}` }]))]
       : []),
     ...(wire.chunked ? ['-H', shellWord([{ literal: 'Transfer-Encoding: chunked' }])] : []),
   ];
 }
 
 /**
+ * Fields curl adds of its own that the suite did not send, removed (`-H 'Name:'`): `Accept: *\/*` when
+ * the request had none, and the form media type `--data-binary` declares for a body sent without one.
+ */
+function curlDefaultsRemoved(request: SentRequest): string[] {
+  const names = new Set(Object.keys(request.headers).map((name) => name.toLowerCase()));
+  return [
+    ...(names.has('accept') ? [] : ['Accept:']),
+    ...(request.body !== undefined && !names.has('content-type') ? ['Content-Type:'] : []),
+  ].flatMap((field) => ['-H', shellWord([{ literal: field }])]);
+}
+
+/**
  * The request as a `curl` command that sends the same bytes in bash; the API key is replaced by
- * `${PETSTORE_API_KEY}`. A field sent twice (a value holding a newline) is two `-H`; text that is not
- * printable ASCII is `$'...'`-quoted; a body that is not UTF-8 (or holds NUL) goes through printf.
+ * `${PETSTORE_API_KEY}`. The request line and header fields go out as the suite's senders write them
+ * (one byte per character up to U+00FF); a field sent twice (a value holding a newline) is two `-H`;
+ * text that is not printable ASCII is `$'...'`-quoted; a body that is not UTF-8 (or holds NUL) goes
+ * through printf. Beside Host and the framing, only curl's own User-Agent differs from what was sent.
  * @example curlCommand(sent, 'free-test-key') // curl -X GET 'http://…/v1/categories' -H "Authorization: Bearer ${PETSTORE_API_KEY}"
  */
 export function curlCommand(request: SentRequest, secret?: string): string {
-  const method = /^[A-Za-z0-9._-]+$/.test(request.method) ? request.method : shellWord([{ literal: request.method }]);
-  const parts = ['curl', '-X', method, quotedUrl(request.url, secret), ...wireFlags(request)];
+  const method = /^[A-Za-z0-9._-]+$/.test(request.method)
+    ? request.method
+    : shellWord(onTheWire([{ literal: request.method }]));
+  // HEAD as -I: with `-X HEAD` curl waits for the body the Content-Length announces.
+  const verb = request.method === 'HEAD' ? ['-I'] : ['-X', method];
+  const parts = ['curl', ...verb, quotedUrl(request.url, secret), ...urlFlags(request.url), ...wireFlags(request)];
   for (const [name, value] of Object.entries(request.headers)) {
     const shown = request.shown?.[name];
     const fields = value.split('\n');
@@ -49,6 +98,7 @@ export function curlCommand(request: SentRequest, secret?: string): string {
     for (const field of fields)
       parts.push('-H', headerWord(name, field, fields.length > 1 ? undefined : shown, secret));
   }
+  parts.push(...curlDefaultsRemoved(request));
   const { body } = request;
   if (body instanceof Uint8Array && (!isUtf8(body) || body.includes(0))) {
     // Bytes that are not UTF-8 (a test of the service's decoding) survive only as printf escapes, read

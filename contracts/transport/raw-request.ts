@@ -6,6 +6,18 @@ export { needsRawSocket } from '../core/described-bucket.js';
 
 const RAW_TIMEOUT_MS = 15_000;
 
+/**
+ * Text of a request line or header field as the bytes that go out: a character up to U+00FF as one byte
+ * (latin1: what Node's http and fetch write for a JS string, so `Bearer k\u00a0` ends in the byte 0xA0),
+ * one above as its UTF-8 bytes (Node's client refuses those; the raw sender writes them so). The one
+ * encoding the senders and the printed `curl` share.
+ * @example fieldBytes('Bearer k\u00a0') // <Buffer ... 6b a0>
+ */
+export function fieldBytes(text: string): Buffer {
+  if (!/[\u0100-\uffff]/.test(text)) return Buffer.from(text, 'latin1');
+  return Buffer.concat([...text].map((char) => Buffer.from(char, char.codePointAt(0)! > 0xff ? 'utf8' : 'latin1')));
+}
+
 /** The connection ended (or timed out) before a whole answer came: what a strict HTTP parser may do to a request it refuses. */
 export class NoAnswer extends Error {
   override readonly name = 'NoAnswer';
@@ -84,7 +96,7 @@ export function sendRaw(sent: SentRequest): Promise<Exchange> {
   if (chunked) lines.push('Transfer-Encoding: chunked');
   else if (plain.length > 0) lines.push(`Content-Length: ${plain.length}`);
   lines.push('Connection: close');
-  const head = Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1');
+  const head = fieldBytes(`${lines.join('\r\n')}\r\n\r\n`);
   const body = chunked ? inChunks(plain) : plain;
   const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
   return new Promise((resolve, reject) => {
@@ -107,7 +119,8 @@ export function sendRaw(sent: SentRequest): Promise<Exchange> {
       const text = answer.body.toString('utf8');
       const headers = { ...answer.headers };
       resolve({
-        request: { ...sent, headers: { ...sent.headers } },
+        // The URL as it went out (URL's parsing removed dot segments and escaped what it escapes).
+        request: { ...sent, url: `${url.origin}${url.pathname}${url.search}`, headers: { ...sent.headers } },
         status: answer.status,
         headers,
         text,
