@@ -1,9 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { CheckFailure, type CheckContext } from './check.js';
-import { checkProperty, NoveltyStop } from './property.js';
+import { checkProperty, NoveltyStop, SHRINK_REQUESTS } from './property.js';
+import type { BrokenPromise } from '../model/broken-promise.js';
+import type { Exchange } from '../core/exchange.js';
 
-function context(seed: number, patience?: number, evidence = () => 0): CheckContext {
+function context(seed: number, patience?: number, evidence = () => 0, broken: BrokenPromise[] = []): CheckContext {
   const tried = new Set<string>();
   const triedKind = (kind: string, record: boolean) => {
     const before = tried.has(kind);
@@ -17,6 +19,8 @@ function context(seed: number, patience?: number, evidence = () => 0): CheckCont
     patience: () => patience,
     evidence,
     triedKind,
+    report: (found: BrokenPromise) => void broken.push(found),
+    takeBrokenPromises: () => broken.splice(0),
   } as unknown as CheckContext;
 }
 
@@ -39,16 +43,63 @@ describe('checkProperty', () => {
     expect(seen.slice(0, 2)).toEqual([-7, 1e6]);
   });
 
-  it("shrinks a failure to the smallest case and says how to replay it, keeping the check's own lines", async () => {
+  it("shrinks a failure to the smallest case, says it first, keeps the check's own lines and says how to replay it", async () => {
     const failing = checkProperty(context(4), 'lists', fc.array(fc.integer({ min: 0, max: 100 })), async (list) => {
       if (list.length >= 3) throw new CheckFailure('Too long', [`Received: ${list.length} items`]);
     });
     await expect(failing).rejects.toBeInstanceOf(CheckFailure);
     const failure = (await failing.catch((error: unknown) => error)) as CheckFailure;
     expect(failure.title).toBe('Too long');
-    expect(failure.lines[0]).toBe('Received: 3 items');
-    expect(failure.lines[1]).toMatch(/^Counterexample \(lists, after \d+ cases, shrunk \d+ times\): \[0,0,0\]$/);
+    expect(failure.lines[0]).toMatch(
+      new RegExp(
+        `^Counterexample \\(lists, shrunk from \\d+ to 7 characters in \\d+ cases of a ${SHRINK_REQUESTS}-request budget\\): \\[0,0,0\\]$`,
+      ),
+    );
+    expect(failure.lines[1]).toBe('Received: 3 items');
     expect(failure.lines[2]).toBe('Replay with: --seed 4');
+  });
+
+  it('shrinks only to cases that fail the same way: a smaller case failing otherwise is not the counterexample', async () => {
+    const failing = checkProperty(
+      context(6),
+      'strings',
+      fc.constant('abc\u0000def'),
+      async (text) => {
+        if (text.includes('\u0000')) throw new CheckFailure('Server error', ['Received: 500']);
+        if (text.length > 0) throw new CheckFailure('Unexpected status', ['Received: 201']);
+      },
+      { runs: 1 },
+    );
+    const failure = (await failing.catch((error: unknown) => error)) as CheckFailure;
+    expect(failure.title).toBe('Server error');
+    expect(failure.lines[0]).toMatch(/: "\\u0000"$/);
+  });
+
+  it("shrinks a case the model found breaking a promise, and reports the smallest case's exchange, the shrunk case first", async () => {
+    const broken: BrokenPromise[] = [];
+    const exchangeOf = (body: string) =>
+      ({ status: 500, request: { method: 'POST', url: '/v1/categories', headers: {}, body } }) as unknown as Exchange;
+    const failing = checkProperty(
+      context(7, undefined, () => 0, broken),
+      'bodies',
+      fc.constant({ name: `${'🐾'.repeat(40)}\u0000`, description: 'x'.repeat(50) }),
+      async (body) => {
+        // As the model does: a 500 to a body holding NUL breaks no_server_error; the predicate itself passes.
+        if (body.name?.includes('\u0000'))
+          broken.push({
+            promise: 'no_server_error',
+            title: 'POST answered 500',
+            lines: ['Received: 500'],
+            exchange: exchangeOf(JSON.stringify(body)),
+          });
+      },
+      { runs: 1 },
+    );
+    const failure = (await failing.catch((error: unknown) => error)) as CheckFailure;
+    expect(failure.broke).toBe('no_server_error');
+    expect(broken).toHaveLength(1);
+    expect(broken[0]!.exchange.request.body).toBe('{"name":"\\u0000"}');
+    expect(broken[0]!.lines[0]).toMatch(/^Counterexample \(bodies, shrunk from \d+ to \d+ characters/);
   });
 
   // A live key's quota is spent where coverage needs it: cases stop once they keep showing nothing new.

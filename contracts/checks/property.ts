@@ -1,9 +1,17 @@
 import fc from 'fast-check';
 import { CheckFailure, isCheckFailure, isSkip, type CheckContext } from './check.js';
 import { evidenceFacets } from '../generate/evidence.js';
+import { shrinkValue } from '../generate/shrink-value.js';
+import type { BrokenPromise } from '../model/broken-promise.js';
 
-/** Requests a failing property may spend looking for a smaller counterexample; past it, the smallest found so far is reported. */
-const SHRINK_REQUESTS = 150;
+/**
+ * Requests a failing property may spend looking for a smaller counterexample, against the target; past
+ * it, the smallest found so far is reported (and the report says the budget ran out).
+ */
+export const SHRINK_REQUESTS = 150;
+
+/** The model's findings a property already shrank: the runner's shrink of model findings (runner/shrink-findings.ts) leaves them. */
+export const shrunkFindings = new WeakSet<BrokenPromise>();
 
 /**
  * Which of a property's cases a run sends now. A run with a budget tries its evidence first: every
@@ -15,6 +23,8 @@ export type PropertyPhase = 'evidence' | 'repetition';
 /** A check's context as a run with phases hands it over (contracts/runner/run-check.ts). */
 export interface PropertyContext extends CheckContext {
   phase?: PropertyPhase;
+  /** Requests the check has sent so far: what a shrink spends is counted in requests. */
+  requestsSent?: () => number;
 }
 
 /** Options of {@link checkProperty}. */
@@ -32,11 +42,32 @@ function stringify(value: unknown): string {
   return text.length > 400 ? `${text.slice(0, 400)}…` : text;
 }
 
+/** What one case did: what it threw (a failure, a skip), and the promises the model found its exchanges broke. */
+interface CaseOutcome {
+  error?: unknown;
+  broken: BrokenPromise[];
+}
+
+/**
+ * How a case failed, as one key: the model's first broken promise with its status, else the check's
+ * failure title with its status. A smaller case counts only if it fails the same way: a body shrunk into
+ * one the service accepts fails differently (a 201 where a 400 was wanted), and proves nothing.
+ */
+function failureKey({ error, broken }: CaseOutcome): string | undefined {
+  const [first] = broken;
+  if (first) return `promise ${first.promise} ${first.exchange.status}`;
+  if (isCheckFailure(error)) return `check ${error.title} ${error.exchange?.status ?? ''}`;
+  return undefined;
+}
+
 /**
  * Runs `predicate` (which throws a CheckFailure when the target is wrong) on the examples and on `runs`
- * cases drawn from `arbitrary` with the run's seed, and shrinks a failure to the smallest case that still
- * fails. The failure keeps the smallest case's request (for curl) and says how to replay the run.
- * Resolves with the number of cases tried.
+ * cases drawn from `arbitrary` with the run's seed. A case fails when the predicate throws a
+ * CheckFailure or when the run's model of promises finds one of its exchanges broke a promise (a 500
+ * to a valid body: `no_server_error`); either way the case is then shrunk against the target
+ * (generate/shrink-value.ts) to the smallest that fails the same way, within {@link SHRINK_REQUESTS}
+ * requests. The failure (or the model's finding) then holds the smallest case's request (for curl),
+ * opens with the shrunk case, and says how to replay the run. Resolves with the number of cases tried.
  * @example await checkProperty(context, 'createCategory bodies', validBodies, async (body) => { ... });
  */
 export async function checkProperty<T>(
@@ -46,54 +77,139 @@ export async function checkProperty<T>(
   predicate: (value: T) => Promise<void>,
   options: PropertyOptions<T> = {},
 ): Promise<number> {
-  let shrinking = false;
-  let shrinkRequests = 0;
   const { phase } = context as PropertyContext;
   // The fixed cases went in the evidence phase; the repetition phase draws generated ones only.
   const examples = phase === 'repetition' ? [] : (options.examples ?? []);
   const numRuns = (options.runs ?? context.runs) + examples.length;
   if (numRuns === 0) return 0;
   const novelty = new NoveltyStop(context);
+  const runCase = async (value: T): Promise<CaseOutcome> => {
+    // The model's findings of this case alone: what came before is set aside and handed back.
+    const earlier = context.takeBrokenPromises();
+    let error: unknown;
+    try {
+      await predicate(value);
+    } catch (thrown) {
+      error = thrown;
+    }
+    const broken = context.takeBrokenPromises();
+    for (const found of earlier) context.report(found);
+    return { ...(error !== undefined && { error }), broken };
+  };
   let cases = 0;
   let drawn = 0;
-  // A budget used up (or a case not applicable) ends the property: fast-check would otherwise shrink
-  // it, and every shrink would ask the spent budget again.
+  let failing: { value: T; outcome: CaseOutcome } | undefined;
+  // A budget used up (or a case not applicable) ends the property: fast-check must not go on drawing.
   let skip: Error | undefined;
   const property = fc.asyncProperty(arbitrary, async (value) => {
     if (skip) throw skip;
-    if (shrinking && (shrinkRequests += 1) > SHRINK_REQUESTS) return;
     // The fixed examples (one of each kind) are always sent; past them, a case is sent while cases
     // still bring new evidence: a kind not tried yet, or an answer not seen yet.
-    const example = !shrinking && (drawn += 1) <= examples.length;
-    if (!shrinking && !example && novelty.stopped && !novelty.isNew(value)) return;
+    const example = (drawn += 1) <= examples.length;
+    if (!example && novelty.stopped && !novelty.isNew(value)) return;
     cases += 1;
-    try {
-      await predicate(value);
-    } catch (error) {
-      shrinking = true;
-      if (isSkip(error)) skip = error;
-      throw error;
+    const outcome = await runCase(value);
+    if (isSkip(outcome.error)) {
+      for (const found of outcome.broken) context.report(found);
+      throw (skip = outcome.error);
+    }
+    if (outcome.error !== undefined || outcome.broken.length > 0) {
+      failing = { value, outcome };
+      throw outcome.error ?? new Error('the model found a broken promise');
     }
     novelty.caseDone(value);
   });
+  // fast-check's own shrinking is off: each of its steps would be a request, and the shrink below keeps
+  // to what the case fails on (the same finding, the same status) within a stated request budget.
   const details = await fc.check(property, {
     seed: context.seed,
     numRuns,
+    endOnFailure: true,
     examples: examples.map((example) => [example] as [T]),
   });
-  const tried = shrinking ? details.numRuns : cases;
   context.note(
-    `${what}: ${tried} generated cases (seed ${context.seed})${novelty.stopped ? `; stopped after ${novelty.patience} in a row showed nothing new (the key's quota is spent where coverage needs it)` : ''}`,
+    `${what}: ${cases} generated cases (seed ${context.seed})${novelty.stopped ? `; stopped after ${novelty.patience} in a row showed nothing new (the key's quota is spent where coverage needs it)` : ''}`,
   );
-  if (!details.failed) return tried;
-  const error = details.errorInstance;
-  const [counterexample] = details.counterexample ?? [];
+  if (!details.failed) return cases;
+  if (!failing) throw notCompleted(details.errorInstance, what);
+  const key = failureKey(failing.outcome);
+  // Not a verdict on the target (the connection dropped, the check's own code threw): nothing to shrink.
+  if (key === undefined) {
+    for (const found of failing.outcome.broken) context.report(found);
+    throw notCompleted(failing.outcome.error, what, [`Replay with: --seed ${context.seed}`]);
+  }
+  return shrinkAndThrow(context, what, failing, key, runCase, options.describe ?? stringify);
+}
+
+/** Shrinks a failing case against the target, reports the model's findings of the smallest first, and throws its failure. */
+async function shrinkAndThrow<T>(
+  context: CheckContext,
+  what: string,
+  failing: { value: T; outcome: CaseOutcome },
+  key: string,
+  runCase: (value: T) => Promise<CaseOutcome>,
+  describe: (value: T) => string,
+): Promise<never> {
+  const requestsSent = (context as PropertyContext).requestsSent;
+  const startedAt = requestsSent?.() ?? 0;
+  let smallest = failing;
+  // Findings of other kinds met on the way are the target's too: kept, after the shrunk one.
+  const metOnTheWay: BrokenPromise[] = [];
+  let stoppedBy: Error | undefined;
+  const shrunk = await shrinkValue(
+    failing.value,
+    async (candidate) => {
+      const outcome = await runCase(candidate);
+      if (isSkip(outcome.error)) throw (stoppedBy = outcome.error);
+      const same = failureKey(outcome) === key;
+      if (same) smallest = { value: candidate, outcome };
+      else metOnTheWay.push(...outcome.broken);
+      return same;
+    },
+    { budget: SHRINK_REQUESTS, ...(requestsSent && { spent: () => requestsSent() - startedAt }) },
+  ).catch((error: unknown) => {
+    // A run budget used up mid-shrink: the smallest so far is the counterexample.
+    if (error !== stoppedBy) throw error;
+    return { steps: -1, attempts: -1, exhausted: true };
+  });
+  const spent = requestsSent ? `${requestsSent() - startedAt} requests` : `${shrunk.attempts} cases`;
+  const from = describe(failing.value);
+  const to = describe(smallest.value);
   const found = [
-    `Counterexample (${what}, after ${details.numRuns} cases, shrunk ${details.numShrinks} times): ${(options.describe ?? stringify)(counterexample as T)}`,
-    `Replay with: --seed ${context.seed}`,
+    `Counterexample (${what}, shrunk from ${[...from].length} to ${[...to].length} characters in ${spent} of a ${SHRINK_REQUESTS}-request budget${shrunk.exhausted ? `; ${stoppedBy ? stoppedBy.message : 'the budget ran out'}, it may shrink further` : ''}): ${to}`,
   ];
-  if (isCheckFailure(error)) throw new CheckFailure(error.title, [...error.lines, ...found], error.exchange);
-  throw notCompleted(error, what, found);
+  const replay = `Replay with: --seed ${context.seed}`;
+  const { error, broken } = smallest.outcome;
+  const [cause, ...rest] = broken;
+  if (cause) {
+    // The model's finding, shown on the smallest case's exchange, the shrunk case first.
+    const shown = { ...cause, lines: [...found, ...cause.lines, replay] };
+    shrunkFindings.add(shown);
+    context.report(shown);
+    const promises = new Set(broken.map(({ promise }) => promise));
+    const earlierOthers = failing.outcome.broken.filter(({ promise }) => !promises.has(promise));
+    for (const other of [...rest, ...earlierOthers]) context.report(other);
+    reportNew(context, metOnTheWay, new Set([...promises, ...earlierOthers.map(({ promise }) => promise)]));
+    throw new CheckFailure(cause.title, [...found, ...cause.lines, replay], cause.exchange, undefined, cause.promise);
+  }
+  reportNew(context, metOnTheWay, new Set());
+  const failure = error as CheckFailure;
+  throw new CheckFailure(
+    failure.title,
+    [...found, ...failure.lines, replay],
+    failure.exchange,
+    failure.sequence,
+    failure.broke,
+  );
+}
+
+/** Reports the findings met while shrinking whose promise is not among `shown` (one of each: the rest repeat it). */
+function reportNew(context: CheckContext, met: readonly BrokenPromise[], shown: Set<string>): void {
+  for (const found of met) {
+    if (shown.has(found.promise)) continue;
+    shown.add(found.promise);
+    context.report(found);
+  }
 }
 
 /**

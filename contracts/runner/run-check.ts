@@ -9,6 +9,7 @@ import type { PropertyContext, PropertyPhase } from '../checks/property.js';
 import { entriesOfCheck } from './evidence-catalogue.js';
 import { DEFAULT_MAX_CONCURRENCY, suiteSettings, type SuiteSettings } from './suite-settings.js';
 import { TargetSession, type CheckTally } from './target-session.js';
+import { shrinkFindingsOf } from './shrink-findings.js';
 import { findingLines, findingOfCheck, findingsOfBroken } from './check-finding.js';
 
 /** Options of {@link runCheck}. */
@@ -59,6 +60,7 @@ function contextFor(
     evidence: () => tally.observed.size + tally.answerKinds.size,
     triedKind: (kind, record) => session.triedKind(`${check.name} ${kind}`, record),
     takeBrokenPromises: () => tally.broken.splice(0),
+    requestsSent: () => tally.requests,
     strict: session.settings.strict ?? false,
     report: (broken) => session.report(broken),
     send: session.send,
@@ -189,8 +191,10 @@ async function runCheckWith(
   try {
     await session.resetTarget();
     await check.run(contextFor(check, descriptor, session, note, tally, phase, use));
+    await shrinkFindingsOf(session, tally);
     return brokenPromise() ?? { ...base, outcome: 'passed', ...finished() };
   } catch (error) {
+    await shrinkFindingsOf(session, tally);
     const broken = brokenPromise();
     if (broken) return broken;
     if (isSkip(error)) {

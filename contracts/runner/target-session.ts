@@ -95,6 +95,8 @@ export class TargetSession {
   #keyLimit: number | undefined;
   readonly #triedKinds = new Set<string>();
   #note: (message: string) => void = () => undefined;
+  /** The request each answer was sent for, as the check wrote it: a finding's case, to shrink. */
+  readonly #requests = new WeakMap<Exchange, ContractRequest>();
   /** Answers whose quota promises broke, with the first: the pacer does not wait on them. */
   readonly #windowsBroken = new WeakMap<Exchange, string>();
 
@@ -218,9 +220,15 @@ export class TargetSession {
     const entries = this.evidence.evidenceOf(request);
     const tally = this.#tally;
     const exchange = await this.#paced(this.marked(request));
+    this.#requests.set(exchange, request);
     for (const entry of this.evidence.record(entries, exchange.status)) tally.tried.add(entry);
     return exchange;
   };
+
+  /** The request an answer was sent for, as the check wrote it (before the mark), if this session sent it. */
+  requestOf(exchange: Exchange): ContractRequest | undefined {
+    return this.#requests.get(exchange);
+  }
 
   /**
    * The request as the run sends it: with a {@link marker}, a valid JSON body of a write carries it
