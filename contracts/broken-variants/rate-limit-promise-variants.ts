@@ -1,6 +1,6 @@
 import { apiError } from '../../mocks/domain/errors.js';
 import { PLAN_LIMITS } from '../../mocks/domain/plans.js';
-import { headerOf, withHeaders, wrapping, type BrokenConfiguration, type BrokenVariant } from './variant.js';
+import { codeOf, headerOf, withHeaders, wrapping, type BrokenConfiguration, type BrokenVariant } from './variant.js';
 
 /** A service whose X-RateLimit-Remaining says `shift(actual, status)` on keyed answers other than 429. */
 function announcing(shift: (remaining: number, status: number) => number): BrokenConfiguration {
@@ -48,6 +48,22 @@ const limitOfTheDay: BrokenConfiguration = wrapping(async (_request, next) => {
   return withHeaders(answer, (headers) => headers.set('x-ratelimit-limit', String(plan.perDay)));
 });
 
+/**
+ * A service whose 429 for a used-up minute names the end of the next minute (its X-RateLimit-Reset and a
+ * Retry-After to it), as one that reads its clock again after deciding, or counts from the refused
+ * request, might: the key is refused until the used-up window ends, yet told to wait a minute more.
+ */
+const rejectionNamesTheNextMinute: BrokenConfiguration = wrapping(async (_request, next) => {
+  const answer = await next();
+  const reset = Number(headerOf(answer, 'x-ratelimit-reset'));
+  if (answer.status !== 429 || codeOf(answer) !== 'rate_limit_exceeded' || reset % DAY_SECONDS === 0) return answer;
+  const retryAfter = Number(headerOf(answer, 'retry-after'));
+  return withHeaders(answer, (headers) => {
+    headers.set('x-ratelimit-reset', String(reset + 60));
+    headers.set('retry-after', String(retryAfter + 60));
+  });
+});
+
 /** Variants whose rate-limit headers promise what the service does not do. */
 export const RATE_LIMIT_PROMISE_VARIANTS: BrokenVariant[] = [
   {
@@ -87,6 +103,13 @@ export const RATE_LIMIT_PROMISE_VARIANTS: BrokenVariant[] = [
       "a 429 of the used-up minute window describes the day window (its Reset, Limit and a Retry-After to the day's end), which earlier answers show has requests left",
     caughtBy: ['rate_limit_promises_kept'],
     fake: retryAfterIntoTheDay,
+  },
+  {
+    name: 'rejection-names-the-next-minute',
+    breaks:
+      "a 429 of the used-up minute window names the next minute's end (X-RateLimit-Reset and Retry-After a minute late)",
+    caughtBy: ['quota_window_rolls_over'],
+    fake: rejectionNamesTheNextMinute,
   },
   {
     name: 'limit-of-the-day',

@@ -1,6 +1,13 @@
 import { exampleRequest, operationModels } from '../generate/operation-model.js';
 import { errorCodeOf, type Exchange } from '../core/exchange.js';
-import { MINUTE, serverEpochSeconds } from '../core/quota-windows.js';
+import {
+  DAY,
+  MINUTE,
+  SLACK_SECONDS,
+  endsWindowAround,
+  serverEpochSeconds,
+  windowEndsAround,
+} from '../core/quota-windows.js';
 import type { TargetClock } from '../core/target-clock.js';
 import { CheckNotApplicable, type Check, type CheckContext } from './check.js';
 import { expectConforms, expectErrorBody, expectStatus, expectThat, integerHeader } from './expectations.js';
@@ -79,33 +86,73 @@ export const rateLimitExceededAnswer: Check = {
 };
 
 /**
+ * Fails unless the 429 names the end of the minute its own requests used up, whoever's clock is read.
+ * The service's clock is known only through its `Date`, which may lag the moment it decided by a second
+ * or more (a cached Date) or name a later second (stamped as the answer went out): a 429 of the first
+ * instant of a new minute can carry the Date of the last second of the old one. So the window is read
+ * first from the answers themselves, which no clock can make disagree: the last admitted request counted
+ * in the window that then refused (one begun since would have admitted it). Then the Date, to within
+ * {@link SLACK_SECONDS}, and Retry-After against both: `Date + Retry-After` is the Reset.
+ */
+function expectUsedUpMinute(
+  { rejection, last }: { rejection: Exchange; last: Exchange },
+  retryAfter: number,
+  answeredAt: number,
+  minuteStart: number | undefined,
+): number {
+  const rejectedReset = integerHeader(rejection, 'X-RateLimit-Reset');
+  if (last !== rejection) {
+    const lastReset = integerHeader(last, 'X-RateLimit-Reset');
+    if (lastReset - answeredAt > LONGEST_WINDOW_TO_EXHAUST_SECONDS && endsWindowAround(lastReset, answeredAt, DAY))
+      throw new CheckNotApplicable(
+        `the minute window began anew during the burst and the day window, with fewer left, was the one used up (X-RateLimit-Reset ${lastReset})`,
+      );
+    expectThat(
+      rejectedReset === lastReset,
+      'X-RateLimit-Reset of the 429 is not the end of the window the admitted requests used up',
+      [
+        `Received: ${rejectedReset} / Expected: ${lastReset}, the X-RateLimit-Reset of the admitted answer just before it (a window begun since would have admitted the request)`,
+      ],
+      rejection,
+    );
+  }
+  const minuteEnds = minuteStart !== undefined ? [minuteStart + MINUTE] : windowEndsAround(answeredAt, MINUTE);
+  expectThat(
+    minuteEnds.includes(rejectedReset),
+    'X-RateLimit-Reset of the 429 is not the end of the minute',
+    [
+      `Received: ${rejectedReset} / Expected: ${minuteEnds.join(' or ')} (the end of the UTC minute of ${answeredAt}, the target's now${minuteStart === undefined ? ` by its Date, give or take ${SLACK_SECONDS} s` : ''})`,
+    ],
+    rejection,
+  );
+  expectThat(
+    Math.abs(rejectedReset - retryAfter - answeredAt) <= SLACK_SECONDS,
+    'Retry-After and X-RateLimit-Reset of the 429 name different ends of the window',
+    [
+      `Received: Retry-After ${retryAfter}, X-RateLimit-Reset ${rejectedReset} / Expected: now (${answeredAt}) + Retry-After = X-RateLimit-Reset, give or take ${SLACK_SECONDS} s: Retry-After ${rejectedReset - answeredAt}`,
+    ],
+    rejection,
+  );
+  return rejectedReset;
+}
+
+/**
  * After Retry-After the key is admitted again with a full new window. On the fake the clock is moved;
  * on a live target the run waits the real time (a minute at most), within `--max-minutes`.
  */
 export const quotaWindowRollsOver: Check = {
   name: 'quota_window_rolls_over',
   verifies:
-    'after Retry-After (a moved clock on the fake, a real wait on a URL) the key is admitted again: Remaining starts over, Reset moves a minute on',
+    'the 429 names the end of the minute used up (Reset, and Retry-After to it); after Retry-After (a moved clock on the fake, a real wait on a URL) the key is admitted again: Remaining starts over, Reset moves a minute on',
   needs: ['quota'],
-  async run({ send, clock, wait }) {
+  async run({ send, clock, wait, now }) {
     const minuteStart = clock ? await startOfMinutePlus(clock, 30) : undefined;
     if (!clock) await spareALongWindow(send);
-    const { rejection } = await driveToFirstRejection(send, 'exhausting the minute window');
-    const retryAfter = expectRejection(rejection, 'rate_limit_exceeded', 'the first 429');
-    const rejectedReset = integerHeader(rejection, 'X-RateLimit-Reset');
-    // On a live target the Date header is the only clock, to the second: the minute it names may already
-    // be the next one for a request the service counted a millisecond earlier.
-    const answeredAt = serverEpochSeconds(rejection);
-    const minuteEnds =
-      minuteStart !== undefined
-        ? [minuteStart + MINUTE]
-        : [(Math.floor(answeredAt / MINUTE) + 1) * MINUTE, ...(answeredAt % MINUTE === 0 ? [answeredAt] : [])];
-    expectThat(
-      minuteEnds.includes(rejectedReset),
-      'X-RateLimit-Reset of the 429 is not the end of the minute',
-      [`Received: ${rejectedReset} / Expected: ${minuteEnds.join(' or ')}`],
-      rejection,
-    );
+    const burst = await driveToFirstRejection(send, 'exhausting the minute window');
+    const retryAfter = expectRejection(burst.rejection, 'rate_limit_exceeded', 'the first 429');
+    // The fake counts by its moved clock; its Date is this machine's.
+    const answeredAt = clock ? Math.floor(await now()) : serverEpochSeconds(burst.rejection);
+    const rejectedReset = expectUsedUpMinute(burst, retryAfter, answeredAt, minuteStart);
     if (clock) await clock.advanceSeconds(retryAfter);
     else await wait(retryAfter, 'Retry-After of the 429: the minute window ends');
     const admitted = await send({ method: 'GET', path: '/categories', expectsRateLimit: true });

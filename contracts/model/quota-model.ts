@@ -2,7 +2,7 @@ import type { PlanLimits } from '../core/plan-limits.js';
 import { bucketDescribed, type DescribedBucket } from '../core/described-bucket.js';
 import { bearerTokenOf, errorCodeOf, headerOf, type Exchange } from '../core/exchange.js';
 import { integerHeaderOf } from '../core/header-value.js';
-import { DAY, MINUTE, SLACK_SECONDS } from '../core/quota-windows.js';
+import { DAY, MINUTE, SLACK_SECONDS, endsWindowAround } from '../core/quota-windows.js';
 import { rateLimitVerdict, type RateLimitHeaders } from '../core/rate-limit-headers.js';
 import type { BrokenPromise, Observation } from './broken-promise.js';
 import { RecentlySet } from './recently-set.js';
@@ -61,10 +61,8 @@ const isBanned = (exchange: Exchange) => exchange.status === 429 && errorCodeOf(
 
 /** The window an answer's Reset describes, when it is a fixed UTC one no further away than it lasts. */
 function windowKindOf(reset: number, now: number): WindowKind | undefined {
-  const left = reset - now;
-  if (left < -SLACK_SECONDS) return undefined;
-  if (reset % MINUTE === 0 && left <= MINUTE + SLACK_SECONDS) return 'minute';
-  if (reset % DAY === 0 && left <= DAY + SLACK_SECONDS) return 'day';
+  if (endsWindowAround(reset, now, MINUTE)) return 'minute';
+  if (endsWindowAround(reset, now, DAY)) return 'day';
   return undefined;
 }
 
