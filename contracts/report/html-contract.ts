@@ -1,3 +1,4 @@
+import { warningRule, warningsOf } from './check-warnings.js';
 import { findingsByCause } from './findings-by-cause.js';
 import type { HtmlReportInput } from './html-report.js';
 import type { ContractReport } from './suite-report.js';
@@ -14,8 +15,8 @@ export function htmlInputOfContract(report: ContractReport): HtmlReportInput {
     title: `Contract suite, seed ${report.seed}: ${targets.join(' · ')}`,
     verdict: `Exit ${report.exitCode}: ${report.targets
       .map(
-        ({ target, summary, incomplete }) =>
-          `${target.label} ${summary.passed} passed, ${summary.failed} failed, ${summary.skipped} skipped${incomplete.length > 0 ? ` (INCOMPLETE: ${incomplete.join('; ')})` : ''}`,
+        ({ target, summary, incomplete, results }) =>
+          `${target.label} ${summary.passed} passed, ${summary.failed} failed, ${summary.skipped} skipped${warningCount(results)}${incomplete.length > 0 ? ` (INCOMPLETE: ${incomplete.join('; ')})` : ''}`,
       )
       .join('; ')}`,
     exitCode: report.exitCode,
@@ -27,23 +28,40 @@ export function htmlInputOfContract(report: ContractReport): HtmlReportInput {
         const result = results.find((each) => each.check === check);
         const note = result?.failure?.title ?? result?.reason;
         const outcome = result?.outcome ?? 'skipped';
+        const warned = result ? warningsOf(result).length : 0;
         return {
           outcome,
           ...(note !== undefined && { note }),
           ...(outcome !== 'passed' && { href: anchorOf(outcome, index, check) }),
+          ...(warned > 0 && { warned, warningsHref: warningsAnchor(index, check) }),
         };
       }),
     })),
     context: contextOf(report),
     causes: report.targets.flatMap(({ target, results }, index) =>
-      findingsByCause(results).map(({ id, kind, checks: met, first }) => ({
+      findingsByCause(results).map(({ id, kind, what, checks: met, first, unidentified }) => ({
         target: target.label,
         id,
-        kind,
+        kind: unidentified ? 'a failure without a finding id' : kind,
+        what,
         checks: met,
         first: first.title,
+        ...(first.curl !== undefined && { curl: first.curl }),
+        ...(first.status !== undefined && { status: first.status }),
         anchor: anchorOf('failed', index, met[0]!),
       })),
+    ),
+    warnings: report.targets.flatMap(({ target, results }, index) =>
+      results.flatMap((result) =>
+        // The check's first warning carries the anchor its matrix cell links to.
+        warningsOf(result).map((text, at) => ({
+          target: target.label,
+          check: result.check,
+          rule: warningRule(text),
+          text,
+          ...(at === 0 && { anchor: warningsAnchor(index, result.check) }),
+        })),
+      ),
     ),
     skips: report.targets.flatMap(({ target, results }, index) =>
       results
@@ -111,6 +129,17 @@ export function htmlInputOfContract(report: ContractReport): HtmlReportInput {
 /** Where a failure or a skip of one check on one target stands in the page. */
 function anchorOf(outcome: 'failed' | 'skipped', target: number, check: string): string {
   return `${outcome === 'failed' ? 'failure' : 'skip'}-${target}-${check}`;
+}
+
+/** Where a check's warnings on one target stand in the page. */
+function warningsAnchor(target: number, check: string): string {
+  return `warnings-${target}-${check}`;
+}
+
+/** `, 3 warnings` for a verdict, or nothing. */
+function warningCount(results: Parameters<typeof warningsOf>[0][]): string {
+  const count = results.reduce((sum, result) => sum + warningsOf(result).length, 0);
+  return count === 0 ? '' : `, ${count} warning${count === 1 ? '' : 's'}`;
 }
 
 /** The run's context, a row each: what a reader of the page needs to weigh and repeat it. */

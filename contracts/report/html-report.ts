@@ -9,6 +9,10 @@ export interface MatrixCell {
   note?: string;
   /** The anchor of the failure (or skip) it stands for, in the page. */
   href?: string;
+  /** How many warnings the check's answers gave (SHOULDs broken): shown in the cell, linked to them. */
+  warned?: number;
+  /** The anchor of those warnings. */
+  warningsHref?: string;
 }
 
 /**
@@ -30,8 +34,22 @@ export interface HtmlReportInput {
   failures: Array<{ target: string; check: string; title: string; lines: string[]; curl?: string; anchor?: string }>;
   /** What the run was: duration, requests per target, flags, versions, the key's plan, the seed. */
   context?: Array<{ name: string; value: string }>;
-  /** The findings grouped by what broke: each cause once, with every check that met it. */
-  causes?: Array<{ target: string; id: string; kind: string; checks: string[]; first: string; anchor?: string }>;
+  /** Every failed check under a cause (what broke and what went wrong), each with its own first reproduction. */
+  causes?: Array<{
+    target: string;
+    id: string;
+    kind: string;
+    /** What went wrong (`expected ...`); a failure without a finding id says so in `kind`. */
+    what: string;
+    checks: string[];
+    first: string;
+    curl?: string;
+    /** The status the reproduction got: what running the curl must show again. */
+    status?: number;
+    anchor?: string;
+  }>;
+  /** Every warning (a SHOULD the target broke, a parser's refusal), per check: the run passes them, a reader must see them. */
+  warnings?: Array<{ target: string; check: string; rule: string; text: string; anchor?: string }>;
   /** Every check not run, and why, as text (not only as a cell's title). */
   skips?: Array<{ target: string; check: string; reason: string; anchor: string }>;
   /** Per target, what of the evidence catalogue the run tried, and what it did not and why. */
@@ -50,6 +68,33 @@ export interface HtmlReportInput {
 
 const MARK = { passed: 'PASS', failed: 'FAIL', skipped: 'SKIP' } as const;
 
+/** One heat-map cell's items: per target, exercised or not, or an answer that target can never be made to give. */
+type CellItem = { target: string; exercised: boolean; unreachable?: string };
+
+/**
+ * A documented cell: the share of the targets that can give it whose answers exercised it. A cell no
+ * target can be made to give (a declared 500 on a live service) is drawn apart from a gap, with why.
+ */
+function heatCell(row: string, header: string, items: readonly CellItem[]) {
+  const reachable = items.filter((item) => item.unreachable === undefined);
+  const cannot = items.filter((item) => item.unreachable !== undefined);
+  const cannotText = cannot.map((item) => `${item.target} cannot: ${item.unreachable}`).join('; ');
+  if (reachable.length === 0)
+    return {
+      documented: true,
+      cannot: true,
+      share: 0,
+      title: `${row} ${header}: no target can give it (${cannotText})`,
+    };
+  const exercised = reachable.filter((item) => item.exercised);
+  return {
+    documented: true,
+    cannot: false,
+    share: Math.round((exercised.length / reachable.length) * 100),
+    title: `${row} ${header}: exercised on ${exercised.map((item) => item.target).join(', ') || 'no target'}${cannotText ? `; ${cannotText}` : ''}`,
+  };
+}
+
 /** The coverage as a heat map: a row per operation and status, a column per header, the share of targets that exercised it. */
 function heatMap(coverage: HtmlReportInput['coverage']) {
   const headers = [...new Set(coverage.flatMap(({ items }) => items.map((item) => item.header ?? '(status)')))].sort(
@@ -64,15 +109,14 @@ function heatMap(coverage: HtmlReportInput['coverage']) {
         const items = coverage.flatMap(({ target, items: all }) =>
           all
             .filter((item) => `${item.operationId} ${item.status}` === row && (item.header ?? '(status)') === header)
-            .map((item) => ({ target, exercised: item.exercised })),
+            .map((item) => ({
+              target,
+              exercised: item.exercised,
+              ...(item.unreachable !== undefined && { unreachable: item.unreachable }),
+            })),
         );
         if (items.length === 0) return { documented: false, share: 0, title: `${row}: ${header} is not documented` };
-        const exercised = items.filter((item) => item.exercised);
-        return {
-          documented: true,
-          share: Math.round((exercised.length / items.length) * 100),
-          title: `${row} ${header}: exercised on ${exercised.map((item) => item.target).join(', ') || 'no target'}`,
-        };
+        return heatCell(row, header, items);
       }),
     })),
   };
@@ -94,7 +138,11 @@ export function htmlReport(input: HtmlReportInput): string {
     passed: input.exitCode === 0,
     matrix: input.matrix.map(({ check, cells }) => ({
       check,
-      cells: cells.map((cell) => ({ ...cell, mark: MARK[cell.outcome] })),
+      cells: cells.map((cell) => ({
+        ...cell,
+        mark: MARK[cell.outcome],
+        ...(cell.warned && { warnedLabel: `${cell.warned} warning${cell.warned === 1 ? '' : 's'}` }),
+      })),
     })),
     heat: heatMap(input.coverage),
     coveragePercents: input.coverage.map(({ target, percent }) => ({ target, percent: percent.toFixed(1) })),

@@ -12,7 +12,10 @@ export const HTML_TEMPLATE = `<!doctype html>
   .verdict.pass { background: #dff3e3; color: #14592a; } .verdict.fail { background: #fbe0e0; color: #8a1c1c; }
   table { border-collapse: collapse; } th, td { border: 1px solid #d8dce6; padding: 3px 8px; text-align: left; }
   th { background: #f2f4f8; font-weight: 600; }
-  td.passed { background: #e3f5e7; } td.failed { background: #f9d6d6; font-weight: 600; } td.skipped { background: #f1f1f1; color: #666; }
+  td.passed { background: #e3f5e7; } td.passed.warned { background: #fff1c2; } .verdict.warn { background: #fff1c2; color: #6b4e00; margin-left: 8px; }
+  #warnings td.rule { white-space: nowrap; } #warnings td.text { font-family: ui-monospace, monospace; font-size: 12px; word-break: break-all; }
+  #causes pre { background: #f7f7f9; padding: 4px 6px; white-space: pre-wrap; word-break: break-all; margin: 4px 0; font-size: 12px; }
+  .heat td.cannot, .swatch.cannot { background: repeating-linear-gradient(135deg,#dde4f3,#dde4f3 3px,#b9c6e4 3px,#b9c6e4 6px); } td.failed { background: #f9d6d6; font-weight: 600; } td.skipped { background: #f1f1f1; color: #666; }
   .heat td { width: 22px; height: 18px; padding: 0; } .heat td.none { background: repeating-linear-gradient(45deg,#fff,#fff 3px,#eee 3px,#eee 6px); }
   .heat th.col { writing-mode: vertical-rl; transform: rotate(180deg); font-weight: 500; white-space: nowrap; }
   .failure { border: 1px solid #f0c4c4; border-radius: 6px; padding: 8px 12px; margin: 10px 0; }
@@ -30,7 +33,7 @@ export const HTML_TEMPLATE = `<!doctype html>
 <body>
 <h1>{{title}}</h1>
 <p class="muted">Written {{generatedAt}}</p>
-<p class="verdict {{#if passed}}pass{{else}}fail{{/if}}" id="verdict">{{verdict}}</p>
+<p class="verdict {{#if passed}}pass{{else}}fail{{/if}}" id="verdict">{{verdict}}</p>{{#if warnings.length}}<a class="verdict warn" id="warnings-banner" href="#warnings">{{warnings.length}} warnings: see below</a>{{/if}}
 {{#each notes}}<p>{{this}}</p>{{/each}}
 {{#if context}}
 <h2>The run</h2>
@@ -40,9 +43,16 @@ export const HTML_TEMPLATE = `<!doctype html>
 {{/if}}
 {{#if causes.length}}
 <h2>Findings by cause ({{causes.length}})</h2>
-<p>Each thing the target broke, once, with every check that met it; the failures below hold every finding in full.</p>
-<table id="causes"><thead><tr><th>target</th><th>what broke</th><th>met by</th><th>first finding</th></tr></thead><tbody>
-{{#each causes}}<tr><td>{{target}}</td><td><code>{{id}}</code> ({{kind}})</td><td>{{checks.length}}: {{#each checks}}{{this}}{{#unless @last}}, {{/unless}}{{/each}}</td><td>{{#if anchor}}<a href="#{{anchor}}">{{first}}</a>{{else}}{{first}}{{/if}}</td></tr>
+<p>Every failed check under a cause: what broke and what went wrong (two defects of one rule are two causes), every check that met it, and the cause's own first reproduction with the status it got. The failures below hold every finding in full.</p>
+<table id="causes"><thead><tr><th>target</th><th>what broke</th><th>met by</th><th>first finding, reproduced</th></tr></thead><tbody>
+{{#each causes}}<tr><td>{{target}}</td><td><code>{{id}}</code> ({{kind}}): {{what}}</td><td>{{checks.length}}: {{#each checks}}{{this}}{{#unless @last}}, {{/unless}}{{/each}}</td><td>{{#if anchor}}<a href="#{{anchor}}">{{first}}</a>{{else}}{{first}}{{/if}}{{#if curl}}<div class="curl"><pre>{{curl}}</pre><button type="button" data-copy="{{curl}}">Copy curl</button></div>{{#if status}}<span class="muted">answered {{status}}</span>{{/if}}{{/if}}</td></tr>
+{{/each}}</tbody></table>
+{{/if}}
+{{#if warnings.length}}
+<h2>Warnings ({{warnings.length}})</h2>
+<p>What the target broke that a run passes (a SHOULD of an RFC or hardening no RFC requires; <code>--strict</code> makes them failures), and a parser's refusal of a request: each with its check and, where an answer showed it, its curl.</p>
+<table id="warnings"><thead><tr><th>target</th><th>check</th><th>rule</th><th>what came</th></tr></thead><tbody>
+{{#each warnings}}<tr{{#if anchor}} id="{{anchor}}"{{/if}}><td>{{target}}</td><td>{{check}}</td><td class="rule"><code>{{rule}}</code></td><td class="text">{{text}}</td></tr>
 {{/each}}</tbody></table>
 {{/if}}
 
@@ -50,22 +60,23 @@ export const HTML_TEMPLATE = `<!doctype html>
 <table id="matrix">
   <thead><tr><th>check</th>{{#each targets}}<th>{{this}}</th>{{/each}}</tr></thead>
   <tbody>
-  {{#each matrix}}<tr><td>{{check}}</td>{{#each cells}}<td class="{{outcome}}" title="{{note}}">{{#if href}}<a href="#{{href}}">{{mark}}</a>{{else}}{{mark}}{{/if}}</td>{{/each}}</tr>
+  {{#each matrix}}<tr><td>{{check}}</td>{{#each cells}}<td class="{{outcome}}{{#if warned}} warned{{/if}}" title="{{note}}">{{#if href}}<a href="#{{href}}">{{mark}}</a>{{else}}{{mark}}{{/if}}{{#if warned}} <a class="warned" href="#{{warningsHref}}">{{warnedLabel}}</a>{{/if}}</td>{{/each}}</tr>
   {{/each}}
   </tbody>
 </table>
-<p class="muted" id="matrix-legend">PASS: every request the check sent kept what it holds · FAIL: links to the failure · SKIP: links to why it was not run.</p>
+<p class="muted" id="matrix-legend">PASS: every request the check sent kept what it holds · <span class="swatch" style="background: #fff1c2"></span> PASS with warnings: links to them · FAIL: links to the failure · SKIP: links to why it was not run.</p>
 
 <h2>Coverage: operation x status x header</h2>
 <p>{{#each coveragePercents}}{{target}}: {{percent}}%{{#unless @last}} · {{/unless}}{{/each}}. Each cell: the share of targets whose answers exercised it.</p>
 <p id="heat-legend">Colours: <span class="swatch" style="background: hsl(100, 65%, 62%)"></span> every target ·
   <span class="swatch" style="background: hsl(50, 65%, 62%)"></span> half of them ·
   <span class="swatch" style="background: hsl(0, 65%, 62%)"></span> none ·
-  <span class="swatch none"></span> striped: the spec does not document that header on that status. An answer that is not JSON exercises nothing.</p>
+  <span class="swatch cannot"></span> blue hatching: no target here can be made to give it (a documented 500 on a live service: only a request that finds a defect provokes one), left out of the percent, not a gap ·
+  <span class="swatch none"></span> grey stripes: the spec does not document that header on that status. An answer that is not JSON exercises nothing.</p>
 <table class="heat" id="heatmap">
   <thead><tr><th></th>{{#each heat.headers}}<th class="col">{{this}}</th>{{/each}}</tr></thead>
   <tbody>
-  {{#each heat.rows}}<tr><th>{{row}}</th>{{#each cells}}{{#if documented}}<td data-share="{{share}}" title="{{title}}" style="background: hsl({{share}}, 65%, 62%)"></td>{{else}}<td class="none" title="{{title}}"></td>{{/if}}{{/each}}</tr>
+  {{#each heat.rows}}<tr><th>{{row}}</th>{{#each cells}}{{#if cannot}}<td class="cannot" title="{{title}}"></td>{{else if documented}}<td data-share="{{share}}" title="{{title}}" style="background: hsl({{share}}, 65%, 62%)"></td>{{else}}<td class="none" title="{{title}}"></td>{{/if}}{{/each}}</tr>
   {{/each}}
   </tbody>
 </table>

@@ -21,9 +21,11 @@ export function failureBlock(result: CheckResult, index?: number): string {
   const failure = result.failure;
   if (!failure) return '';
   const heading = `${index === undefined ? '' : `${index}) `}${result.check}: ${result.verifies}`;
-  const lines = [heading, `   - ${failure.title}`, ...failure.lines.map((line) => `     ${line}`)];
-  if (failure.curl) lines.push('', `     Reproduce with: ${failure.curl}`);
-  return lines.join('\n');
+  // The first finding's reproduction goes under its own lines, before the other findings (each with its own).
+  const own = result.findings && result.findings.length > 1 ? result.findings[0]!.lines.length : failure.lines.length;
+  const reproduce = failure.curl ? ['', `Reproduce with: ${failure.curl}`] : [];
+  const body = [...failure.lines.slice(0, own), ...reproduce, ...failure.lines.slice(own)];
+  return [heading, `   - ${failure.title}`, ...body.map((line) => (line === '' ? '' : `     ${line}`))].join('\n');
 }
 
 /** The closing lines: the findings grouped by cause, every failure in full, then the counts. */
@@ -32,23 +34,28 @@ export function summaryText(results: readonly CheckResult[], summary: SuiteSumma
   const blocks = failures.map((result, index) => failureBlock(result, index + 1));
   const counts = `${summary.passed} passed, ${summary.failed} failed, ${summary.skipped} skipped in ${seconds.toFixed(1)} s`;
   const causes = findingsByCause(results);
+  // Every failed check is under a cause; the list says something the failures below do not once there
+  // is more than one of either (several checks behind one defect, several defects behind one check).
   const grouped =
-    causes.length > 0 && causes.length < failures.length
+    causes.length > 1 || failures.length > 1
       ? [
           '',
-          `Findings by cause (${causes.length} causes behind ${failures.length} failed checks):`,
+          `Findings by cause (${causes.length} cause${causes.length === 1 ? '' : 's'} behind ${failures.length} failed check${failures.length === 1 ? '' : 's'}):`,
           ...causes.map(causeLine),
         ]
       : [];
   return [...grouped, ...(blocks.length > 0 ? ['', 'Failures:', '', blocks.join('\n\n')] : []), '', counts].join('\n');
 }
 
-/** One cause, once: what broke, every check that met it, and the first exchange to reproduce it. */
-function causeLine({ id, kind, checks, first }: FindingCause): string {
+/** One cause, once: what broke and what went wrong, every check that met it, and its own first reproduction. */
+function causeLine({ id, kind, what, checks, first, unidentified }: FindingCause): string {
+  const broke = unidentified ? `${id} (a failure without a finding id)` : `${id} (${kind})`;
   return [
-    `  ${id} (${kind}): met by ${checks.length} check${checks.length === 1 ? '' : 's'}: ${checks.join(', ')}`,
+    `  ${broke}: ${what}; met by ${checks.length} check${checks.length === 1 ? '' : 's'}: ${checks.join(', ')}`,
     `    first: ${first.title}${first.operation ? ` (${first.operation})` : ''}`,
-    ...(first.curl ? [`    Reproduce with: ${first.curl}`] : []),
+    ...(first.curl
+      ? [`    Reproduce with: ${first.curl}${first.status === undefined ? '' : `  # answered ${first.status}`}`]
+      : []),
   ].join('\n');
 }
 
