@@ -15,6 +15,8 @@ export interface CliIo {
   env: NodeJS.ProcessEnv;
   /** The command as the user typed it, for usage and help: `petstore-contract` (the default) or `npm run contract --`. */
   command?: string;
+  /** Rewrites one terminal line in place (a countdown); absent where the output is not a terminal. */
+  status?: (text: string) => void;
 }
 
 /** The name usage and help give the command. */

@@ -15,7 +15,7 @@ import {
   suiteSettings,
   type SuiteSettings,
 } from '../runner/target-session.js';
-import { DEFAULT_MAX_MINUTES, DEFAULT_MAX_REQUESTS, waitsPastBudgetText } from '../runner/run-bounds.js';
+import { DEFAULT_MAX_MINUTES, DEFAULT_MAX_REQUESTS, NOT_COMPLETED, waitsPastBudgetText } from '../runner/run-bounds.js';
 import { estimateRunCost, runCostText } from '../runner/run-cost.js';
 import {
   evidenceAgreementText,
@@ -44,6 +44,7 @@ import { reachabilityOf } from '../transport/unanswered.js';
 import { unansweredText } from '../report/unanswered-report.js';
 import { runWatchCli } from './watch-cli.js';
 import { runReplayCli } from './replay-cli.js';
+import { RunProgress, waitCountdown } from './progress.js';
 
 export type { CliIo } from './cli-common.js';
 
@@ -68,14 +69,15 @@ function shownFlags(argv: readonly string[]): string[] {
  * URL, writes not allowed) is not incompleteness: those skips say why in their own lines.
  */
 function incompleteness(results: readonly CheckResult[], evidence: EvidenceSummary): string[] {
-  const budget = [LEFT_OUT, REFUSED_UP_FRONT, BUDGET_USED_UP];
-  const leftOut = results.filter(
-    ({ outcome, reason }) => outcome === 'skipped' && budget.some((start) => reason?.startsWith(start)),
-  );
+  const skippedFor = (starts: readonly string[]) =>
+    results.filter(({ outcome, reason }) => outcome === 'skipped' && starts.some((start) => reason?.startsWith(start)));
+  const leftOut = skippedFor([LEFT_OUT, REFUSED_UP_FRONT, BUDGET_USED_UP]);
+  // Stopped midway: interrupted, a wait no run can hold, the key's quota used up, the target silent.
+  const notCompleted = skippedFor([NOT_COMPLETED]);
+  const named = (list: readonly CheckResult[]) => list.map(({ check }) => check).join(', ');
   return [
-    ...(leftOut.length > 0
-      ? [`${leftOut.length} checks left out by the budget (${leftOut.map(({ check }) => check).join(', ')})`]
-      : []),
+    ...(leftOut.length > 0 ? [`${leftOut.length} checks left out by the budget (${named(leftOut)})`] : []),
+    ...(notCompleted.length > 0 ? [`${notCompleted.length} checks not completed (${named(notCompleted)})`] : []),
     ...(evidence.notTried.length > 0 ? [`${evidence.notTried.length} evidence entries not tried`] : []),
   ];
 }
@@ -96,12 +98,13 @@ async function runAgainst(
   );
   const session = sessionOf(descriptor, settings);
   let costStated = !descriptor.paced;
+  const progress = new RunProgress(checks.length);
   const results = await runChecks(checks, descriptor, {
     settings,
     onPlan: (message) => io.out(message),
     onNote: (check, message) => io.out(`      ${check}: ${message}`),
     onResult: (result) => {
-      io.out(checkLine(result));
+      io.out(`${checkLine(result)}  ${progress.done(result.check, session.sent)}`);
       // From the target's first answers (the key's limit), before any check drives a window.
       if (costStated || session.keyLimit === undefined) return;
       costStated = true;
@@ -111,6 +114,7 @@ async function runAgainst(
         capabilities: descriptor.capabilities,
         checks: checks.map((check) => check.name),
       });
+      progress.estimate = cost.requests;
       io.out(runCostText(cost, settings));
     },
   });
@@ -298,6 +302,7 @@ export async function runContractCli(
         ...(options.strict && { strict: true }),
         ...(options.allowUpstreamErrors && { allowUpstreamErrors: true }),
         ...(options.sharedKey && { sharedKey: true }),
+        onWait: waitCountdown(io),
       });
       reports.push(await runAgainst(target, settings, io, selection.checks));
     }
@@ -360,5 +365,11 @@ export async function runContractCli(
   if (options.junit) await writeReport(options.junit, junitReport(report));
   if (options.json) await writeReport(options.json, jsonReport(report));
   if (options.html) await writeReport(options.html, htmlReport(htmlInputOfContract(report)));
+  // The last line says what a person scrolling to the end must not miss: the run did not do all it was asked.
+  const incomplete = reports.filter((run) => run.incomplete.length > 0);
+  if (incomplete.length > 0)
+    io.out(
+      `INCOMPLETE: ${incomplete.map(({ target, incomplete: what }) => `${target.label}: ${what.join('; ')}`).join(' | ')}${options.requireComplete ? ' (exit 1: --require-complete)' : ' (--require-complete makes this exit 1)'}`,
+    );
   return exitCode;
 }

@@ -12,6 +12,9 @@ export const REFUSED_UP_FRONT = 'refused before its first request';
 /** How the reason of a check stopped by the request budget begins. */
 export const BUDGET_USED_UP = 'the request budget is used up';
 
+/** How the reason of a check begins that needed the key after a 429 no run can wait out (a used-up day). */
+export const KEY_SPENT = "not completed: the key's quota is used up";
+
 /** How the reason of a check a signal stopped begins. */
 export const INTERRUPTED = 'not completed: interrupted';
 
@@ -115,13 +118,18 @@ export class TimeBudget {
   readonly waitsPastBudget: WaitPastBudget[] = [];
   readonly #maxMinutes: number | undefined;
   readonly #signal: AbortSignal | undefined;
+  readonly #onWait: ((seconds: number, why: string) => () => void) | undefined;
   readonly #apiKey: string;
   readonly #createdAt = performance.now();
   #startedAt: number | undefined;
 
-  constructor(bounds: { maxMinutes?: number; signal?: AbortSignal }, apiKey: string) {
+  constructor(
+    bounds: { maxMinutes?: number; signal?: AbortSignal; onWait?: (seconds: number, why: string) => () => void },
+    apiKey: string,
+  ) {
     this.#maxMinutes = bounds.maxMinutes;
     this.#signal = bounds.signal;
+    this.#onWait = bounds.onWait;
     this.#apiKey = apiKey;
   }
 
@@ -156,7 +164,8 @@ export class TimeBudget {
       stop = () => resolve('aborted');
       signal?.addEventListener('abort', stop, { once: true });
     });
-    const outcome = await Promise.race([waiter.wait(seconds), aborted]);
+    const waited = this.#onWait?.(seconds, why);
+    const outcome = await Promise.race([waiter.wait(seconds), aborted]).finally(() => waited?.());
     signal?.removeEventListener('abort', stop);
     if (outcome === 'aborted')
       throw new TimeBudgetExhausted(`${INTERRUPTED}: the run was stopped during a ${seconds} s wait (${why})`);

@@ -27,6 +27,11 @@ export interface SuiteSettings {
    * operation has) is never sent, and the check that wanted it is skipped, naming it.
    */
   operations?: ReadonlySet<string>;
+  /**
+   * Told when a real wait starts (`seconds`, what for), so a person watching sees it count down; the
+   * function it returns is called when the wait ends, however it ends. The fake's clock moves are not real waits.
+   */
+  onWait?: (seconds: number, why: string) => () => void;
 }
 
 /** Requests in flight at once when `--max-concurrency` is not given: a few clients, well inside a free key's minute. */
@@ -49,5 +54,6 @@ export function suiteSettings(options: Partial<SuiteSettings> & { live: boolean 
     ...(options.signal && { signal: options.signal }),
     ...(options.extraHeaders && { extraHeaders: options.extraHeaders }),
     ...(options.operations && { operations: options.operations }),
+    ...(options.onWait && { onWait: options.onWait }),
   };
 }

@@ -1,6 +1,6 @@
 import type { TargetClock } from '../core/target-clock.js';
-import { bucketDescribed } from '../core/described-bucket.js';
-import { CheckNotApplicable, RequestBudgetExhausted, type CheckContext } from '../checks/check.js';
+import { bucketDescribed, bucketOfRequest } from '../core/described-bucket.js';
+import { CheckNotApplicable, RequestBudgetExhausted, TimeBudgetExhausted, type CheckContext } from '../checks/check.js';
 import { serverEpochSeconds } from '../core/quota-windows.js';
 import { observedItems } from '../coverage/coverage.js';
 import { operationOfRequest } from '../core/spec-operations.js';
@@ -10,7 +10,7 @@ import { PromiseModel } from '../model/promise-model.js';
 import { QUOTA_PROMISES } from '../model/quota-model.js';
 import type { TargetDescriptor } from '../targets/target.js';
 import { errorCodeOf, headerOf, type ContractRequest, type Exchange } from '../core/exchange.js';
-import { pacedSender, realTimeWaiter, type Waiter } from '../transport/paced-sender.js';
+import { LONGEST_WAIT_SECONDS, pacedSender, realTimeWaiter, type Waiter } from '../transport/paced-sender.js';
 import { sendRequest } from '../transport/send-request.js';
 import { NoAnswer } from '../transport/raw-request.js';
 import type { SuiteSettings } from './suite-settings.js';
@@ -18,9 +18,11 @@ import { UnansweredLog, whyUnanswered } from '../transport/unanswered.js';
 import {
   BUDGET_USED_UP,
   INTERRUPTED,
+  KEY_SPENT,
   LEFT_OUT,
   REFUSED_UP_FRONT,
   TimeBudget,
+  waitPastBudget,
   type WaitPastBudget,
   type WaitRecord,
 } from './run-bounds.js';
@@ -31,7 +33,7 @@ import type { EvidencePlan } from './evidence-catalogue.js';
 type Send = CheckContext['send'];
 
 // The settings and the reasons' openings are named from here by the CLI, replay and the jest suite.
-export { BUDGET_USED_UP, INTERRUPTED, LEFT_OUT, REFUSED_UP_FRONT };
+export { BUDGET_USED_UP, INTERRUPTED, KEY_SPENT, LEFT_OUT, REFUSED_UP_FRONT };
 export { DEFAULT_MAX_CONCURRENCY, DEFAULT_RUNS, suiteSettings, type SuiteSettings } from './suite-settings.js';
 
 /** What one check did to the target: requests sent, coverage items exercised, promises its exchanges broke. */
@@ -97,6 +99,8 @@ export class TargetSession {
   #note: (message: string) => void = () => undefined;
   /** The request each answer was sent for, as the check wrote it: a finding's case, to shrink. */
   readonly #requests = new WeakMap<Exchange, ContractRequest>();
+  /** Why no request with the key is sent any more (a 429 no run can wait out), once one came. */
+  #spentKey: string | undefined;
   /** Answers whose quota promises broke, with the first: the pacer does not wait on them. */
   readonly #windowsBroken = new WeakMap<Exchange, string>();
 
@@ -128,6 +132,10 @@ export class TargetSession {
       (message) => this.#note(message),
       this.waiter,
       (exchange) => this.#windowsBroken.get(exchange),
+      // On the fake a wait is a clock move, free whatever its length; elsewhere a used-up day ends the keyed part.
+      ...(this.clock
+        ? []
+        : [(exchange: Exchange, seconds: number, what: string) => this.#keySpent(exchange, seconds, what)]),
     );
   }
 
@@ -276,7 +284,30 @@ export class TargetSession {
     }
   }
 
+  /**
+   * A 429 whose Retry-After no run waits out (a used-up day): reported once, as a wait past the run's
+   * bound (a finding), and from now on no request with the key is sent: each check that needs one ends
+   * as not completed at once, instead of waiting the longest wait on the same 429.
+   */
+  #keySpent(exchange: Exchange, seconds: number, what: string): never {
+    const why = `Retry-After of a 429 to ${what}: the key has no quota left for ${seconds} s`;
+    const { finding } = waitPastBudget(
+      this.#check,
+      why,
+      seconds,
+      LONGEST_WAIT_SECONDS,
+      exchange,
+      this.#descriptor.apiKey,
+    );
+    this.#time.waitsPastBudget.push(finding);
+    this.#spentKey = `${KEY_SPENT}: a 429 to ${what} in ${this.#check} asked for ${seconds} s (Retry-After), past the longest wait a run takes (${LONGEST_WAIT_SECONDS} s); no request with the key is sent after it`;
+    this.#note(`${this.#spentKey} (reported once; the checks after it that need the key are not completed)`);
+    throw new TimeBudgetExhausted(this.#spentKey);
+  }
+
   async #sendCounted(request: ContractRequest): Promise<Exchange> {
+    if (this.#spentKey !== undefined && bucketOfRequest(request) === 'key')
+      throw new TimeBudgetExhausted(this.#spentKey);
     const { maxRequests } = this.#settings;
     if (maxRequests !== undefined && this.#sent >= maxRequests) {
       throw new RequestBudgetExhausted(`${BUDGET_USED_UP} (--max-requests ${maxRequests})`);

@@ -14,7 +14,11 @@ function answer(status: number, headers: Record<string, string> = {}, json?: unk
   };
 }
 
-function scripted(answers: Exchange[], needlessWait?: (exchange: Exchange) => string | undefined) {
+function scripted(
+  answers: Exchange[],
+  needlessWait?: (exchange: Exchange) => string | undefined,
+  pastAnyWait?: (exchange: Exchange, seconds: number, what: string) => never,
+) {
   const sent: ContractRequest[] = [];
   const waits: number[] = [];
   // Each answer comes back with the request's credential, as a real sender records it.
@@ -42,11 +46,39 @@ function scripted(answers: Exchange[], needlessWait?: (exchange: Exchange) => st
     say: (seconds) => `waiting ${seconds} s`,
   };
   const notes: string[] = [];
-  const paced = pacedSender(send, (message) => notes.push(message), waiter, needlessWait);
+  const paced = pacedSender(send, (message) => notes.push(message), waiter, needlessWait, pastAnyWait);
   return { paced, sent, waits, notes };
 }
 
 describe('pacedSender', () => {
+  it('hands a 429 whose Retry-After no run waits out (a used-up day) to pastAnyWait at once: no wait, no retry', async () => {
+    const dayUsedUp = answer(429, { 'retry-after': '54450', 'x-ratelimit-remaining': '0' });
+    const told: Array<{ seconds: number; what: string }> = [];
+    const { paced, sent, waits } = scripted([dayUsedUp, answer(200)], undefined, (_exchange, seconds, what) => {
+      told.push({ seconds, what });
+      throw new Error('the key is spent');
+    });
+    await expect(paced(request)).rejects.toThrow('the key is spent');
+    expect(told).toEqual([{ seconds: 54450, what: 'GET /categories' }]);
+    expect(sent).toHaveLength(1);
+    expect(waits).toEqual([]);
+  });
+
+  it('still waits out a Retry-After within the longest wait, and without pastAnyWait retries a long one after the longest wait', async () => {
+    const told: number[] = [];
+    const spent = (_exchange: Exchange, seconds: number): never => {
+      told.push(seconds);
+      throw new Error('spent');
+    };
+    const short = scripted([answer(429, { 'retry-after': '300' }), answer(200)], undefined, spent);
+    expect((await short.paced(request)).status).toBe(200);
+    expect(short.waits).toEqual([300_000]);
+    const uncapped = scripted([answer(429, { 'retry-after': '54450' }), answer(200)]);
+    expect((await uncapped.paced(request)).status).toBe(200);
+    expect(uncapped.waits).toEqual([300_000]);
+    expect(told).toEqual([]);
+  });
+
   it('waits Retry-After after an unexpected 429, then retries', async () => {
     const { paced, sent, waits } = scripted([answer(429, { 'retry-after': '41' }), answer(200)]);
     expect((await paced(request)).status).toBe(200);

@@ -5,7 +5,8 @@ import { MINUTE } from '../core/quota-windows.js';
 
 /** How a live target is spared: the most retries after an unexpected 429, the longest wait honoured. */
 const MAX_RETRIES = 5;
-const LONGEST_WAIT_SECONDS = 300;
+/** The longest Retry-After a run waits out; past it (a used-up day: `Retry-After: 54450`) no retry within a run can succeed. */
+export const LONGEST_WAIT_SECONDS = 300;
 
 type Send = (request: ContractRequest) => Promise<Exchange>;
 
@@ -45,6 +46,12 @@ export function pacedSender(
   waiter: Waiter = realTimeWaiter,
   /** Why a 429's Retry-After is not to be trusted (it broke a promise of the windows), if so: the pacer waits for the minute's end instead. */
   needlessWait: (exchange: Exchange) => string | undefined = () => undefined,
+  /**
+   * Told of a 429 to a keyed request whose Retry-After is past {@link LONGEST_WAIT_SECONDS} (it throws,
+   * ending what needs the key); without it such a 429 is retried after the longest wait, as a clock that
+   * moves for free (the fake's) can afford.
+   */
+  pastAnyWait?: (exchange: Exchange, seconds: number, what: string) => never,
 ): Send {
   const exhaustedUntil = { key: 0, unauthenticated: 0 };
   // The spec promises no limit on requests without a valid key: a 401's headers say what they say, and
@@ -72,6 +79,9 @@ export function pacedSender(
       const banned = errorCodeOf(exchange) === 'temporarily_banned';
       if (exchange.status !== 429 || request.expectsRateLimit || banned || attempt >= MAX_RETRIES) return exchange;
       const retryAfter = integerHeaderOf(exchange, 'Retry-After');
+      // No wait of a run gets past it, and every retry would meet the same 429: said once, not waited.
+      if (pastAnyWait && described === 'key' && retryAfter !== undefined && retryAfter > LONGEST_WAIT_SECONDS)
+        pastAnyWait(exchange, retryAfter, what);
       const needless = needlessWait(exchange);
       if (needless !== undefined) {
         // Retry-After names no window's end: wait for the minute's, which frees whatever the windows
