@@ -175,7 +175,9 @@ export const quotaWindowRollsOver: Check = {
     const nows = await nowsAtAnswer(burst.rejection, context);
     const retryAfter = expectRejection(burst.rejection, 'rate_limit_exceeded', 'the first 429');
     const rejectedReset = expectUsedUpMinute(burst, retryAfter, nows, minuteStart);
-    if (clock) await clock.advanceSeconds(retryAfter);
+    // The fake's clock runs on while the check reads it: moved to its whole second at the 429 plus
+    // Retry-After, the earliest a client may retry, a Retry-After a second short meets the used-up window.
+    if (clock) await clock.setEpochSeconds(nows[0]![1] + retryAfter);
     else await wait(retryAfter, 'Retry-After of the 429: the minute window ends');
     const admitted = await send({ method: 'GET', path: '/categories', expectsRateLimit: true });
     expectStatus(admitted, [200], `${retryAfter} s (Retry-After) after the 429`);
