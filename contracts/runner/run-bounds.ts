@@ -12,8 +12,8 @@ export const REFUSED_UP_FRONT = 'refused before its first request';
 /** How the reason of a check stopped by the request budget begins. */
 export const BUDGET_USED_UP = 'the request budget is used up';
 
-/** How the reason of a check begins that needed the key after a 429 no run can wait out (a used-up day). */
-export const KEY_SPENT = "not completed: the key's quota is used up";
+/** What the reason of a check says that needed the key after a 429 no run can wait out (a used-up day). */
+export const KEY_SPENT = 'no request with the key is sent';
 
 /** How the reason of a check a signal stopped begins. */
 export const INTERRUPTED = 'not completed: interrupted';

@@ -20,6 +20,7 @@ import {
   INTERRUPTED,
   KEY_SPENT,
   LEFT_OUT,
+  NOT_COMPLETED,
   REFUSED_UP_FRONT,
   TimeBudget,
   waitPastBudget,
@@ -290,18 +291,13 @@ export class TargetSession {
    * as not completed at once, instead of waiting the longest wait on the same 429.
    */
   #keySpent(exchange: Exchange, seconds: number, what: string): never {
-    const why = `Retry-After of a 429 to ${what}: the key has no quota left for ${seconds} s`;
-    const { finding } = waitPastBudget(
-      this.#check,
-      why,
-      seconds,
-      LONGEST_WAIT_SECONDS,
-      exchange,
-      this.#descriptor.apiKey,
-    );
+    const { maxMinutes } = this.#settings;
+    const bound = Math.min(LONGEST_WAIT_SECONDS, maxMinutes === undefined ? Infinity : maxMinutes * 60);
+    const why = `Retry-After of a 429 to ${what}: the key has no quota left for that long`;
+    const { finding } = waitPastBudget(this.#check, why, seconds, bound, exchange, this.#descriptor.apiKey);
     this.#time.waitsPastBudget.push(finding);
-    this.#spentKey = `${KEY_SPENT}: a 429 to ${what} in ${this.#check} asked for ${seconds} s (Retry-After), past the longest wait a run takes (${LONGEST_WAIT_SECONDS} s); no request with the key is sent after it`;
-    this.#note(`${this.#spentKey} (reported once; the checks after it that need the key are not completed)`);
+    this.#spentKey = `${NOT_COMPLETED}: the target asked for a ${seconds} s wait (${why}), past the longest wait a run takes (${bound} s); ${KEY_SPENT} after it`;
+    this.#note(`${this.#spentKey} (reported once: the checks after it that need the key end here too)`);
     throw new TimeBudgetExhausted(this.#spentKey);
   }
 
