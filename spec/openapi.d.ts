@@ -153,9 +153,9 @@ export interface components {
         Unauthorized: {
             headers: {
                 "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-RateLimit-Limit": components["headers"]["KeylessLimit"];
+                "X-RateLimit-Remaining": components["headers"]["KeylessRemaining"];
+                "X-RateLimit-Reset": components["headers"]["KeylessReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -190,7 +190,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The request is invalid (`invalid_request`); the message names the field. */
+        /** @description The request is invalid (`invalid_request`); the message says what is wrong. */
         BadRequest: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -245,9 +245,9 @@ export interface components {
         DeprecatedUnauthorized: {
             headers: {
                 "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "X-RateLimit-Limit": components["headers"]["KeylessLimit"];
+                "X-RateLimit-Remaining": components["headers"]["KeylessRemaining"];
+                "X-RateLimit-Reset": components["headers"]["KeylessReset"];
                 Deprecation: components["headers"]["Deprecation"];
                 Sunset: components["headers"]["Sunset"];
                 Link: components["headers"]["Link"];
@@ -337,6 +337,21 @@ export interface components {
          * @example 1795000020
          */
         "X-RateLimit-Reset": number;
+        /**
+         * @description On a `401`, the limit on requests without a valid key from this client, when the service keeps one.
+         * @example 60
+         */
+        KeylessLimit: number;
+        /**
+         * @description On a `401`, the requests without a valid key this client has left in that limit's window.
+         * @example 59
+         */
+        KeylessRemaining: number;
+        /**
+         * @description On a `401`, the Unix epoch second (rounded up) at which that limit's window ends.
+         * @example 1795000020
+         */
+        KeylessReset: number;
         /**
          * @description Whole seconds (at least 1) to wait before retrying.
          * @example 41

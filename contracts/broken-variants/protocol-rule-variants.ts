@@ -231,13 +231,14 @@ export const PROTOCOL_RULE_VARIANTS: BrokenVariant[] = [
     }),
   },
   {
-    name: 'error-messages-name-nothing',
-    breaks: 'every 400 says only "Invalid request." (the spec: the message names what is wrong, the field)',
-    caughtBy: ['error_messages_name_the_field'],
+    name: 'schema-errors-as-422',
+    breaks:
+      "a body or parameter that breaks its schema is answered 422 (a framework default, FastAPI's among them), not 400 invalid_request as the spec says",
+    caughtBy: ['error_messages_name_the_field', 'invalid_body_rejected'],
     fake: wrapping(async (_request, next) => {
       const answer = await next();
       if (answer.status !== 400) return answer;
-      return withJson(answer, (json) => ({ ...(json as object), message: 'Invalid request.' }));
+      return withJson(answer, (json) => ({ ...(json as object), code: 'unprocessable_entity', status: 422 }), 422);
     }),
   },
   {

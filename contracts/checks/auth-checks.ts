@@ -4,6 +4,7 @@ import { checkProperty } from './property.js';
 import { errorCodeOf, headerOf, type ContractRequest, type Exchange, type RequestAuth } from '../core/exchange.js';
 import type { Check, CheckContext } from './check.js';
 import { expectConforms, expectErrorBody, expectStatus, expectThat } from './expectations.js';
+import { isBearerCredential } from '../rules/http-grammar.js';
 
 function expectBearerChallenge(exchange: Exchange, context: string, invalidToken: boolean): void {
   const challenge = headerOf(exchange, 'www-authenticate');
@@ -188,11 +189,26 @@ const UNKNOWN_KEYS: fc.Arbitrary<Credential> = fc.stringMatching(/^[A-Za-z0-9._~
   auth: { spell: (key: string) => `Bearer ${token === key ? `${token}x` : token}`, invalid: true },
 }));
 
-/** Every read with a credential that is not the key answers 401 `invalid_api_key`. */
+/** A key as services issue them (b64token characters), to tell what shape a spelling gives any key. */
+const SAMPLE_KEY = 'k3y-Sample_1';
+
+/**
+ * Whether a credential's Authorization is no `Bearer 1*SP b64token` at all (the key in quotes, twice, with
+ * U+00A0 after it): the spec names two codes for a refused key and does not say which such a field gets.
+ */
+function spellsNoBearerCredential(auth: RequestAuth): boolean {
+  if (typeof auth !== 'object' || !('spell' in auth) || auth.header || auth.query || auth.body) return false;
+  return !isBearerCredential(auth.spell(SAMPLE_KEY));
+}
+
+/**
+ * Every read with a credential that is not the key answers 401: `invalid_api_key` for a well-formed
+ * bearer token, either code for another scheme or a field that is no bearer credential.
+ */
 export const invalidApiKeyRejected: Check = {
   name: 'invalid_api_key_rejected',
   verifies:
-    'every read with a generated invalid credential (near misses of the key, other schemes, random tokens) answers 401 invalid_api_key with error="invalid_token"; another well-formed scheme may instead answer missing_api_key without error (RFC 6750 §3.1)',
+    'every read with a generated invalid credential (near misses of the key, other schemes, random tokens) answers 401 invalid_api_key with error="invalid_token"; another scheme, or a field that is no bearer credential (the key in quotes, twice, with U+00A0), may instead answer missing_api_key without error (the spec names both codes and says not which; RFC 6750 §3.1)',
   needs: ['realAuth'],
   async run(context) {
     for (const [index, model] of reads().entries()) {
@@ -208,7 +224,7 @@ export const invalidApiKeyRejected: Check = {
             context,
             model.operation.operationId,
             request,
-            otherScheme ? 'either' : 'invalid_api_key',
+            otherScheme || spellsNoBearerCredential(auth) ? 'either' : 'invalid_api_key',
             `${request.method} ${request.path} with ${what}`,
           );
         },

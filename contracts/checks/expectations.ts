@@ -47,7 +47,7 @@ export function expectConforms(
  * Fails unless the response is an `Error` body (all three fields) served as JSON, whose `status` is the
  * HTTP status and whose `code` is `code` when given.
  */
-export function expectErrorBody(exchange: Exchange, code?: string, context?: string): void {
+export function expectErrorBody(exchange: Exchange, code?: string | readonly string[], context?: string): void {
   if (mediaTypeOf(exchange) !== 'application/json') {
     throw new CheckFailure(
       `Error response is not JSON${about(context)}`,
@@ -74,10 +74,12 @@ export function expectErrorBody(exchange: Exchange, code?: string, context?: str
       exchange,
     );
   }
-  if (code !== undefined && body.code !== code) {
+  // Where the spec names more than one code for a case and does not say which, any of them is right.
+  const codes = code === undefined ? undefined : typeof code === 'string' ? [code] : code;
+  if (codes !== undefined && !codes.includes(body.code)) {
     throw new CheckFailure(
       `Unexpected error code${about(context)}`,
-      [`Received: ${body.code} / Expected: ${code}`],
+      [`Received: ${body.code} / Expected: ${codes.join(' or ')}`],
       exchange,
     );
   }

@@ -2,14 +2,20 @@ import { isDeepStrictEqual } from 'node:util';
 import { snippet } from '../conformance/response-conformance.js';
 import type { Exchange } from '../core/exchange.js';
 import { exampleRequest, operationModels, successOf, type OperationModel } from '../generate/operation-model.js';
-import { runtimeHazards, stringMember } from '../generate/runtime-hazards.js';
+import { runtimeHazards, stringMember, type RuntimeHazard } from '../generate/runtime-hazards.js';
 import type { Check, CheckContext } from './check.js';
 import { expectConforms, expectErrorBody, expectThat } from './expectations.js';
 
 type Body = Record<string, unknown>;
 
 const STRINGS_AS_SENT =
-  'A string in a request body is stored exactly as sent, or the request is answered `400` with an `Error` whose code is `invalid_request`: a JSON escape the service cannot store as it is (a lone surrogate such as `\\ud800`, NUL) is refused, never replaced.';
+  'A string in a request body is stored exactly as sent. One that holds NUL (`\\u0000`), a lone surrogate (`\\ud800`) or a noncharacter (`\\uffff`), which many stores cannot hold, may instead be answered `400` with an `Error` whose code is `invalid_request`; it is never stored changed.';
+
+const EXPECTED: Record<RuntimeHazard['answer'], (success: number) => string> = {
+  refused: () => '400 invalid_request',
+  'stored-or-refused': (success) => `${success} with the string stored as sent, or 400 invalid_request`,
+  stored: (success) => `${success} with the string stored as sent`,
+};
 
 /** The records the operation's list shows, by id, and the list's answer (none unless the target keeps state). */
 async function recordsOf(
@@ -28,7 +34,7 @@ async function recordsOf(
 /** One hazard's answer, as the spec allows it: never a 5xx; a schema break refused with 400; a string stored as sent or refused. */
 function judgeAnswer(
   exchange: Exchange,
-  hazard: ReturnType<typeof runtimeHazards>[number],
+  hazard: RuntimeHazard,
   valid: Body,
   model: OperationModel,
   stateful: boolean,
@@ -38,11 +44,21 @@ function judgeAnswer(
     exchange.status < 500,
     `A body ${hazard.answer === 'refused' ? 'breaking the schema' : 'the spec lets the service store or refuse'} failed the service`,
     [
-      `Received: ${exchange.status} ${snippet(exchange.text, 160)} / Expected: ${hazard.answer === 'refused' ? '400 invalid_request' : `${model.successStatus} with the string stored as sent, or 400 invalid_request`}, never a 5xx`,
+      `Received: ${exchange.status} ${snippet(exchange.text, 160)} / Expected: ${EXPECTED[hazard.answer](model.successStatus)}, never a 5xx`,
       'The spec: "A request body is UTF-8 JSON" and "internal_error (500: the service failed; no request is meant to provoke it)"',
     ],
     exchange,
   );
+  if (hazard.answer === 'stored')
+    expectThat(
+      exchange.status === model.successStatus,
+      `A string holding ${hazard.why} was refused`,
+      [
+        `Received: ${exchange.status} ${snippet(exchange.text, 160)} / Expected: ${EXPECTED.stored(model.successStatus)}`,
+        `The spec: "${STRINGS_AS_SENT}"`,
+      ],
+      exchange,
+    );
   if (exchange.status === 400 || hazard.answer === 'refused') {
     if (hazard.answer === 'refused')
       expectThat(
@@ -66,7 +82,7 @@ function judgeAnswer(
     stored === sent.value,
     `A string holding ${hazard.why} was stored, but not as sent`,
     [
-      `Received: ${sent.member} ${JSON.stringify(stored)} / Expected: ${JSON.stringify(sent.value)} as sent, or 400 invalid_request`,
+      `Received: ${sent.member} ${JSON.stringify(stored)} / Expected: ${JSON.stringify(sent.value)} as sent${hazard.answer === 'stored' ? '' : ', or 400 invalid_request'}`,
       `The spec: "${STRINGS_AS_SENT}"`,
     ],
     exchange,
@@ -80,7 +96,7 @@ function judgeAnswer(
 export const runtimeHazardsAnswered: Check = {
   name: 'runtime_hazards_answered',
   verifies:
-    "bodies that are valid JSON and dangerous to a server's runtime (member names of its objects' internals such as __proto__ and constructor, lone surrogates and other odd code points, nesting 2,000 and 3,000 deep, numbers past binary64) are answered as the spec says, never with a 5xx: a schema break 400 and not stored, an odd string stored exactly as sent or refused with 400; the records listed before are unchanged after",
+    "bodies that are valid JSON and dangerous to a server's runtime (member names of its objects' internals such as __proto__ and constructor, lone surrogates and other odd code points, nesting 2,000 and 3,000 deep, numbers past binary64) are answered as the spec says, never with a 5xx: a schema break 400 and not stored, a string holding NUL, a lone surrogate or a noncharacter stored exactly as sent or refused with 400, any other odd string stored exactly as sent; the records listed before are unchanged after",
   needs: ['writes'],
   async run(context) {
     for (const model of operationModels().filter((candidate) => !candidate.safe && candidate.bodySchema)) {

@@ -6,6 +6,10 @@ import type { Check } from './check.js';
 import { expectErrorBody, expectStatus } from './expectations.js';
 import { judgeAllowed, judgeHead, judgeMethodOverride } from './method-judges.js';
 import { BROWSER_ORIGIN, parserRefusal, reportRule, sendOrNothing } from './rule-reports.js';
+import { recoversBearerToken } from '../rules/http-grammar.js';
+
+/** The spec names two codes for a refused key ("missing_api_key and invalid_api_key (401)") and never says which a malformed field gets. */
+const KEY_REFUSED = ['missing_api_key', 'invalid_api_key'] as const;
 
 /** The distinct paths of the spec, each with a concrete value for its parameters. */
 function specPaths(): Array<{ template: string; path: string; get?: OperationModel }> {
@@ -44,7 +48,7 @@ export const everyMethodRouted: Check = {
         return fresh;
       });
       const answered = new Map<string, Exchange>();
-      for (const { method, why } of probes) {
+      for (const { method, why, respells } of probes) {
         // A method that could change something goes only to a target that allows writes.
         if (!SAFE_METHODS.includes(method.toUpperCase()) && !context.capabilities.includes('writes')) continue;
         const what = `${method} ${path} (${why})`;
@@ -66,6 +70,18 @@ export const everyMethodRouted: Check = {
             ],
             exchange,
             { warning: true },
+          );
+          continue;
+        }
+        if (respells && exchange.status !== 405) {
+          // The spec: the HTTP layer "may read a method token in another letter case as the method that
+          // token spells in upper case" (gunicorn does, before any application code runs).
+          reportRule(
+            context,
+            'method_case_kept',
+            `${what} was answered as ${respells}`,
+            [`Received: ${exchange.status} / Could be: 405 with Allow (RFC 9110 §9.1: a method is case-sensitive)`],
+            exchange,
           );
           continue;
         }
@@ -109,11 +125,15 @@ export const everyMethodRouted: Check = {
   },
 };
 
-/** The key in every syntax the bearer scheme does not allow: refused with 401, never admitted. */
+/**
+ * The key in every syntax the bearer scheme does not allow: refused with 401 (either code), never
+ * admitted with a token other than the one sent. A tab or a colon that leaves the token byte for byte
+ * the key may be recovered (RFC 9110 §2.4): the model's `credentials_read_strictly` notes it.
+ */
 export const malformedCredentialsRefused: Check = {
   name: 'malformed_credentials_refused',
   verifies:
-    'every read with the real key in a syntax RFC 6750 §2.1 does not allow (comma lists, auth-params, quotes, a tab, a second token) answers 401 invalid_api_key with a Bearer challenge, never 2xx; two Authorization fields admitted is a warning (RFC 9110 §5.3 binds the sender)',
+    'every read with the real key in a syntax RFC 6750 §2.1 does not allow (comma lists, auth-params, quotes, a second token, U+00A0) answers 401 with missing_api_key or invalid_api_key, never 2xx; a tab or a colon that leaves the token the key may be admitted (RFC 9110 §2.4, a note); two Authorization fields admitted is a warning (RFC 9110 §5.3 binds the sender)',
   needs: ['realAuth'],
   async run({ send, patience }) {
     const safe = operationModels().filter((model) => model.safe);
@@ -126,13 +146,11 @@ export const malformedCredentialsRefused: Check = {
         const exchange = await sendOrNothing(send, request);
         if (!exchange) continue; // a refusal at the parser is a refusal
         if (parserRefusal(exchange)) continue;
-        if (repeatedField) {
-          // The model's rule judges it (a warning): the sender broke RFC 9110 §5.3, not the server.
-          if (exchange.status === 401) expectErrorBody(exchange, 'invalid_api_key', context);
-          continue;
-        }
+        // The model's rules judge an admitted one: a warning where the sender broke RFC 9110 §5.3 or the
+        // token is the key byte for byte (RFC 9110 §2.4), a failure otherwise.
+        if (exchange.status < 300 && (repeatedField || recoversBearerToken(auth.spell('k')))) continue;
         expectStatus(exchange, [401], context);
-        expectErrorBody(exchange, 'invalid_api_key', context);
+        expectErrorBody(exchange, KEY_REFUSED, context);
       }
   },
 };

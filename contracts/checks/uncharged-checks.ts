@@ -65,7 +65,7 @@ function uncharged(read: ContractRequest): Uncharged[] {
       request: { ...read, method: `${read.method}(` },
       applies: (exchange) => exchange === undefined || refusedByParser(exchange),
       quote:
-        'An answer given before any operation, to a request that never became a well-formed HTTP request, counts in no key’s window.',
+        'The HTTP layer (the server the service runs in, before any operation) may answer on its own … what HTTP lets a server answer for itself: a request that is not well-formed HTTP … Such an answer counts in no key’s window.',
     },
   ];
 }

@@ -35,6 +35,8 @@ export function methodEvidence(spec: SpecDocument = documentedSpec()): EvidenceE
 export interface MethodProbe {
   method: string;
   why: string;
+  /** The path's own method this token spells in another letter case (the spec lets the HTTP layer read it so). */
+  respells?: string;
 }
 
 /**
@@ -48,15 +50,16 @@ export function methodProbes(path: string, spec: SpecDocument = documentedSpec()
   const own = operations.filter((operation) => operation.path === path).map(({ method }) => method);
   const ofInterface = [...new Set(operations.map(({ method }) => method))];
   const probes: MethodProbe[] = [];
-  const add = (method: string, why: string) => {
-    if (!own.includes(method) && !probes.some((probe) => probe.method === method)) probes.push({ method, why });
+  const add = (method: string, why: string, respells?: string) => {
+    if (!own.includes(method) && !probes.some((probe) => probe.method === method))
+      probes.push({ method, why, ...(respells && { respells }) });
   };
   for (const method of ofInterface) add(method, `a method of the interface that ${path} does not have`);
   for (const method of STANDARD_METHODS) add(method, 'a method HTTP defines (RFC 9110 §9.3, RFC 5789)');
   for (const method of EXTENSION_METHODS) add(method, 'an extension method (RFC 9110 §16.1)');
   for (const method of own) {
-    add(method.toLowerCase(), `${method} in lower case: another method (RFC 9110 §9.1)`);
-    add(method[0] + method.slice(1).toLowerCase(), `${method} in mixed case: another method (RFC 9110 §9.1)`);
+    add(method.toLowerCase(), `${method} in lower case: another method (RFC 9110 §9.1)`, method);
+    add(method[0] + method.slice(1).toLowerCase(), `${method} in mixed case: another method (RFC 9110 §9.1)`, method);
   }
   return probes;
 }
@@ -64,7 +67,7 @@ export function methodProbes(path: string, spec: SpecDocument = documentedSpec()
 /** A spelling of the key that the bearer grammar does not allow, and which production it breaks. */
 export interface MalformedCredential {
   what: string;
-  auth: RequestAuth;
+  auth: Extract<RequestAuth, { spell: unknown }>;
   /**
    * Two Authorization fields: RFC 9110 §5.3's MUST binds the sender, and a server that reads the first
    * (Node's http does) breaks no requirement on it; the suite warns (`repeated_credentials_refused`).

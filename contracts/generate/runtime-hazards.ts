@@ -1,5 +1,6 @@
 import { resolveSchema, type JsonSchema } from '../core/spec-document.js';
 import type { EvidenceEntry } from './schema-evidence.js';
+import { holdsRefusableCharacter } from './unicode.js';
 
 /**
  * JSON that RFC 8259 allows and a server's runtime may not take as it is: member names that name its own
@@ -17,11 +18,12 @@ export interface RuntimeHazard {
    */
   body(valid: Record<string, unknown>): string;
   /**
-   * Where the spec leaves the service a choice: `stored-or-refused` (a string it may store as sent or
-   * refuse with 400), else `refused` (the body breaks the schema: 400, nothing stored).
+   * What the spec lets the service answer: `refused` (the body breaks the schema: 400, nothing stored),
+   * `stored-or-refused` (a string holding a character the spec lets it refuse), `stored` (any other
+   * string: stored exactly as sent).
    */
-  answer: 'refused' | 'stored-or-refused';
-  /** For `stored-or-refused`: the string member it changed and the value it sent (as JSON decodes it). */
+  answer: 'refused' | 'stored-or-refused' | 'stored';
+  /** For a string hazard: the string member it changed and the value it sent (as JSON decodes it). */
   sent?(valid: Record<string, unknown>): { member: string; value: string };
 }
 
@@ -111,7 +113,7 @@ export function runtimeHazards(schema: JsonSchema): RuntimeHazard[] {
     hazards.push({
       id: `${HAZARD_ENTRY}${name} in a string`,
       why: `${name} inside ${member}, as a JSON escape`,
-      answer: 'stored-or-refused',
+      answer: holdsRefusableCharacter(value) ? 'stored-or-refused' : 'stored',
       body: (valid) =>
         withValue(valid, member, `${JSON.stringify(`${String(valid[member])}x`).slice(0, -1)}${escaped}y"`),
       sent: (valid) => ({ member, value: `${String(valid[member])}x${value}y` }),

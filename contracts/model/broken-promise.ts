@@ -1,4 +1,4 @@
-import { RULES, type RuleName } from '../rules/rule-table.js';
+import { RULES, type RuleName, type Strength } from '../rules/rule-table.js';
 import type { Exchange } from '../core/exchange.js';
 import { PROMISES, type PromiseName } from './promise-rules.js';
 
@@ -38,7 +38,7 @@ export function heldText(name: PromiseName | RuleName): string {
 }
 
 /** Whether a broken promise or rule fails the run or warns: a SHOULD warns unless the run is strict. */
-export function strengthOf(name: PromiseName | RuleName): 'MUST' | 'SHOULD' {
+export function strengthOf(name: PromiseName | RuleName): Strength {
   return name in PROMISES ? PROMISES[name as PromiseName].strength : RULES[name as RuleName].strength;
 }
 

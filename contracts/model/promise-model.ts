@@ -151,6 +151,10 @@ export class PromiseModel {
     const strict = this.#options.strict ?? false;
     return broken
       .filter(({ promise }) => this.judges(promise))
-      .map((found) => (strengthOf(found.promise) === 'SHOULD' && !strict ? { ...found, severity: 'warning' } : found));
+      .map((found) => {
+        const strength = strengthOf(found.promise);
+        const warns = strength === 'MAY' || (strength === 'SHOULD' && !strict);
+        return warns ? { ...found, severity: 'warning' as const } : found;
+      });
   }
 }

@@ -72,7 +72,7 @@ export const PROMISES = {
     strength: 'MUST',
     requirement: {
       quote:
-        'Every response carries `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset`, describing the window (minute or day) with the lower remaining count after the request (on a tie, the day window).',
+        'Every response carries `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset`, describing the window (minute or day) with the lower remaining count after the request (on a tie, the day window), except where a rule below says otherwise: a `401`, and an answer of the HTTP layer.',
       where: THE_SPEC,
       binds: 'server',
     },

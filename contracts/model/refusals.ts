@@ -131,6 +131,10 @@ export function refusalBreaks(
 ): BrokenPromise[] {
   const { method } = exchange.request;
   if (method === 'OPTIONS' || method === 'HEAD') return [];
+  // The spec lets the HTTP layer "read a method token in another letter case as the method that token
+  // spells in upper case": `get` on a path with GET may be that GET, or a 405.
+  const upper = method.toUpperCase();
+  if (upper !== method && operationsOnPath(path)?.some((other) => other.method === upper)) return [];
   let verdict = earliestRefusal(operation, exchange, path);
   if (typeof verdict === 'object' && verdict.auth && !judging.checksKeys) verdict = undefined;
   const { status } = exchange;

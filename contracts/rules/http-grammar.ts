@@ -29,6 +29,21 @@ export function isBearerCredential(value: string): boolean {
   return match !== null && match[1]!.toLowerCase() === 'bearer' && isB64Token(match[2]!);
 }
 
+/**
+ * Whether an `Authorization` value that is not a bearer credential still carries one token byte for byte,
+ * so that a recipient may recover it (RFC 9110 §2.4: "a recipient MAY attempt to recover a usable protocol
+ * element from an invalid construct"): the scheme `Bearer` (any case, a `:` after it aside), then any run of
+ * whitespace (a tab, U+00A0: what a `\s` split takes), then one b64token, then at most the SP and HTAB
+ * HTTP strips from a field's edges. Admitting such a value takes the key that was sent; admitting any other
+ * malformed value takes a token that is not the one sent (`key,`, `token=key`, `key<U+00A0>`, `key extra`).
+ * @example recoversBearerToken('Bearer\tabc') // true
+ * @example recoversBearerToken('Bearer abc\u00a0') // false
+ */
+export function recoversBearerToken(value: string): boolean {
+  const match = /^[ \t]*(\S+)\s+(\S+)[ \t]*$/u.exec(value);
+  return match !== null && /^bearer:?$/i.test(match[1]!) && isB64Token(match[2]!);
+}
+
 /** One `auth-param` or `cache-directive`: a name and its value as sent (unquoted), or undefined when it has none. */
 export interface Parameter {
   name: string;

@@ -11,7 +11,12 @@
 import type { Capability } from '../core/capabilities.js';
 import { THE_SPEC, type Requirement } from '../core/requirement.js';
 
-export type Strength = 'MUST' | 'SHOULD';
+/**
+ * How a broken rule weighs: a MUST fails; a SHOULD warns unless `--strict`; a MAY only ever warns (a
+ * leniency a requirement permits, RFC 9110 §2.4's recovery from an invalid construct: worth knowing,
+ * never a failure).
+ */
+export type Strength = 'MUST' | 'SHOULD' | 'MAY';
 
 /** Where a rule applies. */
 export type RuleScope =
@@ -347,7 +352,8 @@ export const RULES = {
     model: true,
     checks: ['answers_leak_nothing', 'invalid_api_key_rejected'],
     requirement: {
-      quote: 'No answer carries the API key its request sent: not in its body, its header fields or its message.',
+      quote:
+        'No answer carries the API key its request sent: not in its body, its header fields or its message, unless a client stored it in a record (a category named like the key is answered and listed as stored).',
       where: THE_SPEC,
       binds: 'server',
     },
@@ -456,13 +462,53 @@ export const RULES = {
     source: 'RFC 6750 §2.1; RFC 9110 §11.4, §5.3; OWASP API2:2023',
     strength: 'MUST',
     appliesTo: 'every request',
-    says: 'a request whose Authorization is not `Bearer 1*SP b64token` (a comma list, auth-params, a quoted or second token, a tab) is refused with 401, never admitted',
+    says: 'a request whose Authorization holds no token that is byte for byte the one sent (a comma list, auth-params, a quoted or second token, a character outside b64token such as U+00A0) is refused with 401 (either code: the spec names two and does not say which a malformed field gets), never admitted',
     model: true,
     checks: ['malformed_credentials_refused', 'invalid_api_key_rejected'],
     requirement: {
       quote:
         'Every operation needs an API key sent as `Authorization: Bearer <API_KEY>` … Missing or invalid keys give 401.',
       where: THE_SPEC,
+      binds: 'server',
+    },
+  },
+  error_messages_name_the_fault: {
+    source: 'the spec (Error.message)',
+    strength: 'MAY',
+    appliesTo: 'a status',
+    says: 'a 400 for a body or parameter that breaks its schema has a message naming the member or parameter at fault (a note, never a failure: a message is for people, and a service may choose never to repeat what a request sent)',
+    model: false,
+    checks: ['error_messages_name_the_field'],
+    requirement: {
+      quote: 'Human-readable description naming what is wrong.',
+      where: THE_SPEC,
+      binds: 'server',
+    },
+  },
+  method_case_kept: {
+    source: 'RFC 9110 §9.1; the spec (the HTTP layer)',
+    strength: 'MAY',
+    appliesTo: 'a method',
+    says: 'a method token in another letter case (`get`) is another method, answered 405: the spec lets the HTTP layer read it as the method it spells in upper case, as gunicorn does (a note, never a failure)',
+    model: false,
+    checks: ['every_method_routed'],
+    requirement: {
+      quote: 'It may read a method token in another letter case as the method that token spells in upper case.',
+      where: THE_SPEC,
+      binds: 'server',
+    },
+  },
+  credentials_read_strictly: {
+    source: 'RFC 6750 §2.1; RFC 9110 §2.4',
+    strength: 'MAY',
+    appliesTo: 'every request',
+    says: 'a request whose Authorization is `Bearer` and one b64token written otherwise than `Bearer 1*SP` (a tab, a colon after the scheme) may be admitted: the token is the key, byte for byte, and a recipient may recover it (a note, never a failure)',
+    model: true,
+    checks: ['malformed_credentials_refused'],
+    requirement: {
+      quote:
+        'Unless noted otherwise, a recipient MAY attempt to recover a usable protocol element from an invalid construct.',
+      where: 'RFC 9110 §2.4',
       binds: 'server',
     },
   },
@@ -517,7 +563,7 @@ export const RULES = {
     checks: ['undeclared_surroundings_ignored'],
     requirement: {
       quote:
-        "A header field, a query parameter, or a form of the request line or of its framing that this document does not declare changes nothing it states: who is admitted, what a request counts, and an answer's status and machine-readable content (`code`, `status`, the records) are those of the same request without it.",
+        "A header field, a query parameter, or a form of the request line or of its framing that this document does not declare changes nothing it states: who is admitted, what a request counts, and an answer's status and machine-readable content (`code`, `status`, the records) are those of the same request without it. … Where HTTP itself gives such an element a meaning (a precondition such as `If-None-Match`, `Accept`, `Expect`, `Range`, a content coding), it acts only as HTTP defines it.",
       where: THE_SPEC,
       binds: 'server',
     },
@@ -713,5 +759,6 @@ export const RULE_NAMES = Object.keys(RULES) as RuleName[];
 
 /** Whether a broken rule fails the run or warns: a SHOULD warns unless the run is strict. */
 export function severityOf(rule: RuleName, strict: boolean): 'failure' | 'warning' {
-  return RULES[rule].strength === 'MUST' || strict ? 'failure' : 'warning';
+  const { strength } = RULES[rule];
+  return strength === 'MUST' || (strict && strength === 'SHOULD') ? 'failure' : 'warning';
 }

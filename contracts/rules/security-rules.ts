@@ -1,6 +1,6 @@
 import { headerOf, requestHeaderOf, type Exchange } from '../core/exchange.js';
 import type { ExchangeRule } from './answer-rules.js';
-import { isBearerCredential, parameterList } from './http-grammar.js';
+import { isBearerCredential, parameterList, recoversBearerToken } from './http-grammar.js';
 
 const received = (what: string, expected: string) => [`Received: ${what} / Expected: ${expected}`];
 
@@ -89,10 +89,11 @@ export const SECURITY_RULES: ExchangeRule[] = [
     applies: (exchange) => sentSecrets(exchange).length > 0,
     breaks: (exchange) => {
       const headers = Object.entries(exchange.headers).map(([name, value]) => `${name}: ${value}`);
+      // A 2xx's body holds records, and a record holds what a client stored, the key included if a
+      // client named a category so (the spec: "unless a client stored it in a record").
+      const body = exchange.status < 300 ? '' : exchange.text;
       for (const secret of sentSecrets(exchange)) {
-        const where = exchange.text.includes(secret)
-          ? 'the body'
-          : headers.find((line) => line.includes(secret))?.split(':')[0];
+        const where = body.includes(secret) ? 'the body' : headers.find((line) => line.includes(secret))?.split(':')[0];
         if (where) return received(`the credential sent, in ${where} of a ${exchange.status}`, 'never echoed');
       }
       return [];
@@ -208,8 +209,17 @@ export const SECURITY_RULES: ExchangeRule[] = [
         authorization !== undefined &&
         authorization.trim() !== '' &&
         !authorization.includes('\n') &&
-        !isBearerCredential(authorization)
+        !isBearerCredential(authorization) &&
+        !recoversBearerToken(authorization)
       );
+    },
+    breaks: admittedCredential,
+  },
+  {
+    rule: 'credentials_read_strictly',
+    applies: (exchange) => {
+      const authorization = requestHeaderOf(exchange, 'authorization');
+      return authorization !== undefined && !isBearerCredential(authorization) && recoversBearerToken(authorization);
     },
     breaks: admittedCredential,
   },

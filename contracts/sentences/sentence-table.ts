@@ -36,7 +36,7 @@ export const SENTENCE_TABLE: readonly SentenceRow[] = [
   },
   {
     sentence:
-      'Every response carries `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset`, describing the window (minute or day) with the lower remaining count after the request (on a tie, the day window).',
+      'Every response carries `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset`, describing the window (minute or day) with the lower remaining count after the request (on a tie, the day window), except where a rule below says otherwise: a `401`, and an answer of the HTTP layer.',
     verifiedBy: [
       'rate_limit_headers_on_every_response',
       'rate_limit_remaining_decreases',
@@ -51,6 +51,11 @@ export const SENTENCE_TABLE: readonly SentenceRow[] = [
     sentence:
       "A header field, a query parameter, or a form of the request line or of its framing that this document does not declare changes nothing it states: who is admitted, what a request counts, and an answer's status and machine-readable content (`code`, `status`, the records) are those of the same request without it.",
     verifiedBy: ['undeclared_surroundings_ignored', 'unknown_query_ignored'],
+  },
+  {
+    sentence:
+      'Where HTTP itself gives such an element a meaning (a precondition such as `If-None-Match`, `Accept`, `Expect`, `Range`, a content coding), it acts only as HTTP defines it.',
+    verifiedBy: ['conditional_requests_honoured', 'undeclared_surroundings_ignored'],
   },
   {
     sentence: 'Authentication and quota are evaluated first, then routing, then validation.',
@@ -72,6 +77,11 @@ export const SENTENCE_TABLE: readonly SentenceRow[] = [
     verifiedBy: ['method_not_allowed', 'every_method_routed', 'errors_are_error_bodies'],
   },
   {
+    sentence:
+      '`HEAD` on a path that has `GET` may instead be answered as that `GET` without content (RFC 9110 §9.3.2), and a CORS preflight (`OPTIONS` with `Access-Control-Request-Method`) may be answered without a key.',
+    verifiedBy: ['every_method_routed'],
+  },
+  {
     sentence: 'Every error body is an `Error` whose `status` equals the HTTP status.',
     verifiedBy: [
       'error_body_conformance',
@@ -86,12 +96,17 @@ export const SENTENCE_TABLE: readonly SentenceRow[] = [
     verifiedBy: ['malformed_json_rejected', 'refused_never_admitted', 'runtime_hazards_answered'],
   },
   {
-    sentence:
-      'A string in a request body is stored exactly as sent, or the request is answered `400` with an `Error` whose code is `invalid_request`: a JSON escape the service cannot store as it is (a lone surrogate such as `\\ud800`, NUL) is refused, never replaced.',
-    verifiedBy: ['runtime_hazards_answered', 'valid_bodies_stored_as_sent'],
+    sentence: 'A string in a request body is stored exactly as sent.',
+    verifiedBy: ['runtime_hazards_answered', 'valid_bodies_stored_as_sent', 'stored_as_sent'],
   },
   {
-    sentence: 'No answer carries the API key its request sent: not in its body, its header fields or its message.',
+    sentence:
+      'One that holds NUL (`\\u0000`), a lone surrogate (`\\ud800`) or a noncharacter (`\\uffff`), which many stores cannot hold, may instead be answered `400` with an `Error` whose code is `invalid_request`; it is never stored changed.',
+    verifiedBy: ['runtime_hazards_answered'],
+  },
+  {
+    sentence:
+      'No answer carries the API key its request sent: not in its body, its header fields or its message, unless a client stored it in a record (a category named like the key is answered and listed as stored).',
     verifiedBy: ['answers_leak_nothing', 'invalid_api_key_rejected'],
   },
   {
@@ -129,8 +144,12 @@ export const SENTENCE_TABLE: readonly SentenceRow[] = [
   },
   {
     sentence:
-      "A `401` counts in no key's window, and its `X-RateLimit-*` describe no key's window: they describe the limit the service keeps on requests without a valid key from that client, if it keeps one.",
+      "A `401` counts in no key's window, and its `X-RateLimit-*` describe no key's window: they describe the limit the service keeps on requests without a valid key from that client.",
     verifiedBy: ['charged_once_per_admitted_request', 'missing_api_key_rejected', 'uncharged_requests_cost_nothing'],
+  },
+  {
+    sentence: 'A service that keeps no such limit may leave them out of a `401`.',
+    verifiedBy: ['rate_limit_headers_on_every_response'],
   },
   {
     sentence:
@@ -140,7 +159,19 @@ export const SENTENCE_TABLE: readonly SentenceRow[] = [
   },
   {
     sentence:
-      "An answer given before any operation, to a request that never became a well-formed HTTP request, counts in no key's window.",
+      'The HTTP layer (the server the service runs in, before any operation) may answer on its own, in its own format and without `X-RateLimit-*`, what HTTP lets a server answer for itself: a request that is not well-formed HTTP (`400`, a closed connection), one too slow (`408`), a target or header section too long (`414`, `431`), a transfer coding it does not implement (`501`), an HTTP version it does not take (`505`), an expectation it cannot meet (`417`), and `OPTIONS *`.',
+    verifiedBy: ['every_method_routed', 'undeclared_surroundings_ignored', 'rate_limit_headers_on_every_response'],
+    notCheckable:
+      'a permission: the suite takes such an answer (a bare status before any operation) as a warning, never a failure, wherever it shows',
+  },
+  {
+    sentence: 'It may read a method token in another letter case as the method that token spells in upper case.',
+    verifiedBy: ['every_method_routed'],
+    notCheckable:
+      'a permission: a lower-case token answered as its upper-case method is a warning (`method_case_kept`)',
+  },
+  {
+    sentence: "Such an answer counts in no key's window.",
     verifiedBy: ['charged_once_per_admitted_request', 'every_method_routed', 'uncharged_requests_cost_nothing'],
   },
   {
@@ -163,7 +194,7 @@ export const SENTENCE_TABLE: readonly SentenceRow[] = [
   },
   {
     sentence:
-      'A request that never becomes a well-formed HTTP request can also be answered, before any operation, with `request_timeout` (408) or `request_header_fields_too_large` (431).',
+      'Where the service itself answers such a request with an `Error`, its codes are `request_timeout` (408) and `request_header_fields_too_large` (431).',
     verifiedBy: ['every_method_routed'],
     notCheckable:
       "408 and 431 themselves: provoking them needs a client that stalls for the server's header timeout or a header block past its limit, which the suite never sends to a live target (it would tie up or be logged as an attack on staging); `every_method_routed` sends method tokens a parser may refuse on a raw socket and takes a bare 400, 408, 431 or 501 as a warning; the fake is held to 408 and 431 by test/robustness/hostile-http.test.ts and slow-clients.test.ts",
@@ -268,6 +299,18 @@ export const SENTENCE_TABLE: readonly SentenceRow[] = [
   { sentence: 'Availability in the store.', verifiedBy: ['get_pet_conforms'] },
   { sentence: "A store order, shaped like the classic Swagger Petstore's.", verifiedBy: ['list_orders_conforms'] },
   {
+    sentence: 'On a `401`, the limit on requests without a valid key from this client, when the service keeps one.',
+    verifiedBy: ['key_guessing_throttled', 'missing_api_key_rejected'],
+  },
+  {
+    sentence: "On a `401`, the requests without a valid key this client has left in that limit's window.",
+    verifiedBy: ['key_guessing_throttled'],
+  },
+  {
+    sentence: "On a `401`, the Unix epoch second (rounded up) at which that limit's window ends.",
+    verifiedBy: ['key_guessing_throttled'],
+  },
+  {
     sentence: 'The request limit of the window described (the one with fewer requests left).',
     verifiedBy: ['rate_limit_remaining_decreases', 'fixed_utc_windows'],
   },
@@ -331,7 +374,7 @@ export const SENTENCE_TABLE: readonly SentenceRow[] = [
     verifiedBy: ['declared_failure_conforms', 'deprecation_headers_as_declared'],
   },
   {
-    sentence: 'The request is invalid (`invalid_request`); the message names the field.',
+    sentence: 'The request is invalid (`invalid_request`); the message says what is wrong.',
     verifiedBy: ['invalid_body_rejected', 'invalid_parameters_rejected', 'error_messages_name_the_field'],
   },
   { sentence: 'The request body is over 16 KiB (`payload_too_large`).', verifiedBy: ['payload_too_large_rejected'] },
