@@ -90,10 +90,6 @@ export function readCredentials(header: string | undefined): Credentials {
   if (value === '') return { kind: 'none', message: NO_KEY };
   const space = value.indexOf(' ');
   const scheme = space === -1 ? value : value.slice(0, space);
-  // The spec's challenge "carries `error="invalid_token"` when a key was sent": `Bearer<TAB>key` or
-  // `Bearer:key` sends one, malformed, so it is an invalid key, not another scheme (RFC 9110 §11.1: an
-  // auth-scheme is a token, and neither a tab nor ':' is a token character).
-  if (/^bearer[^!#$%&'*+.^_`|~0-9a-z-]/i.test(scheme)) return { kind: 'malformed' };
   if (scheme.toLowerCase() !== 'bearer') {
     return {
       kind: 'none',

@@ -1,0 +1,3 @@
+module petstore
+
+go 1.19
