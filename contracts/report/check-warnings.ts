@@ -18,7 +18,25 @@ export function warningsOf(result: CheckResult): string[] {
   return [...judged, ...noted];
 }
 
-/** The rule or promise a warning is about: the name before its first colon. */
-export function warningRule(warning: string): string {
-  return warning.slice(0, Math.max(0, warning.indexOf(':'))) || 'warning';
+/** A warning as a report shows it: the rule it is about, what came (its `Received` line), the curl of the answer that showed it. */
+export interface WarningParts {
+  rule: string;
+  /** `Received: ... / Expected: ...`, or the warning's own words when it has no such line. */
+  received: string;
+  curl?: string;
+  text: string;
+}
+
+/**
+ * A warning's parts, read from the one form run-check writes (`rule: title; line; ...; curl ...`).
+ * @example warningParts('server_version_hidden: GET answered 200: ...; Received: server: nginx/1.25.3 / Expected: ...; curl -X GET ...')
+ */
+export function warningParts(text: string): WarningParts {
+  const colon = text.indexOf(':');
+  const rule = colon > 0 ? text.slice(0, colon) : 'warning';
+  const curlAt = text.lastIndexOf('; curl ');
+  const curl = curlAt >= 0 ? text.slice(curlAt + 2) : undefined;
+  const words = (curlAt >= 0 ? text.slice(0, curlAt) : text).slice(colon + 1).trim();
+  const received = words.split('; ').find((part) => part.startsWith('Received: ')) ?? words;
+  return { rule, received, ...(curl !== undefined && { curl }), text };
 }

@@ -1,4 +1,4 @@
-import { warningRule, warningsOf } from './check-warnings.js';
+import { warningParts, warningsOf } from './check-warnings.js';
 import { findingsByCause } from './findings-by-cause.js';
 import type { HtmlReportInput } from './html-report.js';
 import type { ContractReport } from './suite-report.js';
@@ -51,18 +51,7 @@ export function htmlInputOfContract(report: ContractReport): HtmlReportInput {
         anchor: anchorOf('failed', index, met[0]!),
       })),
     ),
-    warnings: report.targets.flatMap(({ target, results }, index) =>
-      results.flatMap((result) =>
-        // The check's first warning carries the anchor its matrix cell links to.
-        warningsOf(result).map((text, at) => ({
-          target: target.label,
-          check: result.check,
-          rule: warningRule(text),
-          text,
-          ...(at === 0 && { anchor: warningsAnchor(index, result.check) }),
-        })),
-      ),
-    ),
+    ...warningRows(report),
     skips: report.targets.flatMap(({ target, results }, index) =>
       results
         .filter((result) => result.outcome === 'skipped')
@@ -129,6 +118,32 @@ export function htmlInputOfContract(report: ContractReport): HtmlReportInput {
 /** Where a failure or a skip of one check on one target stands in the page. */
 function anchorOf(outcome: 'failed' | 'skipped', target: number, check: string): string {
   return `${outcome === 'failed' ? 'failure' : 'skip'}-${target}-${check}`;
+}
+
+/**
+ * The run's warnings grouped as its failures are: one row per target, rule and what came, with every
+ * check that met it (each check's name the anchor its matrix cell links to) and the first curl.
+ */
+function warningRows(report: ContractReport): Pick<HtmlReportInput, 'warnings' | 'warningCount'> {
+  const rows = new Map<string, NonNullable<HtmlReportInput['warnings']>[number]>();
+  const anchored = new Set<string>();
+  let count = 0;
+  report.targets.forEach(({ target, results }, index) => {
+    for (const result of results)
+      for (const text of warningsOf(result)) {
+        count += 1;
+        const parts = warningParts(text);
+        const key = JSON.stringify([index, parts.rule, parts.received]);
+        const row = rows.get(key) ?? { target: target.label, ...parts, checks: [] };
+        rows.set(key, row);
+        if (row.checks.some(({ check }) => check === result.check)) continue;
+        // A check's first row on this target carries the anchor its matrix cell links to.
+        const anchor = warningsAnchor(index, result.check);
+        row.checks.push({ check: result.check, ...(!anchored.has(anchor) && { anchor }) });
+        anchored.add(anchor);
+      }
+  });
+  return { warnings: [...rows.values()], warningCount: count };
 }
 
 /** Where a check's warnings on one target stand in the page. */

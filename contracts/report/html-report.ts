@@ -48,8 +48,23 @@ export interface HtmlReportInput {
     status?: number;
     anchor?: string;
   }>;
-  /** Every warning (a SHOULD the target broke, a parser's refusal), per check: the run passes them, a reader must see them. */
-  warnings?: Array<{ target: string; check: string; rule: string; text: string; anchor?: string }>;
+  /**
+   * The warnings (a SHOULD the target broke, a parser's refusal): the run passes them, a reader must see
+   * them. One row per target, rule and what came, with every check that met it.
+   */
+  warnings?: Array<{
+    target: string;
+    rule: string;
+    /** What came, in one line (`Received: ... / Expected: ...`). */
+    received: string;
+    /** The first warning whole: the rule's words, every line. */
+    text: string;
+    curl?: string;
+    /** Each check that met it; `anchor` where the check's matrix cell links. */
+    checks: Array<{ check: string; anchor?: string }>;
+  }>;
+  /** How many warnings the rows hold in all. */
+  warningCount?: number;
   /** Every check not run, and why, as text (not only as a cell's title). */
   skips?: Array<{ target: string; check: string; reason: string; anchor: string }>;
   /** Per target, what of the evidence catalogue the run tried, and what it did not and why. */

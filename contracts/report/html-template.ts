@@ -13,7 +13,9 @@ export const HTML_TEMPLATE = `<!doctype html>
   table { border-collapse: collapse; } th, td { border: 1px solid #d8dce6; padding: 3px 8px; text-align: left; }
   th { background: #f2f4f8; font-weight: 600; }
   td.passed { background: #e3f5e7; } td.passed.warned { background: #fff1c2; } .verdict.warn { background: #fff1c2; color: #6b4e00; margin-left: 8px; }
-  #warnings td.rule { white-space: nowrap; } #warnings td.text { font-family: ui-monospace, monospace; font-size: 12px; word-break: break-all; }
+  #warnings td.rule { white-space: nowrap; } #warnings td.text { font-size: 13px; word-break: break-word; }
+  #warnings pre { background: #f7f7f9; padding: 4px 6px; white-space: pre-wrap; word-break: break-all; margin: 4px 0; font-size: 12px; }
+  #context td { word-break: break-all; }
   #causes pre { background: #f7f7f9; padding: 4px 6px; white-space: pre-wrap; word-break: break-all; margin: 4px 0; font-size: 12px; }
   .heat td.cannot, .swatch.cannot { background: repeating-linear-gradient(135deg,#dde4f3,#dde4f3 3px,#b9c6e4 3px,#b9c6e4 6px); } td.failed { background: #f9d6d6; font-weight: 600; } td.skipped { background: #f1f1f1; color: #666; }
   .heat td { width: 22px; height: 18px; padding: 0; } .heat td.none { background: repeating-linear-gradient(45deg,#fff,#fff 3px,#eee 3px,#eee 6px); }
@@ -33,7 +35,7 @@ export const HTML_TEMPLATE = `<!doctype html>
 <body>
 <h1>{{title}}</h1>
 <p class="muted">Written {{generatedAt}}</p>
-<p class="verdict {{#if passed}}pass{{else}}fail{{/if}}" id="verdict">{{verdict}}</p>{{#if warnings.length}}<a class="verdict warn" id="warnings-banner" href="#warnings">{{warnings.length}} warnings: see below</a>{{/if}}
+<p class="verdict {{#if passed}}pass{{else}}fail{{/if}}" id="verdict">{{verdict}}</p>{{#if warnings.length}}<a class="verdict warn" id="warnings-banner" href="#warnings">{{warningCount}} warnings: see below</a>{{/if}}
 {{#each notes}}<p>{{this}}</p>{{/each}}
 {{#if context}}
 <h2>The run</h2>
@@ -49,10 +51,10 @@ export const HTML_TEMPLATE = `<!doctype html>
 {{/each}}</tbody></table>
 {{/if}}
 {{#if warnings.length}}
-<h2>Warnings ({{warnings.length}})</h2>
-<p>What the target broke that a run passes (a SHOULD of an RFC or hardening no RFC requires; <code>--strict</code> makes them failures), and a parser's refusal of a request: each with its check and, where an answer showed it, its curl.</p>
-<table id="warnings"><thead><tr><th>target</th><th>check</th><th>rule</th><th>what came</th></tr></thead><tbody>
-{{#each warnings}}<tr{{#if anchor}} id="{{anchor}}"{{/if}}><td>{{target}}</td><td>{{check}}</td><td class="rule"><code>{{rule}}</code></td><td class="text">{{text}}</td></tr>
+<h2>Warnings ({{warningCount}})</h2>
+<p>What the target broke that a run passes (a SHOULD of an RFC or hardening no RFC requires; <code>--strict</code> makes them failures), and a parser's refusal of a request: once per rule and what came, with every check that met it and, where an answer showed it, the first curl.</p>
+<table id="warnings"><thead><tr><th>target</th><th>rule</th><th>met by</th><th>what came</th></tr></thead><tbody>
+{{#each warnings}}<tr><td>{{target}}</td><td class="rule"><code>{{rule}}</code></td><td>{{checks.length}}: {{#each checks}}<span{{#if anchor}} id="{{anchor}}"{{/if}}>{{check}}</span>{{#unless @last}}, {{/unless}}{{/each}}</td><td class="text"><details><summary>{{received}}</summary>{{text}}</details>{{#if curl}}<div class="curl"><pre>{{curl}}</pre><button type="button" data-copy="{{curl}}">Copy curl</button></div>{{/if}}</td></tr>
 {{/each}}</tbody></table>
 {{/if}}
 
