@@ -16,7 +16,7 @@ import {
   type SuiteSettings,
 } from '../runner/target-session.js';
 import { DEFAULT_MAX_MINUTES, DEFAULT_MAX_REQUESTS, NOT_COMPLETED, waitsPastBudgetText } from '../runner/run-bounds.js';
-import { estimateRunCost, runCostText } from '../runner/run-cost.js';
+import { estimateRunCost, expectedRequests, runCostText } from '../runner/run-cost.js';
 import {
   evidenceAgreementText,
   evidenceCatalogue,
@@ -113,8 +113,9 @@ async function runAgainst(
         keyLimit: session.keyLimit,
         capabilities: descriptor.capabilities,
         checks: checks.map((check) => check.name),
+        ...(settings.maxMinutes !== undefined && { maxMinutes: settings.maxMinutes }),
       });
-      progress.estimate = cost.requests;
+      progress.estimate = expectedRequests(cost);
       io.out(runCostText(cost, settings));
     },
   });
