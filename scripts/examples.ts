@@ -2,15 +2,18 @@
 // - runs every project of examples/ on this Node (20) with the msw each pins (2.x), from one shared install
 //   (scripts/examples/shared-install.ts);
 // - follows the guides of the docs (scripts/examples/docs-projects.ts) as a newcomer would, in an empty
-//   folder beside the tarball, its own `npm install` included (scripts/examples/follow-guide.ts), on the
-//   legs of scripts/examples/node-legs.ts. A covering set, not every guide thrice (installs are the cost):
-//   every guide on Node 22 with msw 3, the stack the issue was found on; on Node 24 (msw 3) the Vitest quick
-//   start, the Node tests guide (Vitest and Jest: what differs between Node majors is the test runners'
-//   module loading) and examples/vite-app in Chromium (msw 3 in a browser); on Node 20 (msw 2) the two
-//   quick starts, beside examples/, which run every integration (Jest, Vitest, Vite and Storybook in
-//   Chromium, Playwright, the bins) with msw 2 on Node 20;
+//   folder with the tarball copied into it, its own `npm install` included (scripts/examples/follow-guide.ts),
+//   on the legs of scripts/examples/node-legs.ts. A covering set, not every guide thrice (installs are the
+//   cost): every guide on Node 22 with msw 3, the stack the issue was found on; on Node 24 (msw 3) the Vitest
+//   quick start, the Node tests guide (Vitest and Jest: what differs between Node majors is the test
+//   runners' module loading) and examples/vite-app in Chromium (msw 3 in a browser); on Node 20 (msw 2) the
+//   two frontend quick starts, beside examples/, which run every integration (Jest, Vitest, Vite and
+//   Storybook in Chromium, Playwright, the bins) with msw 2 on Node 20. A guide that leaves servers running
+//   (the QA and Redis quick starts, the UI states' standalone fake) gets a network of its own, so the
+//   ports it names are free (scripts/examples/own-loopback.ts), and runs beside the others, one at a time:
+//   it mostly waits on its servers;
 // - follows one guide with a step removed on purpose, and passes only when that fails naming the step.
-// One line per project, then "N passed, N failed"; exit 1 when any failed.
+// One line per project, then "N skipped" when some were, then "N passed, N failed"; exit 1 when any failed.
 // `npm run examples -- vite-app docs:vitest-quick-start node24` runs those only (a leg's name: its guides).
 import { execFile } from 'node:child_process';
 import { copyFile, cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
@@ -21,8 +24,10 @@ import { promisify } from 'node:util';
 import { documentationFiles } from './docs/generated-blocks.js';
 import { exampleProjects, type ConsumerProject } from './examples/consumer-projects.js';
 import { docsProjects, type DocsProject } from './examples/docs-projects.js';
+import { ASSUMED_SERVICES } from './examples/assumed-services.js';
 import { followGuide, type Followed } from './examples/follow-guide.js';
 import { installedMswMajor, LEGS, newcomerEnv, nodeBinFolder, type Leg } from './examples/node-legs.js';
+import { MACHINE_NETWORK, ownLoopback, type Network } from './examples/own-loopback.js';
 import { runProject } from './examples/run-project.js';
 import { installShared, linkInstall, mergedDependencies } from './examples/shared-install.js';
 
@@ -33,6 +38,9 @@ const npm = (args: string[], cwd: string) => run('npm', args, { cwd, maxBuffer: 
 const only = process.argv.slice(2);
 // The projects mostly wait (on an install, Chromium, a build, a server); three at once keep two cores busy.
 const JOBS = Number(process.env.EXAMPLES_JOBS ?? 3);
+// Beside them, one at a time, the guides that leave servers running: they mostly wait on their servers (the
+// suite waits out the fake's limit on requests without a key), and each has its own network.
+const SERVER_JOBS = 1;
 // The lines of a project's output that say what it showed, repeated on its PASS line.
 const SAYS =
   /^\s*(Tests:|Tests\s+\d|\d+ passed|vite app in Chromium|storybook:|typed client:|npx petstore-|require\(|✓ built in|Output directory:|failed as it must|msw \d on Node)/;
@@ -56,6 +64,8 @@ interface Job {
   label: string;
   /** Longer jobs start first, so that the short ones fill in beside them. */
   weight: number;
+  /** A guide that leaves servers running: run beside the others, {@link SERVER_JOBS} at a time. */
+  startsServers?: boolean;
   run(dir: string): Promise<Followed>;
 }
 
@@ -87,6 +97,7 @@ try {
   for (const leg of Object.values(LEGS)) legEnv.set(leg, newcomerEnv(await nodeBinFolder(leg.node)));
 
   const jobs: Job[] = [];
+  let saidNoNamespace = false;
   const examples = await exampleProjects(ROOT, only);
   if (examples.length > 0) {
     const installStarted = performance.now();
@@ -110,6 +121,7 @@ try {
       jobs.push({
         label: `docs:${guide.name} (${leg.name})`,
         weight: heavy(guide.dependencies.keys()) + 1,
+        startsServers: guide.steps.some(({ kind }) => kind === 'start') || guide.name in ASSUMED_SERVICES,
         run: (dir) => followOnLeg(guide, leg, dir),
       });
   for (const { example, leg } of EXAMPLES_ON_LEGS.filter(({ example }) => wanted(example, `examples/${example}`)))
@@ -124,14 +136,19 @@ try {
 
   let passed = 0;
   let failed = 0;
-  const queue = [...jobs];
-  const worker = async () => {
+  let skipped = 0;
+  const worker = async (queue: Job[]) => {
     for (let job = queue.shift(); job; job = queue.shift()) {
       const dir = join(work, job.label.replace(/[^\w.-]+/g, '-'));
       const started = performance.now();
-      const { output, problem } = await job.run(dir).catch((error: Error) => ({ output: '', problem: error.message }));
+      const { output, problem, skip } = await job
+        .run(dir)
+        .catch((error: Error): Followed => ({ output: '', problem: error.message }));
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
-      if (problem) {
+      if (skip) {
+        skipped += 1;
+        console.log(`SKIP  ${job.label}: ${skip}`);
+      } else if (problem) {
         failed += 1;
         console.log(`FAIL  ${job.label} (${seconds} s)\n${problem.trim()}`);
       } else {
@@ -145,7 +162,13 @@ try {
       if (!process.env.PETSTORE_KEEP_EXAMPLES) await rm(dir, { recursive: true, force: true });
     }
   };
-  await Promise.all(Array.from({ length: Math.min(JOBS, jobs.length) }, worker));
+  const serverJobs = jobs.filter(({ startsServers }) => startsServers);
+  const otherJobs = jobs.filter(({ startsServers }) => !startsServers);
+  await Promise.all([
+    ...Array.from({ length: Math.min(JOBS, otherJobs.length) }, () => worker(otherJobs)),
+    ...Array.from({ length: Math.min(SERVER_JOBS, serverJobs.length) }, () => worker(serverJobs)),
+  ]);
+  if (skipped > 0) console.log(`${skipped} skipped`);
   console.log(`${passed} passed, ${failed} failed`);
   process.exitCode = failed > 0 || passed === 0 ? 1 : 0;
 
@@ -159,7 +182,14 @@ try {
 
   /** Follows a guide on a leg, then holds the msw it installed to the leg's major. */
   async function followOnLeg(guide: DocsProject, leg: Leg, dir: string): Promise<Followed> {
-    const followed = await followGuide(guide, dir, tarball, legEnv.get(leg)!);
+    const assumed = ASSUMED_SERVICES[guide.name];
+    const skip = assumed?.missing();
+    if (skip) return { output: '', skip };
+    const network = guide.steps.some(({ kind }) => kind === 'start') || assumed ? await networkOfItsOwn() : undefined;
+    const followed = await followGuide(guide, dir, tarball, legEnv.get(leg)!, {
+      network,
+      services: assumed?.services,
+    }).finally(() => network?.close());
     if (followed.problem) return followed;
     const check = AFTER_FOLLOWING[guide.name];
     if (!check) return withLegsMsw(followed, leg, dir);
@@ -185,6 +215,16 @@ try {
     await writeFile(join(dir, 'package.json'), `${JSON.stringify(own, null, 2)}\n`);
     const done = await runProject(['npm install', 'npm test'], dir, legEnv.get(leg)!);
     return done.problem ? done : withLegsMsw(done, leg, dir);
+  }
+
+  /** A network namespace, or the machine's loopback (said once) where none can be made. */
+  async function networkOfItsOwn(): Promise<Network> {
+    const made = await ownLoopback();
+    if (made.network) return made.network;
+    if (!saidNoNamespace)
+      console.log(`the guides' servers use the machine's loopback (no network namespace: ${made.why})`);
+    saidNoNamespace = true;
+    return MACHINE_NETWORK;
   }
 
   async function withLegsMsw(done: Followed, leg: Leg, dir: string): Promise<Followed> {

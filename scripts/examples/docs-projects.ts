@@ -6,15 +6,23 @@ import { shellCommands } from '../docs/shell-commands.js';
 // it marks it (an HTML comment, so a reader sees only the block):
 //   <!-- file: vitest-quick-start/src/categories.test.ts -->   write the block as that file of that project
 //   <!-- run: vitest-quick-start -->                            an `sh` block: each command, run as typed
+//   <!-- start: qa-quick-start -->                              an `sh` block of servers the page leaves running
+//                                                               ("in a second terminal"): each command started,
+//                                                               then waited for until its --port answers
 // One mark may name several targets, space-separated: `<!-- file: storybook-guide/src/X.tsx examples/storybook-app/src/X.tsx -->`.
 // A `file:` path under `examples/NAME/` names a file of that consumer project, which the docs test holds
 // equal to the block. The follower (follow-guide.ts) performs a project's steps in the order the page
-// gives them, in an empty folder beside the packed tarball, so a step the page leaves out fails it; the
-// last step is a command, the one that shows the guide working.
+// gives them, in an empty folder with the packed tarball copied into it, so a step the page leaves out
+// fails it; the last step is a command run to its end, the one that shows the guide working.
 
-/** One step of a guide: write a file, or run a command. `at` is `file:line` of its block. */
+/**
+ * One step of a guide: write a file, run a command to its end, or start a server the page leaves running
+ * (listening on `port`, the `--port` its command names). `at` is `file:line` of its block.
+ */
 export type GuideStep =
-  { kind: 'file'; path: string; text: string; at: string } | { kind: 'run'; command: string; at: string };
+  | { kind: 'file'; path: string; text: string; at: string }
+  | { kind: 'run'; command: string; at: string }
+  | { kind: 'start'; command: string; port: number; at: string };
 
 /** A project written and run from the docs' own text. */
 export interface DocsProject {
@@ -40,11 +48,21 @@ export interface ExampleFileBlock {
 /** The spec the projects' installs give for the package itself. */
 export const TARBALL = 'TARBALL';
 
-const MARK = /^<!-- (file|run): (\S+(?: \S+)*) -->$/;
+const MARK = /^<!-- (file|run|start): (\S+(?: \S+)*) -->$/;
 
 /** Thrown for a mark that does not make a project: says where and why. */
 export class DocsProjectError extends Error {
   override readonly name = 'DocsProjectError';
+}
+
+/** The port a started server names (`--port N`): the follower waits until it answers there. */
+function portOf(words: readonly string[], at: string): number {
+  const port = Number(words[words.indexOf('--port') + 1]);
+  if (!words.includes('--port') || !Number.isInteger(port) || port < 1 || port > 65_535)
+    throw new DocsProjectError(
+      `${at}: \`${words.join(' ')}\` is started in the background but names no --port (1-65535) to wait for`,
+    );
+  return port;
 }
 
 /** Splits `name@version` (scoped names too; a range may hold spaces); the package's tarball becomes {@link TARBALL}. */
@@ -90,10 +108,10 @@ export function docsProjects(
       const at = `${file}:${index + 1}`;
       const block = blocks.get(index + 2);
       if (!block) throw new DocsProjectError(`${at}: "${line.trim()}" is not followed by a code block`);
-      const [, kind, targets] = mark as unknown as [string, 'file' | 'run', string];
+      const [, kind, targets] = mark as unknown as [string, 'file' | 'run' | 'start', string];
       for (const target of targets.split(' ')) {
         if (kind === 'file') addFile(target, block, at);
-        else addRun(target, block, at);
+        else addCommands(target, block, at, kind);
       }
     }
   }
@@ -115,18 +133,22 @@ export function docsProjects(
     project.sources.push(at);
   }
 
-  function addRun(target: string, block: CodeBlock, at: string) {
-    if (block.language !== 'sh') throw new DocsProjectError(`${at}: a run mark needs an sh block`);
+  function addCommands(target: string, block: CodeBlock, at: string, kind: 'run' | 'start') {
+    if (block.language !== 'sh') throw new DocsProjectError(`${at}: a ${kind} mark needs an sh block`);
     const project = projectNamed(target, at);
     project.sources.push(at);
     for (const command of shellCommands(block.text)) {
       const [tool, verb, ...rest] = command.words;
+      if (kind === 'start') {
+        project.steps.push({ kind, command: command.text, port: portOf(command.words, at), at });
+        continue;
+      }
       if (tool === 'npm' && (verb === 'install' || verb === 'i'))
         for (const word of rest.filter((each) => !each.startsWith('-'))) {
           const [name, spec] = installSpec(word, tarball, at);
           project.dependencies.set(name, spec);
         }
-      project.steps.push({ kind: 'run', command: command.text, at });
+      project.steps.push({ kind, command: command.text, at });
     }
   }
 
@@ -147,6 +169,11 @@ export function docsProjects(
 /** A step as a message names it: `step 3 of 5 (docs/guides/x.md:40: \`npx vitest run\`)`. */
 export function describeStep(project: DocsProject, index: number): string {
   const step = project.steps[index]!;
-  const what = step.kind === 'file' ? `file ${step.path}` : `\`${step.command}\``;
+  const what =
+    step.kind === 'file'
+      ? `file ${step.path}`
+      : step.kind === 'start'
+        ? `started \`${step.command}\``
+        : `\`${step.command}\``;
   return `step ${index + 1} of ${project.steps.length} (${step.at}: ${what})`;
 }

@@ -2,14 +2,17 @@
 // with (scripts/examples/follow-guide.ts): a guide followed as written passes; the same guide with one step
 // removed on purpose (its install, or one of its files) fails, and the failure names the guide and the step.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { docsProjects, DocsProjectError, TARBALL, type DocsProject } from '../../scripts/examples/docs-projects.js';
-import { followGuide } from '../../scripts/examples/follow-guide.js';
+import { followGuide, type FollowOptions } from '../../scripts/examples/follow-guide.js';
 import { newcomerEnv } from '../../scripts/examples/node-legs.js';
+import { ownLoopback } from '../../scripts/examples/own-loopback.js';
 import { DependencyConflictError, mergedDependencies } from '../../scripts/examples/shared-install.js';
 
 const TGZ = './petstore-harness-0.1.0.tgz';
@@ -44,6 +47,49 @@ function guide(sum: string): string {
   ].join('\n');
 }
 
+/** A guide that leaves a server running on `port` (the file it writes), then asks it from the first terminal. */
+function serverGuide(port: number, serverFile = 'server.mjs'): string {
+  return [
+    '<!-- run: pings -->',
+    `${fence}sh`,
+    `npm install --save-dev ${TGZ}`,
+    `${fence}`,
+    '<!-- file: pings/server.mjs -->',
+    `${fence}js`,
+    "import { createServer } from 'node:http';",
+    "const port = Number(process.argv[process.argv.indexOf('--port') + 1]);",
+    "createServer((_request, response) => response.end('pong')).listen(port, '127.0.0.1');",
+    `${fence}`,
+    '<!-- start: pings -->',
+    `${fence}sh`,
+    `node ${serverFile} --port ${port}   # in a second terminal`,
+    `${fence}`,
+    '<!-- run: pings -->',
+    `${fence}sh`,
+    `node -e "fetch('http://127.0.0.1:${port}/').then((r) => r.text()).then(console.log)"`,
+    `${fence}`,
+  ].join('\n');
+}
+
+/** A port nothing listens on now. */
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+const refusesConnections = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => resolve(!socket.destroy()));
+    socket.once('error', () => resolve(true));
+  });
+
+// A network namespace needs root and iproute2; where there is none, the follower uses the machine's loopback.
+const namespaces = spawnSync('unshare', ['--net', 'ip', 'link', 'set', 'lo', 'up']).status === 0;
+
 const projectOf = (text: string) => docsProjects([{ file: 'guide.md', text }], TGZ).projects[0]!;
 const without = (project: DocsProject, index: number): DocsProject => ({
   ...project,
@@ -68,7 +114,8 @@ describe('guides as steps, and the follower', () => {
     tarball = join(work, 'petstore-harness-0.1.0.tgz');
   }, 60_000);
   afterAll(() => rm(work, { recursive: true, force: true }));
-  const follow = (project: DocsProject, name: string) => followGuide(project, join(work, name), tarball, env);
+  const follow = (project: DocsProject, name: string, options?: FollowOptions) =>
+    followGuide(project, join(work, name), tarball, env, options);
 
   it('reads a guide into its steps, in the order the page gives them', () => {
     expect(projectOf(guide('2 + 2'))).toEqual({
@@ -84,7 +131,7 @@ describe('guides as steps, and the follower', () => {
     });
   });
 
-  it('passes a guide followed as written, in an empty folder beside the tarball', async () => {
+  it('passes a guide followed as written, in an empty folder with the tarball copied into it', async () => {
     expect(await follow(projectOf(guide('2 + 2')), 'as-written')).toEqual({
       output: expect.stringContaining('checked'),
     });
@@ -110,6 +157,69 @@ describe('guides as steps, and the follower', () => {
     expect(followed.problem).toContain('step 3 of 3 (guide.md:18: `node check.mjs`) failed');
     expect(followed.problem).toContain('the sum in the docs');
   }, 60_000);
+
+  it('reads a server the page leaves running as a step started on its --port, and refuses one with no port', () => {
+    expect(projectOf(serverGuide(4010)).steps[2]).toEqual({
+      kind: 'start',
+      command: 'node server.mjs --port 4010',
+      port: 4010,
+      at: 'guide.md:11',
+    });
+    const noPort = `<!-- start: pings -->\n${fence}sh\nnpx petstore-fake\n${fence}`;
+    expect(() => docsProjects([{ file: 'guide.md', text: noPort }], TGZ)).toThrow(
+      new DocsProjectError(
+        'guide.md:1: `npx petstore-fake` is started in the background but names no --port (1-65535) to wait for',
+      ),
+    );
+  });
+
+  it('starts a server the page leaves running, runs the next step against it, and stops it at the end', async () => {
+    const port = await freePort();
+    const followed = await follow(projectOf(serverGuide(port)), 'server');
+    expect(followed).toEqual({ output: expect.stringContaining('pong') });
+    expect(await refusesConnections(port)).toBe(true);
+  }, 60_000);
+
+  it('fails a guide whose server never listens, naming the step that started it and what it printed', async () => {
+    const port = await freePort();
+    const followed = await follow(projectOf(serverGuide(port, 'no-such-server.mjs')), 'no-server');
+    expect(followed.problem?.split('\n')[0]).toBe(
+      `guide.md (pings): step 3 of 4 (guide.md:11: started \`node no-such-server.mjs --port ${port}\`) failed:`,
+    );
+    expect(followed.problem).toMatch(/ended \(exit 1\) before port \d+ answered:[^]*Cannot find module/);
+  }, 60_000);
+
+  it('fails a guide whose port is taken before its server starts, rather than asking the other server', async () => {
+    const other = createServer((_request, response) => response.end('not the guide')).listen(0, '127.0.0.1');
+    await new Promise((resolve) => other.once('listening', resolve));
+    const { port } = other.address() as AddressInfo;
+    try {
+      const followed = await follow(projectOf(serverGuide(port)), 'taken');
+      expect(followed.problem).toContain(`port ${port} is already taken in the machine's loopback`);
+    } finally {
+      other.close();
+    }
+  }, 60_000);
+
+  (namespaces ? it : it.skip)(
+    'gives a guide with servers a loopback of its own: a port taken on the machine is free in it',
+    async () => {
+      const other = createServer((_request, response) => response.end('not the guide')).listen(0, '127.0.0.1');
+      await new Promise((resolve) => other.once('listening', resolve));
+      const { port } = other.address() as AddressInfo;
+      const made = await ownLoopback();
+      try {
+        expect(made.network?.description).toBe('a network namespace of its own');
+        const followed = await follow(projectOf(serverGuide(port)), 'own-loopback', { network: made.network });
+        expect(followed).toEqual({ output: expect.stringContaining('pong') });
+        expect(followed.output).not.toContain('not the guide');
+      } finally {
+        made.network?.close();
+        other.close();
+      }
+    },
+    60_000,
+  );
 
   it('reads a range with spaces, and a block marked for two targets', () => {
     const text = [
