@@ -22,10 +22,14 @@ const { projects, exampleFiles } = docsProjects(documents, './petstore-harness-0
 // Blocks that are files of a project `npm run examples` runs (built from the docs, or of examples/).
 const projectFileAt = new Set([...projects.flatMap((project) => project.sources), ...exampleFiles.map(({ at }) => at)]);
 const isProjectFile = (block: CodeBlock) => projectFileAt.has(`${block.file}:${block.line - 1}`);
-// Every guide a newcomer follows from its own text (issue 47): `npm run examples` follows each.
+// Every guide a newcomer follows from its own text (issues 47, 52): `npm run examples` follows each.
 const GUIDE_PROJECTS = [
   'vitest-quick-start',
   'browser-quick-start',
+  'qa-quick-start',
+  'ci-quick-start',
+  'redis-quick-start',
+  'ui-states-standalone',
   'vitest-guide',
   'jest-guide',
   'ui-states-guide',
@@ -34,6 +38,48 @@ const GUIDE_PROJECTS = [
   'storybook-guide',
   'playwright-guide',
 ];
+const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  name: string;
+  version: string;
+  scripts: Record<string, string>;
+};
+const TARBALL_INSTALL = new RegExp(`^npm (install|i) .*\\./${manifest.name}-${manifest.version}\\.tgz`);
+// What a reader follows: the README's quick starts (each numbered item a part of its own) and the guides,
+// but the one for working on this repository.
+const QUICK_STARTS = /^## Quick starts$([^]*?)^## /m;
+const readersPages = files.filter((file) => file.startsWith('docs/guides/') && !file.endsWith('/contributing.md'));
+
+/** The commands of a page's `sh` blocks and of its workflows' `run:` steps, each with where and which part. */
+function commandsOf(file: string): Array<{ at: string; part: string; words: string[]; text: string }> {
+  const text = readFileSync(join(ROOT, file), 'utf8');
+  const offset = file === 'README.md' ? text.slice(0, text.search(QUICK_STARTS)).split('\n').length - 1 : 0;
+  const lines = (file === 'README.md' ? (QUICK_STARTS.exec(text)?.[1] ?? '') : text).split('\n');
+  const partAt = (line: number) =>
+    file === 'README.md'
+      ? (lines
+          .slice(0, line)
+          .reverse()
+          .find((each) => /^\*\*\d+\. /.test(each)) ?? '')
+      : file;
+  const runsOf = (value: unknown): string[] =>
+    typeof value !== 'object' || value === null
+      ? []
+      : Object.entries(value).flatMap(([key, each]) =>
+          key === 'run' && typeof each === 'string' ? [each] : runsOf(each),
+        );
+  return codeBlocks(lines.join('\n'), file).flatMap((block) => {
+    const scripts =
+      block.language === 'sh' ? [block.text] : block.language === 'yaml' ? runsOf(parseYaml(block.text)) : [];
+    return scripts.flatMap((script) =>
+      shellCommands(script).map(({ words, text: command }) => ({
+        at: `${file}:${block.line + offset}`,
+        part: partAt(block.line),
+        words,
+        text: command,
+      })),
+    );
+  });
+}
 
 describe('the documentation (README.md and docs/)', () => {
   it('has every generated block as the code builds it now (npm run docs rewrites them)', () => {
@@ -84,6 +130,47 @@ describe('the documentation (README.md and docs/)', () => {
     for (const project of projects)
       for (const step of project.steps)
         if (step.kind === 'file' && step.path.endsWith('.json')) expect(() => JSON.parse(step.text)).not.toThrow();
+  });
+
+  it('gives a reader only what the installed package provides: no script of this repository, no npx before the install', () => {
+    // A reader's folder has none of this repository's npm scripts, and `npx petstore-contract` in a folder
+    // that has not installed the package asks the registry for a package of that name (issue 52).
+    const problems = ['README.md', ...readersPages].flatMap((file) => {
+      const installedIn = new Set<string>();
+      return commandsOf(file).flatMap(({ at, part, words: [tool, verb, script], text }) => {
+        if (TARBALL_INSTALL.test(text)) installedIn.add(part);
+        if (tool === 'npm' && (verb === 'start' || (verb === 'run' && script! in manifest.scripts)))
+          return [`${at}: \`${text}\` is a script of this repository`];
+        if (tool === 'npx' && verb?.startsWith('petstore-') && !installedIn.has(part))
+          return [`${at}: \`${text}\` comes before the package is installed`];
+        return [];
+      });
+    });
+    expect(problems).toEqual([]);
+  });
+
+  it('follows every quick start as written: each of its sh blocks a step, but those that need staging itself', () => {
+    const text = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const start = text.split('\n').findIndex((line) => line === '## Quick starts');
+    const end = text.split('\n').findIndex((line, at) => at > start && line.startsWith('## '));
+    const unfollowed = blocks
+      .filter(({ file, line, language }) => file === 'README.md' && language === 'sh' && line > start && line < end)
+      .filter((block) => !isProjectFile(block) && !block.text.includes('https://staging.api.petstore.example.com/v1'))
+      .map(where);
+    expect(unfollowed).toEqual([]);
+  });
+
+  it('says where a followed guide is followed as the follower lays it out: the tarball copied into the folder', () => {
+    // "An empty folder beside the tarball" with `npm install ./petstore-harness-0.1.0.tgz` run inside it
+    // cannot find the tarball; the follower copies it in (scripts/examples/follow-guide.ts).
+    const saidBeside = documents
+      .filter(({ text }) => /beside the\s+(packed\s+)?tarball/.test(text))
+      .map(({ file }) => file);
+    const followedPages = [...new Set(projects.map(({ guide }) => guide))];
+    const notSaid = followedPages.filter(
+      (page) => !/tarball\s+copied\s+into\s+it/.test(documents.find(({ file }) => file === page)!.text),
+    );
+    expect({ saidBeside, notSaid }).toEqual({ saidBeside: [], notSaid: [] });
   });
 
   it('shows the files of examples/ exactly as they are', () => {
@@ -138,7 +225,9 @@ describe('the documentation (README.md and docs/)', () => {
         .filter(({ command }) => command.words[0] === 'curl' && command.text.includes('127.0.0.1:4010'));
       expect(curls.length).toBeGreaterThan(5);
       for (const { at, command } of curls) {
-        const args = command.words.slice(1).map((word) => word.replace('127.0.0.1:4010', `127.0.0.1:${port}`));
+        // What a pipe hands the answer to (`| grep hamster`) is not curl's.
+        const words = command.words.includes('|') ? command.words.slice(0, command.words.indexOf('|')) : command.words;
+        const args = words.slice(1).map((word) => word.replace('127.0.0.1:4010', `127.0.0.1:${port}`));
         const { stdout } = await run('curl', ['-sS', '-o', '/dev/null', '-w', '%{http_code}', ...args]);
         const status = Number(stdout);
         const asked503 = command.text.includes('code=503');
