@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { CheckFailure, isCheckFailure, isSkip, type CheckContext } from './check.js';
 import { evidenceFacets } from '../generate/evidence.js';
-import { shrinkValue } from '../generate/shrink-value.js';
+import { caseSize, shrinkValue } from '../generate/shrink-value.js';
 import type { BrokenPromise } from '../model/broken-promise.js';
 
 /**
@@ -173,10 +173,8 @@ async function shrinkAndThrow<T>(
     return { steps: -1, attempts: -1, exhausted: true };
   });
   const spent = requestsSent ? `${requestsSent() - startedAt} requests` : `${shrunk.attempts} cases`;
-  const from = describe(failing.value);
-  const to = describe(smallest.value);
   const found = [
-    `Counterexample (${what}, shrunk from ${[...from].length} to ${[...to].length} characters in ${spent} of a ${SHRINK_REQUESTS}-request budget${shrunk.exhausted ? `; ${stoppedBy ? stoppedBy.message : 'the budget ran out'}, it may shrink further` : ''}): ${to}`,
+    `Counterexample (${what}, shrunk from ${caseSize(failing.value)} to ${caseSize(smallest.value)} characters in ${spent} of a ${SHRINK_REQUESTS}-request budget${shrunk.exhausted ? `; ${stoppedBy ? stoppedBy.message : 'the budget ran out'}, it may shrink further` : ''}): ${describe(smallest.value)}`,
   ];
   const replay = `Replay with: --seed ${context.seed}`;
   const { error, broken } = smallest.outcome;

@@ -26,8 +26,8 @@ export function waitCountdown(io: CliIo, every = PLAIN_WAIT_LINE_EVERY): (second
     const endsAt = Date.now() + seconds * 1000;
     const left = () => Math.max(0, Math.ceil((endsAt - Date.now()) / 1000));
     const show = inPlace
-      ? () => inPlace(`      waiting: ${left()} s left of ${seconds} s (${why})`)
-      : () => io.out(`      still waiting: ${left()} s left of ${seconds} s (${why})`);
+      ? () => inPlace(`      waiting: ${left()} s left of ${seconds} s: ${why}`)
+      : () => io.out(`      still waiting: ${left()} s left of ${seconds} s: ${why}`);
     if (inPlace) show();
     const timer = setInterval(show, (inPlace ? 1 : every) * 1000);
     timer.unref();

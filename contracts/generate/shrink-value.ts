@@ -78,6 +78,17 @@ export async function shrinkValue<T>(value: T, stillFails: StillFails<T>, limit:
 
 type Attempt = (candidate: unknown) => Promise<boolean>;
 
+/**
+ * How big a case is, as a person reads the shrink: the characters of its JSON text, a byte counting one.
+ * @example caseSize({ name: 'ab' }) // 13
+ */
+export function caseSize(value: unknown): number {
+  const text = JSON.stringify(value, (_name, part: unknown) =>
+    part instanceof Uint8Array ? 'b'.repeat(part.length) : part,
+  );
+  return text === undefined ? 0 : [...text].length;
+}
+
 /** A candidate as a key (bytes as their numbers): two candidates with one key send the same request. */
 const keyOf = (candidate: unknown): string =>
   JSON.stringify(candidate, (_name, value: unknown) => (value instanceof Uint8Array ? [...value] : value)) ??

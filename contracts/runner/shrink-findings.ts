@@ -1,6 +1,6 @@
 import { SHRINK_REQUESTS, shrunkFindings } from '../checks/property.js';
 import type { ContractRequest, Exchange } from '../core/exchange.js';
-import { shrinkValue } from '../generate/shrink-value.js';
+import { caseSize, shrinkValue } from '../generate/shrink-value.js';
 import type { BrokenPromise } from '../model/broken-promise.js';
 import { QUOTA_PROMISES } from '../model/quota-model.js';
 import type { CheckTally, TargetSession } from './target-session.js';
@@ -23,9 +23,6 @@ function shrinkable(found: BrokenPromise, request: ContractRequest | undefined):
     !shrunkFindings.has(found)
   );
 }
-
-/** Characters of a JSON body as sent. */
-const sizeOf = (json: unknown) => [...JSON.stringify(json)].length;
 
 /**
  * Shrinks the body of each finding the model made of a check's exchanges (the first of each promise),
@@ -75,7 +72,7 @@ export async function shrinkFindingsOf(
         : shrunk.exhausted
           ? '; the budget ran out, it may shrink further'
           : '';
-    const line = `Counterexample (${found.promise}, shrunk from ${sizeOf(request.json)} to ${sizeOf(smallest.json)} characters of body in ${spent()} requests of a ${budget}-request budget${stopped}): ${JSON.stringify(smallest.json)}`;
+    const line = `Counterexample (${found.promise}, shrunk from ${caseSize(request.json)} to ${caseSize(smallest.json)} characters of body in ${spent()} requests of a ${budget}-request budget${stopped}): ${JSON.stringify(smallest.json)}`;
     // Each finding of the original request now stands on the smallest one that still shows it.
     tally.broken.forEach((original, index) => {
       if (original.exchange !== found.exchange) return;
