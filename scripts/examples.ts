@@ -10,8 +10,8 @@
 //   two frontend quick starts, beside examples/, which run every integration (Jest, Vitest, Vite and
 //   Storybook in Chromium, Playwright, the bins) with msw 2 on Node 20. A guide that leaves servers running
 //   (the QA and Redis quick starts, the UI states' standalone fake) gets a network of its own, so the
-//   ports it names are free (scripts/examples/own-loopback.ts), and runs beside the others, one at a time:
-//   it mostly waits on its servers;
+//   ports it names are free (scripts/examples/own-loopback.ts); those that install the package alone run
+//   beside the others, one at a time, as they mostly wait;
 // - follows one guide with a step removed on purpose, and passes only when that fails naming the step.
 // One line per project, then "N skipped" when some were, then "N passed, N failed"; exit 1 when any failed.
 // `npm run examples -- vite-app docs:vitest-quick-start node24` runs those only (a leg's name: its guides).
@@ -38,9 +38,10 @@ const npm = (args: string[], cwd: string) => run('npm', args, { cwd, maxBuffer: 
 const only = process.argv.slice(2);
 // The projects mostly wait (on an install, Chromium, a build, a server); three at once keep two cores busy.
 const JOBS = Number(process.env.EXAMPLES_JOBS ?? 3);
-// Beside them, one at a time, the guides that leave servers running: they mostly wait on their servers (the
-// suite waits out the fake's limit on requests without a key), and each has its own network.
-const SERVER_JOBS = 1;
+// Beside them, one at a time, the guides that install the package alone (the QA, CI and Redis quick
+// starts, the UI states' standalone fake): no test runner, bundler or browser to install or run, they
+// mostly wait (the suite on a target's rate limits, a page's servers).
+const BESIDE_JOBS = 1;
 // The lines of a project's output that say what it showed, repeated on its PASS line.
 const SAYS =
   /^\s*(Tests:|Tests\s+\d|\d+ passed|vite app in Chromium|storybook:|typed client:|npx petstore-|require\(|✓ built in|Output directory:|failed as it must|msw \d on Node)/;
@@ -64,8 +65,8 @@ interface Job {
   label: string;
   /** Longer jobs start first, so that the short ones fill in beside them. */
   weight: number;
-  /** A guide that leaves servers running: run beside the others, {@link SERVER_JOBS} at a time. */
-  startsServers?: boolean;
+  /** A guide that installs the package alone: run beside the others, {@link BESIDE_JOBS} at a time. */
+  beside?: boolean;
   run(dir: string): Promise<Followed>;
 }
 
@@ -121,7 +122,7 @@ try {
       jobs.push({
         label: `docs:${guide.name} (${leg.name})`,
         weight: heavy(guide.dependencies.keys()) + 1,
-        startsServers: guide.steps.some(({ kind }) => kind === 'start') || guide.name in ASSUMED_SERVICES,
+        beside: [...guide.dependencies.keys()].every((name) => name === 'petstore-harness'),
         run: (dir) => followOnLeg(guide, leg, dir),
       });
   for (const { example, leg } of EXAMPLES_ON_LEGS.filter(({ example }) => wanted(example, `examples/${example}`)))
@@ -162,11 +163,11 @@ try {
       if (!process.env.PETSTORE_KEEP_EXAMPLES) await rm(dir, { recursive: true, force: true });
     }
   };
-  const serverJobs = jobs.filter(({ startsServers }) => startsServers);
-  const otherJobs = jobs.filter(({ startsServers }) => !startsServers);
+  const besideJobs = jobs.filter(({ beside }) => beside);
+  const otherJobs = jobs.filter(({ beside }) => !beside);
   await Promise.all([
     ...Array.from({ length: Math.min(JOBS, otherJobs.length) }, () => worker(otherJobs)),
-    ...Array.from({ length: Math.min(SERVER_JOBS, serverJobs.length) }, () => worker(serverJobs)),
+    ...Array.from({ length: Math.min(BESIDE_JOBS, besideJobs.length) }, () => worker(besideJobs)),
   ]);
   if (skipped > 0) console.log(`${skipped} skipped`);
   console.log(`${passed} passed, ${failed} failed`);

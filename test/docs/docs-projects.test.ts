@@ -201,6 +201,20 @@ describe('guides as steps, and the follower', () => {
     }
   }, 60_000);
 
+  it('fails a guide whose server ends before the guide does, with what it printed', async () => {
+    const port = await freePort();
+    const text = serverGuide(port).replace(
+      "listen(port, '127.0.0.1');",
+      "listen(port, '127.0.0.1', () => setTimeout(() => { console.log('closing early'); process.exit(4); }, 300));",
+    );
+    const project = projectOf(text);
+    const waits = { kind: 'run' as const, command: 'node -e "setTimeout(() => {}, 1500)"', at: 'guide.md:20' };
+    const followed = await follow({ ...project, steps: [...project.steps.slice(0, -1), waits] }, 'ends-early');
+    expect(followed.problem).toBe(
+      `guide.md (pings): step 3 (\`node server.mjs --port ${port}\`) ended (exit 4) before the guide did:\nclosing early`,
+    );
+  }, 60_000);
+
   (namespaces ? it : it.skip)(
     'gives a guide with servers a loopback of its own: a port taken on the machine is free in it',
     async () => {
