@@ -358,7 +358,7 @@ export interface components {
          */
         "Retry-After": number;
         /**
-         * @description The bearer challenge; carries `error="invalid_token"` when a key was sent.
+         * @description The bearer challenge; carries `error="invalid_token"` when the answer is `invalid_api_key`.
          * @example Bearer realm="petstore"
          */
         "WWW-Authenticate": string;

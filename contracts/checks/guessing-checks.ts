@@ -29,6 +29,15 @@ export const keyGuessingThrottled: Check = {
     const first = await send(guess(0));
     if (first.status === 429) return;
     expectStatus(first, [401], 'an unknown key');
+    // The spec: "A service that keeps no such limit may leave them out of a `401`": none announced, none kept.
+    if (!['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'].some((name) => name in first.headers))
+      return reportRule(
+        context,
+        'guessing_throttled',
+        'Key guessing is never throttled',
+        ['Received: a 401 to an unknown key with no X-RateLimit-* (no limit kept) / Expected: a limit, then 429'],
+        first,
+      );
     const { remaining, reset } = rateLimitHeadersOf(first, 'the 401 to an unknown key');
     if (reset - serverEpochSeconds(first) > LONGEST_WINDOW_TO_EXHAUST_SECONDS)
       throw new CheckNotApplicable(

@@ -159,7 +159,7 @@ export const SENTENCE_TABLE: readonly SentenceRow[] = [
   },
   {
     sentence:
-      'The HTTP layer (the server the service runs in, before any operation) may answer on its own, in its own format and without `X-RateLimit-*`, what HTTP lets a server answer for itself: a request that is not well-formed HTTP (`400`, a closed connection), one too slow (`408`), a target or header section too long (`414`, `431`), a transfer coding it does not implement (`501`), an HTTP version it does not take (`505`), an expectation it cannot meet (`417`), and `OPTIONS *`.',
+      'The HTTP layer (the server the service runs in, before any operation) may answer on its own, in its own format and without `X-RateLimit-*`, what HTTP lets a server answer for itself: a request that is not well-formed HTTP (`400`, a closed connection), one too slow (`408`), a target or header section too long (`414`, `431`), a transfer coding it does not implement (`501`), a body without `Content-Length` it will not read (`411`), an HTTP version it does not take (`505`, `426`), an expectation it cannot meet (`417`), and `OPTIONS *`.',
     verifiedBy: ['every_method_routed', 'undeclared_surroundings_ignored', 'rate_limit_headers_on_every_response'],
     notCheckable:
       'a permission: the suite takes such an answer (a bare status before any operation) as a warning, never a failure, wherever it shows',
@@ -191,13 +191,6 @@ export const SENTENCE_TABLE: readonly SentenceRow[] = [
       'rate_limit_exceeded_answer',
       'ban_after_repeated_rejections',
     ],
-  },
-  {
-    sentence:
-      'Where the service itself answers such a request with an `Error`, its codes are `request_timeout` (408) and `request_header_fields_too_large` (431).',
-    verifiedBy: ['every_method_routed'],
-    notCheckable:
-      "408 and 431 themselves: provoking them needs a client that stalls for the server's header timeout or a header block past its limit, which the suite never sends to a live target (it would tie up or be logged as an attack on staging); `every_method_routed` sends method tokens a parser may refuse on a raw socket and takes a bare 400, 408, 431 or 501 as a warning; the fake is held to 408 and 431 by test/robustness/hostile-http.test.ts and slow-clients.test.ts",
   },
   { sentence: 'Production', notCheckable: NAMES_A_THING },
   { sentence: 'Staging', notCheckable: NAMES_A_THING },
@@ -333,7 +326,7 @@ export const SENTENCE_TABLE: readonly SentenceRow[] = [
     verifiedBy: ['rate_limit_exceeded_answer', 'quota_window_rolls_over', 'fixed_utc_windows'],
   },
   {
-    sentence: 'The bearer challenge; carries `error="invalid_token"` when a key was sent.',
+    sentence: 'The bearer challenge; carries `error="invalid_token"` when the answer is `invalid_api_key`.',
     verifiedBy: ['missing_api_key_rejected', 'invalid_api_key_rejected'],
   },
   {
