@@ -6,8 +6,9 @@ import { availableParallelism } from 'node:os';
 export default {
   // Most of the long suites wait (paced runs against a server, Redis, Chromium, child processes) rather
   // than compute: at least three at once overlap those waits even on two cores (npm test here: 308 s -> 164 s).
-  // A fourth: the two witness runs (test/witnesses) spend minutes waiting for quota windows from the start.
-  maxWorkers: Math.max(4, availableParallelism() - 1),
+  // Two more: the four witness runs (test/witnesses: Express, Fastify, Go, Flask) spend minutes waiting
+  // for quota windows from the start, and would otherwise hold every worker while they wait.
+  maxWorkers: Math.max(6, availableParallelism() - 1),
   // Suites marked @startsFirst (they mostly wait) run before the others, so a fresh clone ends no later than a warm one.
   testSequencer: '<rootDir>/test/waiting-first-sequencer.js',
   testEnvironment: 'node',
