@@ -74,7 +74,7 @@ export const HTML_TEMPLATE = `<!doctype html>
   <span class="swatch" style="background: hsl(50, 65%, 62%)"></span> half of them ·
   <span class="swatch" style="background: hsl(0, 65%, 62%)"></span> none ·
   <span class="swatch cannot"></span> blue hatching: no target here can be made to give it (a documented 500 on a live service: only a request that finds a defect provokes one), left out of the percent, not a gap ·
-  <span class="swatch none"></span> grey stripes: the spec does not document that header on that status. An answer that is not JSON exercises nothing.</p>
+  <span class="swatch none"></span> striped grey: the spec does not document that header on that status. An answer that is not JSON exercises nothing.</p>
 <table class="heat" id="heatmap">
   <thead><tr><th></th>{{#each heat.headers}}<th class="col">{{this}}</th>{{/each}}</tr></thead>
   <tbody>
