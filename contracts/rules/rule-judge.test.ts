@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { parsedJson, type Exchange } from '../core/exchange.js';
-import { isBearerCredential, firstChallenge } from './http-grammar.js';
+import { isBearerCredential, firstChallenge, recoversBearerToken } from './http-grammar.js';
 import { duplicateMemberNames } from './json-members.js';
 import { EXCHANGE_RULES, ruleBreaks } from './rule-judge.js';
 import { RULES, RULE_NAMES, type RuleName } from './rule-table.js';
@@ -79,6 +79,8 @@ const BREAKS: Array<[RuleName, Exchange]> = [
   ],
   ['no_cookies', exchange({ headers: { 'set-cookie': 'session=abc; HttpOnly' } })],
   ['malformed_credentials_refused', exchange({ requestHeaders: { Authorization: 'Bearer free-test-key, Bearer x' } })],
+  ['malformed_credentials_refused', exchange({ requestHeaders: { Authorization: 'Bearer free-test-key\u00a0' } })],
+  ['credentials_read_strictly', exchange({ requestHeaders: { Authorization: 'Bearer\tfree-test-key' } })],
   [
     'content_type_syntax',
     exchange({ headers: { 'content-type': 'application/json; charset=utf-8, application/json' } }),
@@ -181,6 +183,16 @@ describe('the rule table', () => {
     expect(broken(ex, true)).toContain(rule);
   });
 
+  it('only ever notes a MAY: a token recovered byte for byte from an invalid construct (RFC 9110 §2.4)', () => {
+    for (const authorization of ['Bearer\tfree-test-key', 'Bearer: free-test-key', 'Bearer\u00a0free-test-key']) {
+      const found = ruleBreaks(exchange({ requestHeaders: { Authorization: authorization } }), true);
+      expect([authorization, found.map(({ rule, severity }) => `${rule} ${severity}`)]).toEqual([
+        authorization,
+        ['credentials_read_strictly warning'],
+      ]);
+    }
+  });
+
   it('warns for a SHOULD unless strict, and fails a MUST either way', () => {
     const noStore = exchange({ headers: { 'cache-control': 'max-age=0' } });
     expect(ruleBreaks(noStore, false)[0]?.severity).toBe('warning');
@@ -207,6 +219,20 @@ describe('the grammar the rules read', () => {
       'Bearer token=abc',
     ])
       expect([bad, isBearerCredential(bad)]).toEqual([bad, false]);
+  });
+
+  it('tells a token recoverable byte for byte from one that is not the one sent', () => {
+    for (const ok of ['Bearer\tabc', 'Bearer: abc', 'bearer \t abc', 'Bearer\u00a0abc'])
+      expect([ok, recoversBearerToken(ok)]).toEqual([ok, true]);
+    for (const bad of [
+      'Bearer abc\u00a0',
+      'Bearer abc,',
+      'Bearer token=abc',
+      'Bearer "abc"',
+      'Bearer a b',
+      'Basic abc',
+    ])
+      expect([bad, recoversBearerToken(bad)]).toEqual([bad, false]);
   });
 
   it('reads only the first of several challenges', () => {
