@@ -273,6 +273,12 @@ describe("the model of the spec's promises", () => {
       'refused_never_admitted',
     ]);
     expect(oneByOne(model([]), [exchange('GET', '/categories', 200, { json: [], request: {} })])).toEqual([]);
+    // The HTTP layer may read a method in another letter case as its upper-case spelling (gunicorn does):
+    // `get` on a path with GET may be that GET; `post` on a path without POST may not.
+    expect(oneByOne(uniform(), [exchange('get', '/categories', 200, { json: [] })])).toEqual([]);
+    expect(oneByOne(uniform(), [exchange('post', '/store/orders', 201, { json: [] })])).toEqual([
+      'refused_never_admitted',
+    ]);
     expect(oneByOne(uniform(), [exchange('GET', '/categories', 200, { json: [], request: {} })])).toEqual([
       'refused_never_admitted',
     ]);
