@@ -102,6 +102,28 @@ describe('checkProperty', () => {
     expect(broken[0]!.lines[0]).toMatch(/^Counterexample \(bodies, shrunk from \d+ to \d+ characters/);
   });
 
+  it("leaves a finding of the key's windows to the check: the case is neither failed nor shrunk for it", async () => {
+    const broken: BrokenPromise[] = [];
+    let sent = 0;
+    const exchange = {
+      status: 429,
+      request: { method: 'GET', url: '/v1/categories', headers: {} },
+    } as unknown as Exchange;
+    const tried = await checkProperty(
+      context(8, undefined, () => 0, broken),
+      'reads',
+      fc.integer(),
+      async () => {
+        sent += 1;
+        if (sent === 1) broken.push({ promise: 'no_surprise_rate_limit', title: '429', lines: [], exchange });
+      },
+      { runs: 5 },
+    );
+    expect(tried).toBe(5);
+    expect(sent).toBe(5);
+    expect(broken.map(({ promise }) => promise)).toEqual(['no_surprise_rate_limit']);
+  });
+
   // A live key's quota is spent where coverage needs it: cases stop once they keep showing nothing new.
   it('stops sending after `patience` cases in a row show nothing new; with no patience sends every case', async () => {
     const shown = new Set<string>();

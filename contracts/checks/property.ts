@@ -3,6 +3,7 @@ import { CheckFailure, isCheckFailure, isSkip, type CheckContext } from './check
 import { evidenceFacets } from '../generate/evidence.js';
 import { caseSize, shrinkValue } from '../generate/shrink-value.js';
 import type { BrokenPromise } from '../model/broken-promise.js';
+import { QUOTA_PROMISES } from '../model/quota-model.js';
 
 /**
  * Requests a failing property may spend looking for a smaller counterexample, against the target; past
@@ -92,9 +93,12 @@ export async function checkProperty<T>(
     } catch (thrown) {
       error = thrown;
     }
-    const broken = context.takeBrokenPromises();
-    for (const found of earlier) context.report(found);
-    return { ...(error !== undefined && { error }), broken };
+    const taken = context.takeBrokenPromises();
+    // A finding of the key's windows or of a burst depends on what came before, not on the case: it
+    // stays the check's, and the case is not shrunk for it (every resend would cost the key again).
+    const ofTheCase = (found: BrokenPromise) => !QUOTA_PROMISES.has(found.promise) && found.involved === undefined;
+    for (const found of [...earlier, ...taken.filter((found) => !ofTheCase(found))]) context.report(found);
+    return { ...(error !== undefined && { error }), broken: taken.filter(ofTheCase) };
   };
   let cases = 0;
   let drawn = 0;
