@@ -117,4 +117,34 @@ describe('junitReport', () => {
     expect(xml).toContain('<property name="coverage.listCategories 200 X-RateLimit-Limit" value="exercised"/>');
     expect(xml).toContain('<property name="coverage.listOrders 429" value="not exercised"/>');
   });
+
+  it('shows warnings as a skipped `<check> warnings` case and counts them, a warning only noted included once', () => {
+    const judged =
+      "server_version_hidden: GET answered 200: names its version; Received: server: nginx/1.25.3 / Expected: no version; curl -X GET 'https://x/v1/categories'";
+    const warned: SuiteReport = {
+      ...staging,
+      results: [
+        {
+          ...staging.results[0]!,
+          warnings: [judged],
+          // The model notes the warning it keeps (the same one, without its curl); a parser's refusal is only noted.
+          notes: [
+            'warning server_version_hidden: GET answered 200: names its version; Received: server: nginx/1.25.3 / Expected: no version',
+            'warning method_case_kept: get /categories refused by the parser; Received: 400 / Expected: 404 or 405',
+            'waited 2 s for Retry-After',
+          ],
+        },
+        ...staging.results.slice(1),
+      ],
+    };
+    const text = junitReport({ ...run, targets: [warned] });
+    expect(text).toContain(
+      '<testcase classname="contract.url" name="list_categories_conforms warnings" time="0">\n      <skipped message="2 warnings (a SHOULD the target broke; --strict makes it a failure): server_version_hidden: GET answered 200',
+    );
+    expect(text).toContain(
+      "curl -X GET 'https://x/v1/categories'\nmethod_case_kept: get /categories refused by the parser",
+    );
+    expect(text).toContain('<property name="warnings" value="2"/>');
+    expect(text).toContain('tests="5" failures="1" errors="0" skipped="2"');
+  });
 });
