@@ -3,6 +3,7 @@ import { CheckFailure, isCheckFailure, isSkip, type CheckContext } from './check
 import { evidenceFacets } from '../generate/evidence.js';
 import { caseSize, shrinkValue } from '../generate/shrink-value.js';
 import type { BrokenPromise } from '../model/broken-promise.js';
+import type { Exchange } from '../core/exchange.js';
 import { QUOTA_PROMISES } from '../model/quota-model.js';
 
 /**
@@ -11,8 +12,8 @@ import { QUOTA_PROMISES } from '../model/quota-model.js';
  */
 export const SHRINK_REQUESTS = 150;
 
-/** The model's findings a property already shrank: the runner's shrink of model findings (runner/shrink-findings.ts) leaves them. */
-export const shrunkFindings = new WeakSet<BrokenPromise>();
+/** The exchanges of smallest cases a property shrank to: the runner's shrink of model findings (runner/shrink-findings.ts) leaves their findings. */
+export const smallestExchanges = new WeakSet<Exchange>();
 
 /**
  * Which of a property's cases a run sends now. A run with a budget tries its evidence first: every
@@ -156,6 +157,9 @@ async function shrinkAndThrow<T>(
 ): Promise<never> {
   const requestsSent = (context as PropertyContext).requestsSent;
   const startedAt = requestsSent?.() ?? 0;
+  // What the check found before this case stays first; what the windows show during the shrink comes after its finding.
+  const beforeShrink = context.takeBrokenPromises();
+  for (const finding of beforeShrink) context.report(finding);
   let smallest = failing;
   // Findings of other kinds met on the way are the target's too: kept, after the shrunk one.
   const metOnTheWay: BrokenPromise[] = [];
@@ -177,28 +181,30 @@ async function shrinkAndThrow<T>(
     return { steps: -1, attempts: -1, exhausted: true };
   });
   const spent = requestsSent ? `${requestsSent() - startedAt} requests` : `${shrunk.attempts} cases`;
-  const found = [
+  const counterexample = [
     `Counterexample (${what}, shrunk from ${caseSize(failing.value)} to ${caseSize(smallest.value)} characters in ${spent} of a ${SHRINK_REQUESTS}-request budget${shrunk.exhausted ? `; ${stoppedBy ? stoppedBy.message : 'the budget ran out'}, it may shrink further` : ''}): ${describe(smallest.value)}`,
   ];
   const replay = `Replay with: --seed ${context.seed}`;
   const { error, broken } = smallest.outcome;
-  const [cause, ...rest] = broken;
-  if (cause) {
-    // The model's finding, shown on the smallest case's exchange, the shrunk case first.
-    const shown = { ...cause, lines: [...found, ...cause.lines, replay] };
-    shrunkFindings.add(shown);
-    context.report(shown);
-    const promises = new Set(broken.map(({ promise }) => promise));
-    const earlierOthers = failing.outcome.broken.filter(({ promise }) => !promises.has(promise));
-    for (const other of [...rest, ...earlierOthers]) context.report(other);
-    reportNew(context, metOnTheWay, new Set([...promises, ...earlierOthers.map(({ promise }) => promise)]));
-    throw new CheckFailure(cause.title, [...found, ...cause.lines, replay], cause.exchange, undefined, cause.promise);
+  const during = context.takeBrokenPromises();
+  for (const finding of during.slice(0, beforeShrink.length)) context.report(finding);
+  // Each of the model's findings of the smallest case stands on its exchange, the shrunk case first.
+  const shown = broken.map((finding) => ({ ...finding, lines: [...counterexample, ...finding.lines, replay] }));
+  for (const finding of shown) {
+    smallestExchanges.add(finding.exchange);
+    context.report(finding);
   }
-  reportNew(context, metOnTheWay, new Set());
+  const promises = new Set(broken.map(({ promise }) => promise));
+  const earlierOthers = failing.outcome.broken.filter(({ promise }) => !promises.has(promise));
+  for (const other of [...earlierOthers, ...during.slice(beforeShrink.length)]) context.report(other);
+  reportNew(context, metOnTheWay, new Set([...promises, ...earlierOthers.map(({ promise }) => promise)]));
+  const [cause] = shown;
+  if (cause) throw new CheckFailure(cause.title, cause.lines, cause.exchange, undefined, cause.promise);
   const failure = error as CheckFailure;
+  if (failure.exchange) smallestExchanges.add(failure.exchange);
   throw new CheckFailure(
     failure.title,
-    [...found, ...failure.lines, replay],
+    [...counterexample, ...failure.lines, replay],
     failure.exchange,
     failure.sequence,
     failure.broke,

@@ -25,6 +25,13 @@ describe('shrinkValue', () => {
     expect(shrunk.attempts).toBeLessThan(80);
   });
 
+  it('makes a string that must stay long plain in a few attempts, runs of characters at once', async () => {
+    const long = '🐾\u202ee\u0301'.repeat(70);
+    const shrunk = await shrinkValue(long, async (candidate) => [...candidate].length > 255, { budget: 150 });
+    expect(shrunk.value).toBe('a'.repeat(256));
+    expect(shrunk.attempts).toBeLessThan(40);
+  });
+
   it('drops the members the failure does not need, and keeps those it does', async () => {
     const { stillFails } = counted((candidate: Record<string, unknown>) => candidate.count === 7);
     const shrunk = await shrinkValue({ name: 'cat', count: 7, tags: ['a', 'b'], active: true }, stillFails, {

@@ -139,13 +139,31 @@ async function removeRuns<T>(items: T[], attempt: (kept: T[]) => Promise<boolean
   return current;
 }
 
+const isPlain = (unit: string) => /^[A-Za-z0-9]$/.test(unit);
+
 async function shrinkString(text: string, attempt: Attempt): Promise<string> {
-  const units = await removeRuns([...text], (kept) => attempt(kept.join('')));
-  // What is left and is not plain: tried as a plain letter, so only the characters that cause it stay unusual.
-  for (let index = 0; index < units.length; index += 1) {
-    if (/^[A-Za-z0-9]$/.test(units[index]!)) continue;
-    const plain = [...units.slice(0, index), PLAIN, ...units.slice(index + 1)];
-    if (await attempt(plain.join(''))) units[index] = PLAIN;
+  // All plain first, when that still fails: a failure of length alone then shrinks in a few requests
+  // (every run removed from a plain string is the same candidate, sent once).
+  const plainText = PLAIN.repeat([...text].length);
+  const start = plainText !== text && (await attempt(plainText)) ? plainText : text;
+  const units = await removeRuns([...start], (kept) => attempt(kept.join('')));
+  // What is left and is not plain is tried as plain letters, runs of it at once (all, halves, ... one),
+  // so a long string that must stay long costs a few requests, and only the characters that cause it stay unusual.
+  const plainAt = (indices: readonly number[]) => {
+    const plain = [...units];
+    for (const index of indices) plain[index] = PLAIN;
+    return plain;
+  };
+  let unusual = units.flatMap((unit, index) => (isPlain(unit) ? [] : [index]));
+  for (let run = unusual.length; run >= 1; run = run === 1 ? 0 : Math.ceil(run / 2)) {
+    for (let start = 0; start < unusual.length;) {
+      const chosen = unusual.slice(start, start + run);
+      const plain = plainAt(chosen);
+      if (await attempt(plain.join(''))) {
+        for (const index of chosen) units[index] = PLAIN;
+        unusual = unusual.filter((index) => !chosen.includes(index));
+      } else start += run;
+    }
   }
   return units.join('');
 }

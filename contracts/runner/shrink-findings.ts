@@ -1,5 +1,5 @@
-import { SHRINK_REQUESTS, shrunkFindings } from '../checks/property.js';
-import type { ContractRequest, Exchange } from '../core/exchange.js';
+import { SHRINK_REQUESTS, smallestExchanges } from '../checks/property.js';
+import type { ContractRequest } from '../core/exchange.js';
 import { caseSize, shrinkValue } from '../generate/shrink-value.js';
 import type { BrokenPromise } from '../model/broken-promise.js';
 import { QUOTA_PROMISES } from '../model/quota-model.js';
@@ -20,7 +20,7 @@ function shrinkable(found: BrokenPromise, request: ContractRequest | undefined):
     found.involved === undefined &&
     found.exchange.status !== 429 &&
     !QUOTA_PROMISES.has(found.promise) &&
-    !shrunkFindings.has(found)
+    !smallestExchanges.has(found.exchange)
   );
 }
 
@@ -39,11 +39,10 @@ export async function shrinkFindingsOf(
 ): Promise<void> {
   const startedAt = tally.requests;
   const spent = () => tally.requests - startedAt;
-  const shrunkAnswers = new Set<Exchange>();
   for (const found of [...tally.broken]) {
     const request = session.requestOf(found.exchange);
-    if (shrunkAnswers.has(found.exchange) || !shrinkable(found, request) || spent() >= budget) continue;
-    shrunkAnswers.add(found.exchange);
+    if (!shrinkable(found, request) || spent() >= budget) continue;
+    smallestExchanges.add(found.exchange);
     // What the smallest request broke: every promise, the first one (found) with the same status among them.
     let smallest = { json: request.json, broken: tally.broken.filter(({ exchange }) => exchange === found.exchange) };
     const metOnTheWay: BrokenPromise[] = [];
@@ -77,9 +76,8 @@ export async function shrinkFindingsOf(
     tally.broken.forEach((original, index) => {
       if (original.exchange !== found.exchange) return;
       const replacement = smallest.broken.find(({ promise }) => promise === original.promise) ?? original;
-      const shown: BrokenPromise = { ...replacement, lines: [line, ...replacement.lines] };
-      shrunkFindings.add(shown);
-      tally.broken[index] = shown;
+      smallestExchanges.add(replacement.exchange);
+      tally.broken[index] = { ...replacement, lines: [line, ...replacement.lines] };
     });
     // Other findings met on the way are the target's too; one of a promise already shown adds nothing.
     const present = new Set(tally.broken.map(({ promise }) => promise));
