@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, type AddressInfo, type Server } from 'node:net';
+import { startFakeServer } from '../../mocks/server/index.js';
+import { wrapping } from '../broken-variants/variant.js';
 import type { ContractRequest, SentRequest } from '../core/exchange.js';
 import { curlCommand } from './curl-command.js';
 import { sendRequest } from './send-request.js';
@@ -184,5 +186,38 @@ describe('the printed curl sends what the suite sent, byte for byte', () => {
     const host = { ignore: ['host'] };
     expect(wireOf(curl, host)).toEqual(wireOf(suite, host));
     expect(curl.head.toString('latin1')).toContain(`\r\nHost: ${origin.slice('http://'.length)}\r\n`);
+  });
+});
+
+describe('the reported case, against a service that trims its token as JavaScript trims', () => {
+  it('admits `Bearer <key>` + 0xA0 from the suite, and from the printed curl in bash alike', async () => {
+    // String.prototype.trim removes U+00A0: the byte 0xA0 read as latin1 is trimmed away, UTF-8's C2 A0 is not.
+    const service = await startFakeServer({
+      port: 0,
+      ...wrapping((request, next) => {
+        const token = /^Bearer (.+)$/i.exec(request.header('authorization') ?? '')?.[1]?.trim();
+        return next(token ? { headers: { Authorization: `Bearer ${token}` } } : undefined);
+      }),
+    });
+    try {
+      const key = 'free-test-key';
+      const sent = await sendRequest(service.baseUrl, key, {
+        method: 'GET',
+        path: '/categories',
+        auth: { spell: (each) => `Bearer ${each}\u00a0` },
+      });
+      expect(sent.status).toBe(200);
+      const command = curlCommand(sent.request, key);
+      expect(command).toContain(`"\${PETSTORE_API_KEY}"$'\\xa0'`);
+      const child = spawn('bash', ['-c', `${command} -s -o /dev/null -w '%{http_code}'`], {
+        env: { ...process.env, PETSTORE_API_KEY: key },
+      });
+      let status = '';
+      child.stdout.on('data', (chunk: Buffer) => (status += chunk.toString()));
+      await once(child, 'close');
+      expect(status).toBe('200');
+    } finally {
+      await service.close();
+    }
   });
 });
