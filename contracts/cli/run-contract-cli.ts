@@ -114,6 +114,7 @@ async function runAgainst(
         capabilities: descriptor.capabilities,
         checks: checks.map((check) => check.name),
         ...(settings.maxMinutes !== undefined && { maxMinutes: settings.maxMinutes }),
+        ...(session.evidencePlan?.rehearsal && { rehearsal: session.evidencePlan.rehearsal }),
       });
       progress.estimate = expectedRequests(cost);
       io.out(runCostText(cost, settings));

@@ -65,6 +65,8 @@ export interface EvidencePlan {
   entries: number;
   /** For each entry the rehearsal reached, the checks whose requests tried it there. */
   triedBy: ReadonlyMap<string, readonly string[]>;
+  /** What each check's fixed cases cost in the rehearsal, in the run's order: what the run's first minutes will spend and create. */
+  rehearsal?: ReadonlyArray<{ check: string; requests: number; records: number }>;
 }
 
 /** What a run tried of the catalogue against one target: the report's evidence lines and the JSON report's `evidence`. */

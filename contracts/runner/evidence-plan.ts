@@ -3,7 +3,7 @@ import { RULES } from '../rules/rule-table.js';
 import { startFakeTarget } from '../targets/fake-target.js';
 import { skipReason, type TargetDescriptor } from '../targets/target.js';
 import { evidenceCatalogue, type EvidencePlan } from './evidence-catalogue.js';
-import { runCheckInPhase } from './run-check.js';
+import { runCheckInPhase, sessionOf } from './run-check.js';
 import { WINDOW_DRIVING_CHECKS } from './run-cost.js';
 import { suiteSettings, type SuiteSettings } from './suite-settings.js';
 
@@ -14,6 +14,8 @@ export interface Rehearsed {
   tried: ReadonlySet<string>;
   /** The documented answers (operation x status x header) its requests reached. */
   observed?: ReadonlySet<string>;
+  /** Records its requests created. */
+  records?: number;
 }
 
 /** The checks that reach the most of `what` not yet `covered` per request, one after the other, until none adds any. */
@@ -88,6 +90,8 @@ export async function planEvidence(
         requests: result.requests,
         tried: new Set(tried.filter((entry) => catalogue.has(entry))),
         observed: new Set(result.observed),
+        // The stage is reset before each check: what its model holds is what this check created.
+        records: sessionOf(stage.descriptor).model.created().length,
       });
     }
   } finally {
@@ -123,5 +127,9 @@ export async function planEvidence(
     requests: chosen.reduce((sum, { requests }) => sum + requests, 0),
     entries: triedBy.size,
     triedBy,
+    rehearsal: order.flatMap((check) => {
+      const rehearsal = rehearsed.find((candidate) => candidate.check === check);
+      return rehearsal ? [{ check, requests: rehearsal.requests, records: rehearsal.records ?? 0 }] : [];
+    }),
   };
 }

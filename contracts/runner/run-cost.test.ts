@@ -25,6 +25,27 @@ describe('estimateRunCost', () => {
     );
   });
 
+  it("counts the records a bounded run makes from its rehearsal: the fixed cases' records come first", () => {
+    const early = { runs: 20, keyLimit: 60, capabilities: ['writes', 'quota'] as const, checks: [], maxMinutes: 2 };
+    // Two minutes of a free key hold about 220 requests: the first check's 100 requests and 50 records all fit.
+    const frontLoaded = estimateRunCost({
+      ...early,
+      rehearsal: [
+        { requests: 100, records: 50 },
+        { requests: 400, records: 0 },
+      ],
+    });
+    const spread = estimateRunCost({
+      ...early,
+      rehearsal: [
+        { requests: 400, records: 0 },
+        { requests: 100, records: 50 },
+      ],
+    });
+    expect(frontLoaded.bounded!.records).toBe(50);
+    expect(spread.bounded!.records).toBe(0);
+  });
+
   it('holds the whole run when the bound is longer than the run', () => {
     const whole = freeKeyRun();
     const roomy = freeKeyRun(Math.ceil(whole.seconds / 60) + 1);

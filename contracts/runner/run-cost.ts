@@ -22,12 +22,33 @@ const FIXED_RECORDS = 66;
 const RECORDS_PER_RUN = 2.5;
 // How fast a run goes on a key, in requests per minute per request the key allows a minute: many of a
 // run's requests cost the key nothing (401s, 429s, preflights). A free key's whole run: 857 requests in
-// 597 s (1.43); its first five minutes, evidence first: 552 requests in 276 s, of which 55 created a
-// record (1.84 a minute per allowed request; 0.1 records a request). Measured on 2026-11-28 against the
-// standalone fake, --seed 2026.
+// 597 s (1.43); its first five minutes, evidence first: 552 requests in 276 s (1.84). Measured on
+// 2026-11-28 against the standalone fake, --seed 2026.
 const PACE = 1.43;
 const EARLY_PACE = 1.84;
-const EARLY_RECORDS_PER_REQUEST = 0.1;
+
+/** What a check's fixed cases cost in the rehearsal of a budgeted run (evidence-plan.ts), in the run's order. */
+export interface RehearsedCost {
+  requests: number;
+  records: number;
+}
+
+/**
+ * The records a run creates in its first `sent` requests: the fixed cases come first, each check's as
+ * its rehearsal measured them (most of a run's records are its boundary bodies, made early); past them,
+ * the rest of the records in proportion to the rest of the requests.
+ */
+function recordsWithin(sent: number, rehearsal: readonly RehearsedCost[], whole: RunCost): number {
+  let before = 0;
+  let made = 0;
+  for (const step of rehearsal) {
+    if (before + step.requests >= sent) return made + (step.records * (sent - before)) / Math.max(1, step.requests);
+    before += step.requests;
+    made += step.records;
+  }
+  const rest = whole.requests - before;
+  return made + (rest > 0 ? Math.max(0, whole.records - made) * Math.min(1, (sent - before) / rest) : 0);
+}
 
 /** Requests one window-driving check sends: the key's limit, the probe before it and the 429 after. */
 export const windowRequests = (keyLimit: number) => keyLimit + 3;
@@ -60,6 +81,8 @@ export function estimateRunCost(options: {
   checks: readonly string[];
   /** `--max-minutes`: the run stops there, and costs what fits. */
   maxMinutes?: number;
+  /** The fixed cases' cost per check, from the rehearsal of a budgeted run, in the run's order. */
+  rehearsal?: readonly RehearsedCost[];
 }): RunCost {
   const quota = options.capabilities.includes('quota');
   const windows = quota ? options.checks.filter((name) => WINDOW_DRIVING_CHECKS.has(name)).length : 0;
@@ -68,13 +91,15 @@ export function estimateRunCost(options: {
   // Every window used up is waited out to its end, and the requests that cost the key nothing go between.
   const seconds = Math.ceil(requests / (options.keyLimit * PACE)) * 60;
   const writes = options.capabilities.includes('writes');
-  const records = writes ? Math.round(FIXED_RECORDS + RECORDS_PER_RUN * options.runs) : 0;
+  const rehearsal = options.rehearsal ?? [];
+  const early = rehearsal.reduce((sum, step) => sum + step.records, 0);
+  const records = writes ? Math.max(early, Math.round(FIXED_RECORDS + RECORDS_PER_RUN * options.runs)) : 0;
   const cost = { requests, windowRequests: window, seconds, records };
   const { maxMinutes } = options;
   if (maxMinutes === undefined || maxMinutes * 60 >= seconds) return cost;
   // Evidence first: the checks that fit are the cheap, keyless-heavy ones, so the early pace is quicker.
   const fits = Math.min(requests, Math.round(EARLY_PACE * options.keyLimit * maxMinutes));
-  const fitRecords = writes ? Math.min(records, Math.round(fits * EARLY_RECORDS_PER_REQUEST)) : 0;
+  const fitRecords = writes ? Math.min(records, Math.round(recordsWithin(fits, rehearsal, cost))) : 0;
   return { ...cost, bounded: { minutes: maxMinutes, requests: fits, records: fitRecords } };
 }
 
