@@ -110,7 +110,7 @@ export function contractProgram(command: string): Command {
     )
     .option(
       '--require-complete',
-      'fail (exit 1) when the run did less than asked: checks left out by --max-minutes or --max-requests, evidence of the catalogue not tried',
+      "fail (exit 1) when the run did less than asked: checks left out by --max-minutes or --max-requests, checks not completed (interrupted, a wait no run can hold, the key's quota used up, the target silent), evidence of the catalogue not tried",
     )
     .option(
       '--strict',
