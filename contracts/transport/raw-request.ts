@@ -61,7 +61,8 @@ function parsed(received: Buffer, method: string, closed: boolean) {
   for (const line of lines) {
     const colon = line.indexOf(':');
     const name = line.slice(0, colon).trim().toLowerCase();
-    const value = line.slice(colon + 1).trim();
+    // Only OWS (SP, HTAB: RFC 9110 §5.5): JavaScript's trim() would also take a 0xA0 read as U+00A0.
+    const value = line.slice(colon + 1).replace(/^[ \t]+|[ \t]+$/g, '');
     headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`;
   }
   const rest = received.subarray(end + 4);

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { sendRequest, sentRequest } from './send-request.js';
 
 let server: Server | undefined;
@@ -60,6 +60,32 @@ describe('sendRequest over pooled connections', () => {
     await expect(sendRequest(baseUrl, 'k', { method: 'GET', path: '/categories' })).rejects.toThrow(
       /socket hang up|ECONNRESET/,
     );
+  });
+});
+
+describe('answers read alike by both senders', () => {
+  it('keeps a header value that ends in the byte 0xA0 (only SP and HTAB are padding), on node:http and on the raw socket', async () => {
+    // The answer's bytes exactly: Node's own server would choose the header's encoding itself.
+    const answer = Buffer.concat([
+      Buffer.from('HTTP/1.1 200 OK\r\nX-Note: caf'),
+      Buffer.from([0xe9, 0xa0]),
+      Buffer.from(' \r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}'),
+    ]);
+    const raw = createNetServer((socket) => socket.once('data', () => socket.end(answer)));
+    await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+    try {
+      const baseUrl = `http://127.0.0.1:${(raw.address() as AddressInfo).port}/v1`;
+      const pooled = await sendRequest(baseUrl, 'k', { method: 'GET', path: '/categories' });
+      // Two Authorization fields go out on a socket of their own.
+      const onSocket = await sendRequest(baseUrl, 'k', {
+        method: 'GET',
+        path: '/categories',
+        auth: { authorization: 'Bearer a\nBearer b' },
+      });
+      expect([pooled.headers['x-note'], onSocket.headers['x-note']]).toEqual(['caf\u00e9\u00a0', 'caf\u00e9\u00a0']);
+    } finally {
+      raw.close();
+    }
   });
 });
 
