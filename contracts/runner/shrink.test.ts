@@ -1,4 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { checkNamed } from '../checks/registry.js';
 import { onCreate, textAnswer } from '../broken-variants/variant.js';
 import { startFakeTarget } from '../targets/fake-target.js';
@@ -46,12 +48,25 @@ const oneLargeBody: Check = {
   },
 };
 
+/** Runs a printed curl in bash, as a developer would paste it, and reads the status it got. */
+async function statusOfCurl(curl: string): Promise<number> {
+  const child = spawn('bash', ['-c', `${curl} -s -o /dev/null -w '%{http_code}' --max-time 10`], {
+    env: { ...process.env, PETSTORE_API_KEY: 'free-test-key' },
+  });
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  await once(child, 'close');
+  return Number(out);
+}
+
+/** The check's result against the service; its reproduction, run in bash against it, gets the 500 again. */
 async function runAgainst(character: string, checks: readonly Check[]): Promise<CheckResult> {
   const target = await startFakeTarget(failsOn(character));
   try {
     const [result] = await runChecks(checks, target.descriptor, {
       settings: suiteSettings({ live: false, seed: 2026, runs: 20 }),
     });
+    expect(await statusOfCurl(result!.failure!.curl!)).toBe(500);
     return result!;
   } finally {
     await target.close();
