@@ -4,25 +4,17 @@ import { junitReport } from '../report/junit-report.js';
 import { coverageText, matrixText } from '../report/matrix-report.js';
 import { disagreementsOf, jsonReport, type ContractReport, type SuiteReport } from '../report/suite-report.js';
 import { checkLine, createdText, summaryText } from '../report/terminal-report.js';
-import { summarise, type CheckResult } from '../runner/check-result.js';
+import { summarise } from '../runner/check-result.js';
 import { sessionOf } from '../runner/run-check.js';
 import { runChecks } from '../runner/run-checks.js';
-import {
-  BUDGET_USED_UP,
-  INTERRUPTED,
-  LEFT_OUT,
-  REFUSED_UP_FRONT,
-  suiteSettings,
-  type SuiteSettings,
-} from '../runner/target-session.js';
-import { DEFAULT_MAX_MINUTES, DEFAULT_MAX_REQUESTS, NOT_COMPLETED, waitsPastBudgetText } from '../runner/run-bounds.js';
+import { INTERRUPTED, LEFT_OUT, suiteSettings, type SuiteSettings } from '../runner/target-session.js';
+import { DEFAULT_MAX_MINUTES, DEFAULT_MAX_REQUESTS, waitsPastBudgetText } from '../runner/run-bounds.js';
 import { estimateRunCost, expectedRequests, runCostText } from '../runner/run-cost.js';
 import {
   evidenceAgreementText,
   evidenceCatalogue,
   evidenceSummary,
   evidenceText,
-  type EvidenceSummary,
 } from '../runner/evidence-catalogue.js';
 import { isExitTwoError } from '../targets/target-errors.js';
 import type { RunningTarget } from '../targets/target.js';
@@ -45,6 +37,7 @@ import { unansweredText } from '../report/unanswered-report.js';
 import { runWatchCli } from './watch-cli.js';
 import { runReplayCli } from './replay-cli.js';
 import { RunProgress, waitCountdown } from './progress.js';
+import { incompleteLine, incompleteness } from './incompleteness.js';
 
 export type { CliIo } from './cli-common.js';
 
@@ -61,25 +54,6 @@ function shownFlags(argv: readonly string[]): string[] {
     if (previous === '--header') return `${word.split(':')[0]}: ***`;
     return word;
   });
-}
-
-/**
- * What a run did not do that it was asked to: checks its budget left out or refused (--max-minutes,
- * --max-requests) and evidence of the catalogue not tried. A target's nature (no clock to move on a
- * URL, writes not allowed) is not incompleteness: those skips say why in their own lines.
- */
-function incompleteness(results: readonly CheckResult[], evidence: EvidenceSummary): string[] {
-  const skippedFor = (starts: readonly string[]) =>
-    results.filter(({ outcome, reason }) => outcome === 'skipped' && starts.some((start) => reason?.startsWith(start)));
-  const leftOut = skippedFor([LEFT_OUT, REFUSED_UP_FRONT, BUDGET_USED_UP]);
-  // Stopped midway: interrupted, a wait no run can hold, the key's quota used up, the target silent.
-  const notCompleted = skippedFor([NOT_COMPLETED]);
-  const named = (list: readonly CheckResult[]) => list.map(({ check }) => check).join(', ');
-  return [
-    ...(leftOut.length > 0 ? [`${leftOut.length} checks left out by the budget (${named(leftOut)})`] : []),
-    ...(notCompleted.length > 0 ? [`${notCompleted.length} checks not completed (${named(notCompleted)})`] : []),
-    ...(evidence.notTried.length > 0 ? [`${evidence.notTried.length} evidence entries not tried`] : []),
-  ];
 }
 
 /** Runs every check against one target, in this process, printing each result as it comes. */
@@ -368,10 +342,7 @@ export async function runContractCli(
   if (options.json) await writeReport(options.json, jsonReport(report));
   if (options.html) await writeReport(options.html, htmlReport(htmlInputOfContract(report)));
   // The last line says what a person scrolling to the end must not miss: the run did not do all it was asked.
-  const incomplete = reports.filter((run) => run.incomplete.length > 0);
-  if (incomplete.length > 0)
-    io.out(
-      `INCOMPLETE: ${incomplete.map(({ target, incomplete: what }) => `${target.label}: ${what.join('; ')}`).join(' | ')}${options.requireComplete ? ' (exit 1: --require-complete)' : ' (--require-complete makes this exit 1)'}`,
-    );
+  const last = incompleteLine(reports, options.requireComplete ?? false);
+  if (last) io.out(last);
   return exitCode;
 }
