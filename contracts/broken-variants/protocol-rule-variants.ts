@@ -146,6 +146,16 @@ export const PROTOCOL_RULE_VARIANTS: BrokenVariant[] = [
     }),
   },
   {
+    name: 'key-trimmed-of-unicode-spaces',
+    breaks:
+      'the token is trimmed as JavaScript trims (U+00A0 and other Unicode spaces), so `Bearer <key><U+00A0>` admits a token that is not the one sent (RFC 6750 §2.1: b64token has no such character)',
+    caughtBy: ['malformed_credentials_refused', 'invalid_api_key_rejected'],
+    fake: wrapping((request, next) => {
+      const token = /^Bearer (.+)$/i.exec(request.header('authorization') ?? '')?.[1]?.trim();
+      return next(token ? { headers: { Authorization: `Bearer ${token}` } } : undefined);
+    }),
+  },
+  {
     name: 'other-methods-answered-ok',
     breaks: 'a method the path lacks (PUT, DELETE, PROPFIND, ...) is answered 200 (RFC 9110 §9.1, §15.5.6)',
     caughtBy: ['every_method_routed'],

@@ -104,6 +104,7 @@ export function malformedCredentials(): MalformedCredential[] {
     malformed('"=" inside the token', (key) => `Bearer ${key}=x`, `Bearer ${K}=x`),
     malformed('a colon after the scheme', (key) => `Bearer: ${key}`, `Bearer: ${K}`),
     malformed('a non-breaking space before the key', (key) => `Bearer\u00a0${key}`, `Bearer\\u00a0${K}`),
+    malformed('a non-breaking space after the key', (key) => `Bearer ${key}\u00a0`, `Bearer ${K}\\u00a0`),
     malformed('two Authorization fields, both the key', (key) => `Bearer ${key}\nBearer ${key}`, `Bearer ${K} (twice)`),
     malformed(
       'two Authorization fields, the key and an unknown token',
