@@ -51,14 +51,34 @@ async function startOfMinutePlus(clock: TargetClock, seconds: number): Promise<n
 }
 
 /**
- * A read first: when the key's tightest window ends later than a minute (the day's quota is nearly
- * used), driving it to a 429 would lock the key out for hours, so the check is not applicable.
+ * The target's now when an answer came, by each clock the suite has: on the fake, the clock it counts by
+ * (its Date is this machine's); elsewhere the answer's `Date` and this machine's clock. Neither alone is
+ * the service's clock: a `Date` may lag the moment the service decided (a cached copy: uvicorn refreshes
+ * its Date once every ten 0.1 s ticks, and before 0.19 kept the one of the moment a keep-alive connection
+ * opened) or name a later second (stamped as the answer went out), and this machine's clock may be off
+ * the service's. A time that either explains, to within {@link SLACK_SECONDS}, is the service's.
  */
-async function spareALongWindow(send: CheckContext['send']): Promise<void> {
-  const probe = await send({ method: 'GET', path: '/categories' });
+async function nowsAtAnswer(answer: Exchange, { clock, now }: CheckContext): Promise<Array<[string, number]>> {
+  const here = Math.floor(await now());
+  return clock
+    ? [["the fake's clock", here]]
+    : [
+        ['its Date', serverEpochSeconds(answer)],
+        ["this machine's clock", here],
+      ];
+}
+
+/**
+ * A read first: when the key's tightest window ends later than a minute (the day's quota is nearly
+ * used), driving it to a 429 would lock the key out for hours, so the check is not applicable. Later by
+ * every clock: a stale Date alone does not spare a window this machine's clock sees ending.
+ */
+async function spareALongWindow(context: CheckContext): Promise<void> {
+  const probe = await context.send({ method: 'GET', path: '/categories' });
+  const nows = await nowsAtAnswer(probe, context);
   expectStatus(probe, [200], 'the first request');
   const { reset } = rateLimitHeadersOf(probe, 'the first request');
-  const windowLeft = reset - serverEpochSeconds(probe);
+  const windowLeft = reset - Math.max(...nows.map(([, now]) => now));
   if (windowLeft > LONGEST_WINDOW_TO_EXHAUST_SECONDS)
     throw new CheckNotApplicable(
       `the key's tightest window ends in ${windowLeft} s (the daily quota is nearly used); exhausting it would lock the key out`,
@@ -71,8 +91,9 @@ export const rateLimitExceededAnswer: Check = {
   verifies:
     'past the limit the answer is 429 rate_limit_exceeded with Retry-After (integer seconds), Remaining 0 and an Error',
   needs: ['quota'],
-  async run({ send }) {
-    await spareALongWindow(send);
+  async run(context) {
+    const { send } = context;
+    await spareALongWindow(context);
     const { rejection } = await driveToFirstRejection(send, 'driving the key to its limit');
     const retryAfter = expectRejection(rejection, 'rate_limit_exceeded', 'the first 429');
     const untilReset = integerHeader(rejection, 'X-RateLimit-Reset') - serverEpochSeconds(rejection);
@@ -84,24 +105,6 @@ export const rateLimitExceededAnswer: Check = {
     );
   },
 };
-
-/**
- * The target's now when the 429 came, by each clock the suite has: on the fake, the clock it counts by
- * (its Date is this machine's); elsewhere the answer's `Date` and this machine's clock. Neither alone is
- * the service's clock: a `Date` may lag the moment the service decided (a cached copy: uvicorn refreshes
- * its Date once every ten 0.1 s ticks, and before 0.19 kept the one of the moment a keep-alive connection
- * opened) or name a later second (stamped as the answer went out), and this machine's clock may be off
- * the service's. A time that either explains, to within {@link SLACK_SECONDS}, is the service's.
- */
-async function nowsAtAnswer(rejection: Exchange, { clock, now }: CheckContext): Promise<Array<[string, number]>> {
-  const here = Math.floor(await now());
-  return clock
-    ? [["the fake's clock", here]]
-    : [
-        ['its Date', serverEpochSeconds(rejection)],
-        ["this machine's clock", here],
-      ];
-}
 
 /**
  * Fails unless the 429 names the end of the minute its own requests used up, whatever the timing. The
@@ -170,7 +173,7 @@ export const quotaWindowRollsOver: Check = {
   async run(context) {
     const { send, clock, wait } = context;
     const minuteStart = clock ? await startOfMinutePlus(clock, 30) : undefined;
-    if (!clock) await spareALongWindow(send);
+    if (!clock) await spareALongWindow(context);
     const burst = await driveToFirstRejection(send, 'exhausting the minute window');
     const nows = await nowsAtAnswer(burst.rejection, context);
     const retryAfter = expectRejection(burst.rejection, 'rate_limit_exceeded', 'the first 429');

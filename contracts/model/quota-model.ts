@@ -59,10 +59,13 @@ function announcementOf(exchange: Exchange): Announcement | undefined {
 const isRateLimited = (exchange: Exchange) => exchange.status === 429 && errorCodeOf(exchange) !== 'temporarily_banned';
 const isBanned = (exchange: Exchange) => exchange.status === 429 && errorCodeOf(exchange) === 'temporarily_banned';
 
-/** The window an answer's Reset describes, when it is a fixed UTC one no further away than it lasts. */
-function windowKindOf(reset: number, now: number): WindowKind | undefined {
-  if (endsWindowAround(reset, now, MINUTE)) return 'minute';
-  if (endsWindowAround(reset, now, DAY)) return 'day';
+/**
+ * The window an answer's Reset describes, when it is a fixed UTC one no further away than it lasts from
+ * the target's now by any of `nows` (its Date, this machine's clock: {@link QuotaModel}'s constructor).
+ */
+function windowKindOf(reset: number, nows: readonly number[]): WindowKind | undefined {
+  if (nows.some((now) => endsWindowAround(reset, now, MINUTE))) return 'minute';
+  if (nows.some((now) => endsWindowAround(reset, now, DAY))) return 'day';
   return undefined;
 }
 
@@ -108,15 +111,27 @@ export class QuotaModel {
   /** Tokens seen answered: a key the target knows (true) or one it refused with 401 (false). */
   readonly #known = new RecentlySet<boolean>(MAX_REMEMBERED);
   readonly #sharedKey: boolean;
+  readonly #machineNow: () => number;
 
   /**
    * `sharedKey`: others use the keys too, unseen (a proxy sees part of a key's traffic). Only what unseen
    * requests cannot explain is judged then: a Remaining that does not fall for an admitted request, two
    * answers in one place, more admitted than announced, an admission after a 429, a Limit that changes.
+   * `machineNow`: this machine's clock, in epoch seconds, when an answer is judged. An observation's now
+   * is the target's Date, which may lag its clock by far more than the slack (uvicorn before 0.19 keeps
+   * the Date of the moment a keep-alive connection opened): a Reset that either clock puts at the end of
+   * a fixed window is one. An answer judged long after it came (a replay) meets no window this way.
    */
-  constructor(plan: PlanLimits | undefined, { sharedKey = false } = {}) {
+  constructor(
+    plan: PlanLimits | undefined,
+    {
+      sharedKey = false,
+      machineNow = () => Date.now() / 1000,
+    }: { sharedKey?: boolean; machineNow?: () => number } = {},
+  ) {
     this.#plan = plan;
     this.#sharedKey = sharedKey;
+    this.#machineNow = machineNow;
   }
 
   /** The target forgot its counters (the fake's reset). */
@@ -338,7 +353,7 @@ export class QuotaModel {
       broken.push({ promise: 'fixed_utc_windows', title, lines, exchange });
     const planned = (which: WindowKind) =>
       !this.#plan ? undefined : which === 'minute' ? this.#plan.perMinute : this.#plan.perDay;
-    let kind = windowKindOf(reset, now);
+    let kind = windowKindOf(reset, [now, this.#machineNow()]);
     // In the last minute of a UTC day both windows end together: the limit tells which one is described.
     if (kind === 'minute' && reset % DAY === 0 && limit !== (planned('minute') ?? state.limits.minute ?? limit))
       kind = 'day';
