@@ -9,7 +9,7 @@ import { runChecks } from '../runner/run-checks.js';
 import { startFakeTarget } from '../targets/fake-target.js';
 import { sendRequest } from '../transport/send-request.js';
 import { isCheckFailure, isSkip, type CheckContext } from './check.js';
-import { quotaWindowRollsOver } from './quota-checks.js';
+import { banAfterRepeatedRejections, quotaWindowRollsOver, rateLimitExceededAnswer } from './quota-checks.js';
 
 const KEY = 'free-test-key';
 const PLAN = { perMinute: 60, perDay: 1000 };
@@ -199,12 +199,19 @@ function modelFindings(answered: Answered[]): string[] {
   });
 }
 
-describe('quota_window_rolls_over on the fake (its clock moved to 30 s into a minute)', () => {
-  it('passes', async () => {
+describe("the quota checks on the fake (its clock moved, not this machine's)", () => {
+  it('pass', async () => {
     const target = await startFakeTarget({});
     closing.push(() => target.close());
-    const [result] = await runChecks([quotaWindowRollsOver], target.descriptor);
-    expect([result!.outcome, result!.failure?.title]).toEqual(['passed', undefined]);
+    const results = await runChecks(
+      [rateLimitExceededAnswer, quotaWindowRollsOver, banAfterRepeatedRejections],
+      target.descriptor,
+    );
+    expect(results.map(({ check, outcome, failure }) => [check, outcome, failure?.title])).toEqual([
+      ['rate_limit_exceeded_answer', 'passed', undefined],
+      ['quota_window_rolls_over', 'passed', undefined],
+      ['ban_after_repeated_rejections', 'passed', undefined],
+    ]);
   }, 60_000);
 });
 
