@@ -1,6 +1,7 @@
 import { AUTH_AND_ERROR_VARIANTS } from './auth-and-error-variants.js';
 import { BODY_AND_STATE_VARIANTS } from './body-and-state-variants.js';
 import { FAILURE_VARIANTS } from './failure-variants.js';
+import { FRAMING_VARIANTS } from './framing-variants.js';
 import { RATE_LIMIT_AND_DEPRECATION_VARIANTS } from './rate-limit-and-deprecation-variants.js';
 import { INPUT_HANDLING_VARIANTS } from './input-handling-variants.js';
 import { PROMISE_MODEL_VARIANTS } from './promise-model-variants.js';
@@ -36,6 +37,7 @@ export const BROKEN_VARIANTS: readonly BrokenVariant[] = [
   ...RED_TEAM_VARIANTS,
   ...RUNTIME_HAZARD_VARIANTS,
   ...SURROUNDING_VARIANTS,
+  ...FRAMING_VARIANTS,
 ];
 
 /** The variant of this name; throws naming it when there is none, so a renamed variant fails the test that used it. */

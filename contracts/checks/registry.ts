@@ -35,6 +35,8 @@ import { everyOutcomeCharged } from './outcome-charge-checks.js';
 import { unchargedRequestsCostNothing } from './uncharged-checks.js';
 import { runtimeHazardsAnswered } from './hazard-checks.js';
 import { undeclaredSurroundingsIgnored } from './surrounding-checks.js';
+import { limitsHoldUnderEveryFraming } from './framing-checks.js';
+import { connectionRulesKept } from './connection-checks.js';
 import { everyMethodRouted, malformedCredentialsRefused } from './protocol-checks.js';
 import { conditionalRequestsHonoured } from './conditional-checks.js';
 import { answersKeepTheProtocol, answersLeakNothing } from './security-checks.js';
@@ -72,6 +74,8 @@ export const CHECKS: readonly Check[] = [
   invalidParametersRejected,
   unknownQueryIgnored,
   undeclaredSurroundingsIgnored,
+  connectionRulesKept,
+  limitsHoldUnderEveryFraming,
   equivalentReadsAnsweredAlike,
   validBodiesStoredAsSent,
   invalidBodyRejected,

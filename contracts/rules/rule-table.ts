@@ -749,6 +749,90 @@ export const RULES = {
       binds: 'server',
     },
   },
+  limits_hold_under_every_framing: {
+    source: 'the spec; RFC 9112 §3.2.2, §7.1, §2.3',
+    strength: 'MUST',
+    appliesTo: 'every request',
+    says: 'the body limit (413), the media type (415), the schema (400) and authentication (401) hold the same under every framing and request form a client may choose: the body in chunks, the target in absolute-form, HTTP/1.0; what each request is charged, the model judges',
+    model: false,
+    checks: ['limits_hold_under_every_framing'],
+    requirement: {
+      quote:
+        "Bodies over 16 KiB are refused with 413. … A header field, a query parameter, or a form of the request line or of its framing that this document does not declare changes nothing it states: who is admitted, what a request counts, and an answer's status and machine-readable content (`code`, `status`, the records) are those of the same request without it.",
+      where: THE_SPEC,
+      binds: 'server',
+    },
+  },
+  trailers_change_no_header: {
+    source: 'RFC 9112 §7.1.2; RFC 9110 §6.5.1',
+    strength: 'MUST',
+    appliesTo: 'every request',
+    says: 'a field sent in the trailer section of a chunked body (Authorization, Content-Type) is not read as a header field: the request is answered as without it',
+    model: false,
+    checks: ['limits_hold_under_every_framing'],
+    requirement: {
+      quote:
+        'A recipient MUST NOT merge a received trailer field into the header section unless its corresponding header field definition explicitly permits and instructs how the trailer field value can be safely merged.',
+      where: 'RFC 9112 §7.1.2',
+      binds: 'server',
+    },
+  },
+  close_ends_the_connection: {
+    source: 'RFC 9112 §9.6',
+    strength: 'MUST',
+    appliesTo: 'every request',
+    says: 'after the answer to a request carrying Connection: close the server closes the connection, and answers nothing more sent on it',
+    model: false,
+    checks: ['connection_rules_kept'],
+    requirement: {
+      quote:
+        'A server that receives a "close" connection option MUST initiate closure of the connection (see below) after it sends the final response to the request that contained the "close" connection option. … The server MUST NOT process any further requests received on that connection.',
+      where: 'RFC 9112 §9.6',
+      binds: 'server',
+    },
+  },
+  connections_persist: {
+    source: 'RFC 9112 §9.3, §9.5, §9.6',
+    strength: 'SHOULD',
+    appliesTo: 'every request',
+    says: 'an HTTP/1.1 connection stays open after an answer that does not say Connection: close: a second request on it is answered',
+    model: false,
+    checks: ['connection_rules_kept'],
+    requirement: {
+      quote:
+        "A server SHOULD sustain persistent connections, when possible, and allow the underlying transport's flow-control mechanisms to resolve temporary overloads rather than terminate connections with the expectation that clients will retry.",
+      where: 'RFC 9112 §9.5',
+      binds: 'server',
+    },
+  },
+  pipelined_answers_in_order: {
+    source: 'RFC 9112 §9.3.2',
+    strength: 'MUST',
+    appliesTo: 'every request',
+    says: 'requests sent one after another without waiting (pipelined) are answered in the order they were sent, as many as the server answers at all',
+    model: false,
+    checks: ['connection_rules_kept'],
+    requirement: {
+      quote:
+        'A server MAY process a sequence of pipelined requests in parallel if they all have safe methods (Section 9.2.1 of [HTTP]), but it MUST send the corresponding responses in the same order that the requests were received.',
+      where: 'RFC 9112 §9.3.2',
+      binds: 'server',
+    },
+  },
+  no_chunked_answer_to_http10: {
+    source: 'RFC 9112 §6.1',
+    strength: 'MUST',
+    appliesTo: 'every request',
+    says: 'an answer to an HTTP/1.0 request carries no Transfer-Encoding (an HTTP/1.0 client cannot read chunks)',
+    model: false,
+    checks: ['connection_rules_kept'],
+    requirement: {
+      quote:
+        'A server MUST NOT send a response containing Transfer-Encoding unless the corresponding request indicates HTTP/1.1 (or later minor revisions).',
+      where: 'RFC 9112 §6.1',
+      binds: 'server',
+    },
+  },
 } as const satisfies Record<string, Rule>;
 
 /** The name of one rule of {@link RULES}. */

@@ -1,0 +1,183 @@
+import { snippet } from '../conformance/response-conformance.js';
+import { errorCodeOf, requestHeaderOf, type ContractRequest, type Exchange } from '../core/exchange.js';
+import { exampleRequest, operationModels, type OperationModel } from '../generate/operation-model.js';
+import { surroundings, type Surrounding } from '../protocol/surroundings.js';
+import { exchangeOf, sendOnConnection, type RawRequest } from '../transport/raw-connection.js';
+import type { Check, CheckContext } from './check.js';
+import { reportRule, sendOrNothing } from './rule-reports.js';
+
+/**
+ * A rule the spec states for a write, as a request that must be refused: built from the operation (its
+ * example body, its `x-max-body-bytes`), never from a list of this suite's own.
+ */
+interface StatedRule {
+  /** What the request breaks, for people: `a body over x-max-body-bytes 16384`. */
+  breaks: string;
+  request: ContractRequest;
+}
+
+/** The rules the spec states for one write: its body limit, its media type, its schema, authentication. */
+function statedRules(model: OperationModel): StatedRule[] {
+  const example = exampleRequest(model);
+  const limit = model.operation.requestBody?.maxBytes;
+  const text = JSON.stringify(example.json);
+  return [
+    ...(limit === undefined
+      ? []
+      : [
+          {
+            breaks: `a body over x-max-body-bytes ${limit}`,
+            // Valid JSON padded with whitespace: only its size is wrong.
+            request: { ...example, rawBody: `${text}${' '.repeat(limit + 1 - Buffer.byteLength(text))}` },
+          },
+        ]),
+    { breaks: 'a body labelled text/plain', request: { ...example, contentType: 'text/plain' } },
+    // An array where the schema wants an object breaks any object schema.
+    { breaks: 'a body the schema refuses', request: { ...example, json: [] } },
+    { breaks: 'no credentials', request: { ...example, auth: 'none' } },
+  ];
+}
+
+/** Whether two answers say the same thing: the status and the error code (what the spec states of a refusal). */
+const answeredAlike = (answer: Exchange, plain: Exchange) =>
+  answer.status === plain.status && errorCodeOf(answer) === errorCodeOf(plain);
+
+const described = (answer: Exchange | undefined) =>
+  answer ? `${answer.status} ${snippet(answer.text, 160)}` : 'a closed connection';
+
+/**
+ * The forms of framing and of the request line a write may take (derived: the surroundings of those axes
+ * that carry a body or change the request line), in the groups a run sends: each alone where the target
+ * has room; else the forms that combine in one request (chunks and absolute-form) together, and HTTP/1.0
+ * (which has no chunked coding) apart.
+ */
+function formGroups(budgeted: boolean): Surrounding[][] {
+  const forms = surroundings().filter(({ axis }) => axis === 'framing' || axis === 'request-line');
+  if (!budgeted) return forms.map((form) => [form]);
+  const http10 = forms.filter(({ id }) => id.includes('HTTP/1.0'));
+  return [forms.filter((form) => !http10.includes(form)), http10].filter((group) => group.length > 0);
+}
+
+function carrying(base: ContractRequest, forms: readonly Surrounding[]): ContractRequest {
+  const request = forms.reduce((changed, form) => form.apply(changed), base);
+  return { ...request, tries: forms.map(({ id }) => id) };
+}
+
+/** The forms of `group` that change the answer, each tried alone once the group has; the group when none does alone. */
+async function changing(
+  context: CheckContext,
+  base: ContractRequest,
+  group: readonly Surrounding[],
+  plain: Exchange,
+): Promise<Array<{ forms: readonly Surrounding[]; answer: Exchange | undefined }>> {
+  const differs = (forms: readonly Surrounding[], answer: Exchange | undefined) =>
+    !answer ||
+    (!answeredAlike(answer, plain) && !(forms.length === 1 && forms[0]!.mayRefuse?.statuses.includes(answer.status)));
+  const answer = await sendOrNothing(context.send, carrying(base, group));
+  if (!differs(group, answer)) return [];
+  if (group.length === 1) return [{ forms: group, answer }];
+  const alone = [];
+  for (const form of group) {
+    const one = await sendOrNothing(context.send, carrying(base, [form]));
+    if (differs([form], one)) alone.push({ forms: [form], answer: one });
+  }
+  return alone.length > 0 ? alone : [{ forms: group, answer }];
+}
+
+/**
+ * Fields sent only in a chunked body's trailer section, where a server that merged them into the header
+ * section would read a credential: alone, and after a header field with a token that is not the key.
+ */
+async function trailersMergeNothing(context: CheckContext, write: OperationModel, keyed: Exchange): Promise<void> {
+  const credential = requestHeaderOf(keyed, 'authorization');
+  if (!credential) return;
+  const url = new URL(keyed.request.url);
+  const body = JSON.stringify(exampleRequest(write).json);
+  const cases: Array<{ header?: string; request: ContractRequest }> = [
+    { request: { ...exampleRequest(write), auth: 'none' } },
+    {
+      header: 'Bearer not-a-key-of-this-service',
+      request: { ...exampleRequest(write), auth: { bearer: 'not-a-key-of-this-service' } },
+    },
+  ];
+  for (const { header, request } of cases) {
+    // What the same request is answered in chunks without the trailer (no key: it costs the key nothing).
+    const plain = await sendOrNothing(context.send, { ...request, wire: { chunked: true } });
+    if (!plain) continue;
+    const raw: RawRequest = {
+      method: write.operation.method,
+      target: `${url.pathname}${url.search}`,
+      headers: [
+        ['Host', url.host],
+        ['Content-Type', 'application/json'],
+        ...(header ? [['Authorization', header] as const] : []),
+        ['Trailer', 'Authorization'],
+        ['Connection', 'close'],
+      ],
+      body: { bytes: body, framing: 'chunked', trailers: [['Authorization', credential]] },
+    };
+    const { answers } = await sendOnConnection(url.origin, [raw]);
+    const [answer] = answers;
+    // A 429 of the limit on keyless requests is that limit's, not the trailer's.
+    if (
+      !answer ||
+      answer.status === 429 ||
+      (answer.status === plain.status && errorCodeOf(exchangeOf(plain.request, answer)) === errorCodeOf(plain))
+    )
+      continue;
+    const shown = exchangeOf(
+      { ...plain.request, headers: { ...plain.request.headers, Trailer: 'Authorization' } },
+      answer,
+    );
+    reportRule(
+      context,
+      'trailers_change_no_header',
+      `${write.operation.method} ${write.operation.path} with the key only in the trailer section${header ? ', after a header Authorization with another token,' : ''} was answered as if the key were a header field`,
+      [
+        `Received: ${described(shown)} / Expected: ${described(plain)}, as without the trailer`,
+        'The trailer section held Authorization: Bearer ${PETSTORE_API_KEY} (curl cannot send a trailer section: the curl below sends the rest of the request)',
+      ],
+      shown,
+    );
+  }
+}
+
+/**
+ * Each rule the spec states for a write (the body limit, the media type, the schema, authentication)
+ * holds under every framing and request form a client may choose: the body in chunks, absolute-form,
+ * HTTP/1.0; a key sent only in a trailer section admits nothing.
+ */
+export const limitsHoldUnderEveryFraming: Check = {
+  name: 'limits_hold_under_every_framing',
+  verifies:
+    "each rule the spec states for a write (x-max-body-bytes with 413, the media type with 415, the schema with 400, the key with 401) is answered the same under every framing and request form (chunked, absolute-form, HTTP/1.0) as under Content-Length; the key only in a chunked body's trailer section admits nothing (RFC 9112 §7.1.2); a budgeted run sends the forms that combine together and halves a group that changes the answer",
+  needs: ['writes'],
+  async run(context) {
+    const write = operationModels().find(({ safe, bodySchema }) => !safe && bodySchema);
+    if (!write) return;
+    const budgeted = context.patience() !== undefined;
+    let keyed: Exchange | undefined;
+    for (const { breaks, request } of statedRules(write)) {
+      const plain = await context.send(request);
+      if (request.auth === undefined) keyed ??= plain;
+      for (const group of formGroups(budgeted))
+        for (const { forms, answer } of await changing(context, request, group, plain)) {
+          const alone = forms.length === 1 ? forms[0] : undefined;
+          const refusal = alone?.mayRefuse
+            ? ` (or ${alone.mayRefuse.statuses.join(', ')}: ${alone.mayRefuse.because})`
+            : '';
+          reportRule(
+            context,
+            'limits_hold_under_every_framing',
+            `${write.operation.method} ${write.operation.path} with ${breaks}, sent with ${forms.map(({ spelt }) => spelt).join(' and ')}, was answered differently`,
+            [
+              `Received: ${described(answer)} / Expected: ${described(plain)}, as with Content-Length${refusal}`,
+              ...forms.map(({ id, basis }) => `${id} (${basis})`),
+            ],
+            answer ?? plain,
+          );
+        }
+    }
+    if (keyed) await trailersMergeNothing(context, write, keyed);
+  },
+};

@@ -1,0 +1,208 @@
+import net from 'node:net';
+import tls from 'node:tls';
+import { parsedJson, type Exchange, type SentRequest } from '../core/exchange.js';
+import { fieldBytes } from './raw-request.js';
+
+/** How long a connection may take, whatever happens on it: a server that holds it open is judged by what came. */
+const CONNECTION_TIMEOUT_MS = 15_000;
+
+/**
+ * One request as bytes of HTTP/1.x, written exactly as given: the header fields in order (none added, a
+ * `Host` too, so it may be missing or twice), then the body in the framing named: `length` adds
+ * `Content-Length`; `chunked` adds `Transfer-Encoding: chunked` and ends with the `trailers` given (RFC
+ * 9112 §7.1.2); `none` sends the bytes with no framing at all (RFC 9112 §6.3: a request without either
+ * field has no content, so what follows is not its body).
+ */
+export interface RawRequest {
+  method: string;
+  /** The request target as written: `/v1/categories` or `http://host/v1/categories`. */
+  target: string;
+  version?: '1.0' | '1.1';
+  headers: ReadonlyArray<readonly [string, string]>;
+  body?: {
+    bytes: string | Uint8Array;
+    framing: 'length' | 'chunked' | 'none';
+    trailers?: ReadonlyArray<readonly [string, string]>;
+  };
+}
+
+/** One answer read off a connection: the status line's version too, and the header fields as repeated lines, joined. */
+export interface ConnectionAnswer {
+  version: string;
+  status: number;
+  /** Names lower-cased; repeated fields joined with `, `. */
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+/** What a connection showed: the answers in the order they came, and whether the server closed it. */
+export interface ConnectionOutcome {
+  answers: ConnectionAnswer[];
+  /** The server ended the connection (before `idleMs` passed without a byte from it). */
+  closedByServer: boolean;
+}
+
+/**
+ * The bytes of a {@link RawRequest}.
+ * @example rawRequestBytes({ method: 'GET', target: '/v1/categories', headers: [['Host', 'h']] })
+ */
+export function rawRequestBytes(request: RawRequest): Buffer {
+  const { body } = request;
+  const fields: Array<readonly [string, string]> = [...request.headers];
+  const content = body === undefined ? Buffer.alloc(0) : Buffer.from(body.bytes);
+  if (body?.framing === 'length') fields.push(['Content-Length', String(content.length)]);
+  if (body?.framing === 'chunked') fields.push(['Transfer-Encoding', 'chunked']);
+  const head = fieldBytes(
+    `${request.method} ${request.target} HTTP/${request.version ?? '1.1'}\r\n${fields.map(([name, value]) => `${name}: ${value}\r\n`).join('')}\r\n`,
+  );
+  if (body?.framing !== 'chunked') return Buffer.concat([head, content]);
+  const trailers = (body.trailers ?? []).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  const chunk =
+    content.length > 0 ? [Buffer.from(`${content.length.toString(16)}\r\n`), content, Buffer.from('\r\n')] : [];
+  return Buffer.concat([head, ...chunk, fieldBytes(`0\r\n${trailers}\r\n`)]);
+}
+
+/** Where a chunked body ends in `bytes` (after its trailer section), and its content; undefined while incomplete. */
+function chunkedEnd(bytes: Buffer): { content: Buffer; end: number } | undefined {
+  const parts: Buffer[] = [];
+  let at = 0;
+  for (;;) {
+    const lineEnd = bytes.indexOf('\r\n', at);
+    if (lineEnd < 0) return undefined;
+    const size = parseInt(bytes.subarray(at, lineEnd).toString('latin1').split(';')[0]!, 16);
+    if (Number.isNaN(size)) return undefined;
+    if (size === 0) {
+      // The trailer section: field lines up to an empty one (RFC 9112 §7.1.2).
+      for (let line = lineEnd + 2; ;) {
+        const next = bytes.indexOf('\r\n', line);
+        if (next < 0) return undefined;
+        if (next === line) return { content: Buffer.concat(parts), end: next + 2 };
+        line = next + 2;
+      }
+    }
+    if (lineEnd + 2 + size + 2 > bytes.length) return undefined;
+    parts.push(bytes.subarray(lineEnd + 2, lineEnd + 2 + size));
+    at = lineEnd + 2 + size + 2;
+  }
+}
+
+/** The answers whole in `received`, in order (an interim 1xx skipped), and the bytes they took. */
+function answersIn(received: Buffer, methods: readonly string[], closed: boolean): ConnectionAnswer[] {
+  const answers: ConnectionAnswer[] = [];
+  let rest = received;
+  while (rest.length > 0) {
+    const end = rest.indexOf('\r\n\r\n');
+    if (end < 0) break;
+    const [statusLine = '', ...lines] = rest.subarray(0, end).toString('latin1').split('\r\n');
+    const match = /^HTTP\/(1\.[01]) (\d{3})/.exec(statusLine);
+    if (!match) break;
+    const status = Number(match[2]);
+    const headers: Record<string, string> = {};
+    for (const line of lines) {
+      const colon = line.indexOf(':');
+      const name = line.slice(0, colon).trim().toLowerCase();
+      const value = line.slice(colon + 1).trim();
+      headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`;
+    }
+    const after = rest.subarray(end + 4);
+    if (status < 200) {
+      rest = after;
+      continue;
+    }
+    const method = methods[answers.length] ?? 'GET';
+    let body: Buffer;
+    let taken: number;
+    if (method === 'HEAD' || status === 204 || status === 304) [body, taken] = [Buffer.alloc(0), 0];
+    else if (/chunked/i.test(headers['transfer-encoding'] ?? '')) {
+      const chunked = chunkedEnd(after);
+      if (!chunked) break;
+      [body, taken] = [chunked.content, chunked.end];
+    } else if (headers['content-length'] !== undefined) {
+      const length = Number(headers['content-length']);
+      if (after.length < length) break;
+      [body, taken] = [after.subarray(0, length), length];
+    } else if (closed) [body, taken] = [after, after.length];
+    else break;
+    answers.push({ version: match[1]!, status, headers, body });
+    rest = after.subarray(taken);
+  }
+  return answers;
+}
+
+/**
+ * Sends requests (each as {@link RawRequest}, or its bytes) over one connection and reads every answer that comes. `pipelined`: all written at once
+ * (RFC 9112 §9.3.2); otherwise each after the answer to the one before (a connection kept between them,
+ * RFC 9112 §9.3), none after the server closed. It ends once every request is answered (`awaitClose`:
+ * once the server closes), when nothing more came for `idleMs` after its last byte, or when it closes. `halfClose` ends
+ * the client's side once everything is written.
+ * @example await sendOnConnection('http://127.0.0.1:4010', [request], { awaitClose: true })
+ */
+export function sendOnConnection(
+  origin: string,
+  requests: ReadonlyArray<RawRequest | Buffer>,
+  { pipelined = false, idleMs = 2_000, awaitClose = false, halfClose = false } = {},
+): Promise<ConnectionOutcome> {
+  const url = new URL(origin);
+  const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+  const methods = requests.map((request) =>
+    Buffer.isBuffer(request) ? request.subarray(0, request.indexOf(' ')).toString('latin1') : request.method,
+  );
+  return new Promise((resolve) => {
+    const socket =
+      url.protocol === 'https:'
+        ? tls.connect({ host: url.hostname, port, servername: url.hostname })
+        : net.connect(port, url.hostname);
+    let received = Buffer.alloc(0);
+    let written = 0;
+    let idle: NodeJS.Timeout | undefined;
+    let done = false;
+    const finish = (closedByServer: boolean) => {
+      if (done) return;
+      done = true;
+      clearTimeout(idle);
+      clearTimeout(timer);
+      socket.destroy();
+      resolve({ answers: answersIn(received, methods, closedByServer), closedByServer });
+    };
+    const timer = setTimeout(() => finish(false), CONNECTION_TIMEOUT_MS);
+    const write = (count: number) => {
+      const next = requests.slice(written, written + count);
+      written += next.length;
+      socket.write(
+        Buffer.concat(next.map((request) => (Buffer.isBuffer(request) ? request : rawRequestBytes(request)))),
+      );
+      if (halfClose && written === requests.length) socket.end();
+    };
+    // Idle time counts from the server's last byte: before its first, only the connection's timeout does.
+    const rearm = () => {
+      clearTimeout(idle);
+      idle = setTimeout(() => finish(false), idleMs);
+    };
+    socket.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', () => write(pipelined ? requests.length : 1));
+    socket.on('data', (chunk: Buffer) => {
+      received = Buffer.concat([received, chunk]);
+      const answered = answersIn(received, methods, false).length;
+      if (!pipelined && answered === written && written < requests.length) write(1);
+      if (answered >= requests.length && !awaitClose) finish(false);
+      else rearm();
+    });
+    socket.on('error', () => finish(true));
+    socket.on('close', () => finish(true));
+  });
+}
+
+/**
+ * An answer as an {@link Exchange} for reports, with the request as `curl` can repeat it (`sent`): the
+ * status, header fields and body that came.
+ */
+export function exchangeOf(sent: SentRequest, answer: ConnectionAnswer): Exchange {
+  const text = answer.body.toString('utf8');
+  return {
+    request: sent,
+    status: answer.status,
+    headers: answer.headers,
+    text,
+    json: parsedJson(text),
+    bytes: new Uint8Array(answer.body),
+  };
+}
