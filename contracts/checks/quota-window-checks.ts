@@ -1,6 +1,6 @@
 import { CheckNotApplicable, type Check } from './check.js';
 import { expectErrorBody, expectStatus, expectThat, integerHeader } from './expectations.js';
-import { DAY, MINUTE, serverEpochSeconds } from '../core/quota-windows.js';
+import { DAY, MINUTE } from '../core/quota-windows.js';
 import { rateLimitHeadersOf } from './rate-limit-checks.js';
 
 /** What the day window is left with: fewer than the minute's limit, so the day is the lower window. */
@@ -17,7 +17,7 @@ export const bothQuotaWindowsHeld: Check = {
   verifies:
     'with the day window lower than the minute, answers describe the day (its limit and Reset), count it down to a 429 that lasts past the next minute until the day ends, and only then admit again',
   needs: ['quota', 'clock'],
-  async run({ send, clock, scenario, plan, wait }) {
+  async run({ send, clock, scenario, plan, wait, now }) {
     if (!clock || !scenario) throw new CheckNotApplicable('needs the fake: its clock and its quota controls');
     const minuteStart = (Math.floor(Date.now() / 1000 / MINUTE) + 2) * MINUTE;
     await clock.setEpochSeconds(minuteStart + 5);
@@ -41,7 +41,8 @@ export const bothQuotaWindowsHeld: Check = {
     expectStatus(refused, [429], 'the day window used up');
     expectErrorBody(refused, 'rate_limit_exceeded', 'the day window used up');
     const retryAfter = integerHeader(refused, 'Retry-After', 'the day window used up');
-    const untilDayEnd = dayEnd - serverEpochSeconds(refused);
+    // The fake's Date is this machine's clock; its own is the one its windows follow.
+    const untilDayEnd = dayEnd - Math.floor(await now());
     expectThat(
       retryAfter > MINUTE && retryAfter <= untilDayEnd + 2,
       'Retry-After does not wait for the day window, the exhausted one',
@@ -51,7 +52,7 @@ export const bothQuotaWindowsHeld: Check = {
     await wait(MINUTE, 'a fresh minute: the day window is still used up');
     const nextMinute = await send({ method: 'GET', path: '/categories', expectsRateLimit: true });
     expectStatus(nextMinute, [429], 'a fresh minute with the day used up');
-    await wait(dayEnd - serverEpochSeconds(nextMinute), 'until the day window ends (Retry-After)');
+    await wait(dayEnd - Math.floor(await now()), 'until the day window ends (Retry-After)');
     const nextDay = await send({ method: 'GET', path: '/categories' });
     expectStatus(nextDay, [200], 'the first request of a fresh day');
   },

@@ -10,6 +10,7 @@ import { startFakeTarget } from '../targets/fake-target.js';
 import { sendRequest } from '../transport/send-request.js';
 import { isCheckFailure, isSkip, type CheckContext } from './check.js';
 import { banAfterRepeatedRejections, quotaWindowRollsOver, rateLimitExceededAnswer } from './quota-checks.js';
+import { bothQuotaWindowsHeld } from './quota-window-checks.js';
 
 const KEY = 'free-test-key';
 const PLAN = { perMinute: 60, perDay: 1000 };
@@ -204,13 +205,14 @@ describe("the quota checks on the fake (its clock moved, not this machine's)", (
     const target = await startFakeTarget({});
     closing.push(() => target.close());
     const results = await runChecks(
-      [rateLimitExceededAnswer, quotaWindowRollsOver, banAfterRepeatedRejections],
+      [rateLimitExceededAnswer, quotaWindowRollsOver, banAfterRepeatedRejections, bothQuotaWindowsHeld],
       target.descriptor,
     );
     expect(results.map(({ check, outcome, failure }) => [check, outcome, failure?.title])).toEqual([
       ['rate_limit_exceeded_answer', 'passed', undefined],
       ['quota_window_rolls_over', 'passed', undefined],
       ['ban_after_repeated_rejections', 'passed', undefined],
+      ['both_quota_windows_held', 'passed', undefined],
     ]);
   }, 60_000);
 });
