@@ -4,7 +4,7 @@ import helmet from 'helmet';
 import { authAndQuota, KeyRegistry, setRateLimitHeaders, type KeyConfig } from './auth.js';
 import { createCategory, listCategories, MAX_BODY_BYTES, readBody } from './categories.js';
 import { deprecationHeaders } from './deprecation.js';
-import { errorHandler, methodNotAllowed, notFound } from './errors.js';
+import { errorHandler, methodNotAllowed, notFound, sendError } from './errors.js';
 import { getPetById } from './pets.js';
 import { fullMinuteWindow, PLAN_LIMITS, RateLimiter, type QuotaTicket, type WindowReport } from './rate-limiter.js';
 import { Store } from './store.js';
@@ -60,6 +60,15 @@ export function createService(options: ServiceOptions): Service {
   app.use(helmet({ strictTransportSecurity: false }));
   app.use((req, res, next) => {
     if (req.secure) hsts(req, res, next);
+    else next();
+  });
+
+  // RFC 9112 §3.2: "A server MUST respond with a 400 (Bad Request) status code to ... any request message
+  // that contains more than one Host header field line". Node's http keeps the first of two and goes on
+  // (the contract suite's host_field_required_once found it); a request without Host it refuses itself.
+  app.use((req, res, next) => {
+    const hosts = req.rawHeaders.filter((name, index) => index % 2 === 0 && name.toLowerCase() === 'host');
+    if (hosts.length > 1) sendError(res, 400, 'invalid_request', 'The request has more than one Host field.');
     else next();
   });
 

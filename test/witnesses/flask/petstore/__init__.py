@@ -45,6 +45,7 @@ def create_app(keys=None, keys_file=None, clock=time.time, limiter=None):
     app.extensions["petstore"] = ServiceState(keys=keys, clock=clock,
                                               limiter=limiter or RateLimiter())
 
+    app.before_request(routes.require_one_host)
     app.before_request(auth.authenticate_and_count)
     app.before_request(routes.refuse_encoded_slashes)
     app.after_request(routes.add_deprecation_headers)
