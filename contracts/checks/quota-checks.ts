@@ -6,7 +6,9 @@ import {
   SLACK_SECONDS,
   endsWindowAround,
   serverEpochSeconds,
+  targetNowReadings,
   windowEndsAround,
+  type NowReading,
 } from '../core/quota-windows.js';
 import type { TargetClock } from '../core/target-clock.js';
 import { CheckNotApplicable, type Check, type CheckContext } from './check.js';
@@ -50,22 +52,9 @@ async function startOfMinutePlus(clock: TargetClock, seconds: number): Promise<n
   return minuteStart;
 }
 
-/**
- * The target's now when an answer came, by each clock the suite has: on the fake, the clock it counts by
- * (its Date is this machine's); elsewhere the answer's `Date` and this machine's clock. Neither alone is
- * the service's clock: a `Date` may lag the moment the service decided (a cached copy: uvicorn refreshes
- * its Date once every ten 0.1 s ticks, and before 0.19 kept the one of the moment a keep-alive connection
- * opened) or name a later second (stamped as the answer went out), and this machine's clock may be off
- * the service's. A time that either explains, to within {@link SLACK_SECONDS}, is the service's.
- */
-async function nowsAtAnswer(answer: Exchange, { clock, now }: CheckContext): Promise<Array<[string, number]>> {
-  const here = Math.floor(await now());
-  return clock
-    ? [["the fake's clock", here]]
-    : [
-        ['its Date', serverEpochSeconds(answer)],
-        ["this machine's clock", here],
-      ];
+/** The target's now when an answer came ({@link targetNowReadings}), the check's `now()` read just after it. */
+async function nowsAtAnswer(answer: Exchange, { clock, now }: CheckContext): Promise<NowReading[]> {
+  return targetNowReadings(answer, await now(), clock !== undefined);
 }
 
 /**
@@ -117,7 +106,7 @@ export const rateLimitExceededAnswer: Check = {
 function expectUsedUpMinute(
   { rejection, last }: { rejection: Exchange; last: Exchange },
   retryAfter: number,
-  nows: Array<[string, number]>,
+  nows: readonly NowReading[],
   minuteStart: number | undefined,
 ): number {
   const rejectedReset = integerHeader(rejection, 'X-RateLimit-Reset');

@@ -1,6 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
 import { answerWith } from '../../test/support/answers.js';
-import { DAY, MINUTE, endsWindowAround, serverEpochSeconds, windowEndsAround } from './quota-windows.js';
+import {
+  DAY,
+  MINUTE,
+  endsWindowAround,
+  serverEpochSeconds,
+  targetNowReadings,
+  windowEndsAround,
+} from './quota-windows.js';
 
 describe('serverEpochSeconds', () => {
   it("reads the target's now from its Date header", () => {
@@ -49,5 +56,20 @@ describe('endsWindowAround and windowEndsAround', () => {
       expect(candidates.filter((reset) => endsWindowAround(reset, now, length))).toEqual(windowEndsAround(now, length));
       expect(endsWindowAround(now + 7, now, length)).toBe((now + 7) % length === 0);
     }
+  });
+});
+
+describe('targetNowReadings', () => {
+  const frozen = answerWith({ date: 'Thu, 01 Jan 2026 00:00:40 GMT' }); // 1767225640
+
+  it("reads a live target's now from its Date and this machine's clock, each to the second", () => {
+    expect(targetNowReadings(frozen, 1_767_225_661.9, false)).toEqual([
+      ['its Date', 1_767_225_640],
+      ["this machine's clock", 1_767_225_661],
+    ]);
+  });
+
+  it("reads the fake's now from its own clock alone: its Date is this machine's", () => {
+    expect(targetNowReadings(frozen, 1_767_225_900.2, true)).toEqual([["the fake's clock", 1_767_225_900]]);
   });
 });

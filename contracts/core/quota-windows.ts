@@ -51,3 +51,26 @@ export function windowEndsAround(now: number, length: number): number[] {
     ends.push(end);
   return ends;
 }
+
+/** One reading of a target's now: which clock gave it, and its epoch second. */
+export type NowReading = readonly [clock: string, epochSeconds: number];
+
+/**
+ * The target's now when an answer came, by each clock the suite has: where `here` is the target's own
+ * clock (the fake's, moved by the suite), that clock alone, as the fake's Date is this machine's; else
+ * the answer's `Date` and this machine's clock (`here`). Neither alone is the service's clock: a `Date`
+ * may lag the moment the service decided (a cached copy: uvicorn refreshes its Date once every ten 0.1 s
+ * ticks, and before 0.19 kept the one of the moment a keep-alive connection opened) or name a later
+ * second (stamped as the answer went out), and this machine's clock may be off the service's. A time
+ * that either explains, to within {@link SLACK_SECONDS}, is the service's.
+ * @example targetNowReadings(exchange, 1767225600.4, false) // [['its Date', 1767225580], ["this machine's clock", 1767225600]]
+ */
+export function targetNowReadings(answer: Exchange, here: number, hereIsTargetClock: boolean): NowReading[] {
+  const hereSecond = Math.floor(here);
+  return hereIsTargetClock
+    ? [["the fake's clock", hereSecond]]
+    : [
+        ['its Date', serverEpochSeconds(answer)],
+        ["this machine's clock", hereSecond],
+      ];
+}
