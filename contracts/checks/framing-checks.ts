@@ -155,11 +155,12 @@ export const limitsHoldUnderEveryFraming: Check = {
   async run(context) {
     const write = operationModels().find(({ safe, bodySchema }) => !safe && bodySchema);
     if (!write) return;
-    const budgeted = context.patience() !== undefined;
     let keyed: Exchange | undefined;
     for (const { breaks, request } of statedRules(write)) {
       const plain = await context.send(request);
       if (request.auth === undefined) keyed ??= plain;
+      // Grouped only where the key's quota limits the run, which the first answer's Limit tells.
+      const budgeted = context.patience() !== undefined;
       for (const group of formGroups(budgeted))
         for (const { forms, answer } of await changing(context, request, group, plain)) {
           const alone = forms.length === 1 ? forms[0] : undefined;

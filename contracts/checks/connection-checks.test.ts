@@ -1,0 +1,230 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { brokenVariant } from '../broken-variants/index.js';
+import type { CheckResult } from '../runner/check-result.js';
+import { runChecks } from '../runner/run-checks.js';
+import { suiteSettings } from '../runner/suite-settings.js';
+import { startFakeTarget } from '../targets/fake-target.js';
+import type { RunningTarget, TargetDescriptor } from '../targets/target.js';
+import { rawRequestBytes, sendOnConnection, type ConnectionAnswer } from '../transport/raw-connection.js';
+import type { Check } from './check.js';
+import { connectionRulesKept, hostFieldRequiredOnce } from './connection-checks.js';
+
+const SEEDS = [1, 2, 3, 4, 5];
+
+/**
+ * How a front breaks (or keeps) a connection rule the fake's seam cannot reach: it answers the first
+ * two pipelined requests swapped; closes after each answer without saying `close`; or refuses a request
+ * without Host or with two, as RFC 9112 §3.2 says, and passes the rest on.
+ */
+type FrontMode = 'swapped' | 'closes-silently' | 'host-guarded';
+
+/** An answer of the fake as bytes again, framed by Content-Length. */
+function answerBytes({ status, headers, body }: ConnectionAnswer, close: boolean): Buffer {
+  const kept = Object.entries(headers).filter(
+    ([name]) => !['content-length', 'transfer-encoding', 'connection'].includes(name),
+  );
+  const lines = [`HTTP/1.1 ${status} -`, ...kept.map(([name, value]) => `${name}: ${value}`)];
+  lines.push(`Content-Length: ${body.length}`, ...(close ? ['Connection: close'] : []));
+  return Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1'), body]);
+}
+
+/** The whole requests at the start of `buffered` (a body only by Content-Length: the connection check sends none). */
+function splitRequests(buffered: Buffer): { requests: Buffer[]; rest: Buffer } {
+  const requests: Buffer[] = [];
+  let rest: Buffer = buffered;
+  for (let end = rest.indexOf('\r\n\r\n'); end >= 0; end = rest.indexOf('\r\n\r\n')) {
+    const length = Number(/\r\ncontent-length: *(\d+)/i.exec(rest.subarray(0, end).toString('latin1'))?.[1] ?? 0);
+    if (rest.length < end + 4 + length) break;
+    requests.push(rest.subarray(0, end + 4 + length));
+    rest = rest.subarray(end + 4 + length);
+  }
+  return { requests, rest };
+}
+
+/** A front on a random port that passes each request to `upstream` on a connection of its own, as `mode` says. */
+async function rawFront(upstream: string, mode: FrontMode): Promise<{ origin: string; close(): Promise<void> }> {
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    let buffered: Buffer = Buffer.alloc(0);
+    let timer: NodeJS.Timeout | undefined;
+    const flush = async () => {
+      const { requests, rest } = splitRequests(buffered);
+      buffered = rest;
+      const answers: Buffer[] = [];
+      for (const request of requests) {
+        const head = request.toString('latin1');
+        const hosts = head.match(/\r\nhost:/gi)?.length ?? 0;
+        const closing = /\r\nconnection: *close/i.test(head) || /^[^\r]* HTTP\/1\.0\r\n/.test(head);
+        if (mode === 'host-guarded' && hosts !== 1) {
+          answers.push(Buffer.from('HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n'));
+          break;
+        }
+        const [answer] = (await sendOnConnection(upstream, [request])).answers;
+        if (!answer) break;
+        answers.push(answerBytes(answer, closing));
+        if (closing) break;
+      }
+      if (mode === 'swapped' && answers.length > 1) answers.splice(0, 2, answers[1]!, answers[0]!);
+      if (socket.destroyed) return;
+      const closing = answers.some((answer) => /\r\nconnection: close\r\n/i.test(answer.toString('latin1')));
+      if (mode === 'closes-silently') socket.end(answers[0] ?? Buffer.alloc(0));
+      else if (closing) socket.end(Buffer.concat(answers));
+      else socket.write(Buffer.concat(answers));
+    };
+    socket.on('data', (chunk: Buffer) => {
+      buffered = Buffer.concat([buffered, chunk]);
+      clearTimeout(timer);
+      // Pipelined requests come in one write; a short pause gathers them before any is answered.
+      timer = setTimeout(() => void flush(), 30);
+    });
+    socket.on('error', () => socket.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        for (const socket of sockets) socket.destroy();
+      }),
+  };
+}
+
+/** The fake, behind a front of `mode` when one is given; the suite talks to the front and resets the fake. */
+async function targetBehind(mode?: FrontMode): Promise<{ descriptor: TargetDescriptor; close(): Promise<void> }> {
+  const fake: RunningTarget = await startFakeTarget();
+  if (!mode) return fake;
+  const front = await rawFront(new URL(fake.descriptor.baseUrl).origin, mode);
+  return {
+    descriptor: { ...fake.descriptor, baseUrl: `${front.origin}/v1` },
+    close: async () => {
+      await front.close();
+      await fake.close();
+    },
+  };
+}
+
+async function resultOf(check: Check, target: { descriptor: TargetDescriptor }, seed = 1, strict = false) {
+  const settings = suiteSettings({ live: false, seed, ...(strict && { strict }) });
+  // A descriptor of its own: the runner keeps one session (and its settings) per descriptor object.
+  const [result] = await runChecks([check], { ...target.descriptor }, { settings });
+  return result!;
+}
+
+const findingIds = (result: CheckResult) => (result.findings ?? []).map(({ id }) => id);
+
+describe('raw connections', () => {
+  it('writes a chunked body with its trailer section, and reads answers back in order', async () => {
+    const bytes = rawRequestBytes({
+      method: 'POST',
+      target: '/v1/categories',
+      headers: [['Host', 'h']],
+      body: { bytes: '{}', framing: 'chunked', trailers: [['X-Sum', '1']] },
+    });
+    expect(bytes.toString('latin1')).toBe(
+      'POST /v1/categories HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\nX-Sum: 1\r\n\r\n',
+    );
+    const fake = await startFakeTarget();
+    try {
+      const { origin, host, pathname } = new URL(fake.descriptor.baseUrl);
+      const read = { method: 'GET', target: `${pathname}/categories`, headers: [['Host', host]] as const };
+      const nowhere = { ...read, target: `${pathname}/nowhere` };
+      const outcome = await sendOnConnection(origin, [read, nowhere, read], { pipelined: true });
+      expect(outcome.answers.map(({ status }) => status)).toEqual([401, 401, 401]);
+      const closing = await sendOnConnection(
+        origin,
+        [{ ...read, headers: [...read.headers, ['Connection', 'close']] }],
+        {
+          awaitClose: true,
+        },
+      );
+      expect([closing.answers.length, closing.closedByServer]).toEqual([1, true]);
+    } finally {
+      await fake.close();
+    }
+  }, 30_000);
+});
+
+describe('connection_rules_kept', () => {
+  let plain: { descriptor: TargetDescriptor; close(): Promise<void> };
+  beforeAll(async () => {
+    plain = await targetBehind();
+  });
+  afterAll(() => plain.close());
+
+  it('passes the fake', async () => {
+    expect((await resultOf(connectionRulesKept, plain)).outcome).toBe('passed');
+  }, 30_000);
+
+  it.each([
+    ['connection-kept-after-close', 'close_ends_the_connection'],
+    ['chunked-answers-to-http10', 'no_chunked_answer_to_http10'],
+  ])(
+    'fails the variant %s with the rule it breaks, %s',
+    async (name, rule) => {
+      const target = await startFakeTarget(brokenVariant(name).fake);
+      try {
+        expect(findingIds(await resultOf(connectionRulesKept, target))).toContain(rule);
+      } finally {
+        await target.close();
+      }
+    },
+    30_000,
+  );
+
+  it('fails a front that answers pipelined requests out of order, under each of five seeds', async () => {
+    const front = await targetBehind('swapped');
+    try {
+      for (const seed of SEEDS) {
+        const result = await resultOf(connectionRulesKept, front, seed);
+        expect([seed, result.outcome, findingIds(result)]).toEqual([seed, 'failed', ['pipelined_answers_in_order']]);
+      }
+    } finally {
+      await front.close();
+    }
+  }, 60_000);
+
+  it('warns of a front that closes after every answer without saying close, and fails it under --strict', async () => {
+    const front = await targetBehind('closes-silently');
+    try {
+      const byDefault = await resultOf(connectionRulesKept, front);
+      expect(byDefault.outcome).toBe('passed');
+      expect(byDefault.warnings?.join('\n')).toContain('connections_persist');
+      for (const seed of SEEDS) {
+        const strict = await resultOf(connectionRulesKept, front, seed, true);
+        expect([seed, strict.outcome, findingIds(strict)]).toEqual([seed, 'failed', ['connections_persist']]);
+      }
+    } finally {
+      await front.close();
+    }
+  }, 60_000);
+});
+
+describe('host_field_required_once (not registered: the fake serves two Host fields)', () => {
+  it('fails the fake, whose Node parser serves a request with two Host fields, under each of five seeds', async () => {
+    const fake = await targetBehind();
+    try {
+      for (const seed of SEEDS) {
+        const result = await resultOf(hostFieldRequiredOnce, fake, seed);
+        expect([seed, result.outcome, findingIds(result)]).toEqual([seed, 'failed', ['host_field_required_once']]);
+        expect(result.failure?.title).toContain('two Host fields');
+      }
+    } finally {
+      await fake.close();
+    }
+  }, 60_000);
+
+  it('passes the fake behind a front that answers 400 to a request without Host or with two', async () => {
+    const guarded = await targetBehind('host-guarded');
+    try {
+      expect((await resultOf(hostFieldRequiredOnce, guarded)).outcome).toBe('passed');
+    } finally {
+      await guarded.close();
+    }
+  }, 30_000);
+});
