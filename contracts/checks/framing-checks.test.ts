@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { brokenVariant } from '../broken-variants/index.js';
 import type { CheckResult } from '../runner/check-result.js';
 import { runChecks } from '../runner/run-checks.js';
@@ -52,6 +52,54 @@ async function trailerMergingGateway(upstream: string): Promise<{ origin: string
       server.closeAllConnections();
       return new Promise((resolve) => server.close(() => resolve()));
     },
+  };
+}
+
+/**
+ * A gateway in front of `upstream` that passes connections through byte for byte, but reads an HTTP/1.0
+ * request with neither Content-Length nor chunks to the close of the connection, as a response is read
+ * (RFC 9112 §6.3 gives such a request no content), and only then passes it on.
+ */
+async function bodyToCloseGateway(upstream: string): Promise<{ origin: string; close(): Promise<void> }> {
+  const { hostname, port } = new URL(upstream);
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((client) => {
+    sockets.add(client);
+    let received: Buffer = Buffer.alloc(0);
+    const onHead = (chunk: Buffer) => {
+      received = Buffer.concat([received, chunk]);
+      const end = received.indexOf('\r\n\r\n');
+      if (end < 0) return;
+      client.off('data', onHead);
+      const head = received.subarray(0, end).toString('latin1');
+      const unframed =
+        / HTTP\/1\.0$/.test(head.split('\r\n')[0]!) && !/\r\n(content-length|transfer-encoding):/i.test(head);
+      const server = net.connect(Number(port), hostname);
+      sockets.add(server);
+      server.on('error', () => client.destroy());
+      server.pipe(client);
+      if (!unframed) {
+        server.write(received);
+        client.pipe(server);
+        return;
+      }
+      client.on('data', (more: Buffer) => (received = Buffer.concat([received, more])));
+      client.on('end', () => {
+        const body = received.subarray(end + 4);
+        server.end(Buffer.concat([Buffer.from(`${head}\r\nContent-Length: ${body.length}\r\n\r\n`, 'latin1'), body]));
+      });
+    };
+    client.on('data', onHead);
+    client.on('error', () => client.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        for (const socket of sockets) socket.destroy();
+      }),
   };
 }
 
@@ -107,6 +155,23 @@ describe('limits_hold_under_every_framing', () => {
           const result = await resultOf({ ...descriptor, baseUrl: `${gateway.origin}/v1` }, seed);
           expect([seed, findingIds(result)]).toEqual([seed, ['trailers_change_no_header']]);
           expect(result.failure?.lines.join('\n')).not.toContain('free-test-key');
+        }
+      } finally {
+        await gateway.close();
+      }
+    });
+  }, 90_000);
+
+  it('fails a gateway that reads an HTTP/1.0 body without framing to the close, under each of five seeds', async () => {
+    await onFake({}, async (descriptor) => {
+      const gateway = await bodyToCloseGateway(new URL(descriptor.baseUrl).origin);
+      try {
+        for (const seed of SEEDS) {
+          const result = await resultOf({ ...descriptor, baseUrl: `${gateway.origin}/v1` }, seed);
+          expect([seed, findingIds(result)]).toEqual([seed, ['limits_hold_under_every_framing']]);
+          expect(result.failure?.title).toMatch(
+            /HTTP\/1\.0 with a body but neither Content-Length nor chunks was not answered/,
+          );
         }
       } finally {
         await gateway.close();

@@ -142,23 +142,59 @@ async function trailersMergeNothing(context: CheckContext, write: OperationModel
   }
 }
 
+/** How long a request without framing may wait for its answer: a server that reads a body to the close waits for ever. */
+const UNFRAMED_ANSWER_MS = 5_000;
+
+/**
+ * A write in HTTP/1.0 with its body after the header section and neither `Content-Length` nor chunks: RFC
+ * 9112 §6.3 says such a request has no content, so it is answered at once as one without a body (no key:
+ * 401, which costs no key anything), never held open waiting for the client to close (reading a body to
+ * the close is a response's framing, not a request's).
+ */
+async function unframedBodyNotAwaited(context: CheckContext, write: OperationModel, keyless: Exchange): Promise<void> {
+  const url = new URL(keyless.request.url);
+  const raw: RawRequest = {
+    method: write.operation.method,
+    target: `${url.pathname}${url.search}`,
+    version: '1.0',
+    headers: [
+      ['Host', url.host],
+      ['Content-Type', 'application/json'],
+    ],
+    body: { bytes: JSON.stringify(exampleRequest(write).json), framing: 'none' },
+  };
+  const outcome = await sendOnConnection(url.origin, [raw], { timeoutMs: UNFRAMED_ANSWER_MS });
+  if (outcome.answers.length > 0 || outcome.closedByServer) return;
+  reportRule(
+    context,
+    'limits_hold_under_every_framing',
+    `${write.operation.method} ${write.operation.path} in HTTP/1.0 with a body but neither Content-Length nor chunks was not answered in ${UNFRAMED_ANSWER_MS / 1000} s`,
+    [
+      `Received: no answer, the connection held open / Expected: ${described(keyless)} at once: a request with neither field has no content (RFC 9112 §6.3: "If this is a request message and none of the above are true, then the message body length is zero (no message body is present)."); the bytes after its header section are not a body to read to the close`,
+    ],
+    undefined,
+  );
+}
+
 /**
  * Each rule the spec states for a write (the body limit, the media type, the schema, authentication)
  * holds under every framing and request form a client may choose: the body in chunks, absolute-form,
- * HTTP/1.0; a key sent only in a trailer section admits nothing.
+ * HTTP/1.0; a key sent only in a trailer section admits nothing; a body without framing is no body.
  */
 export const limitsHoldUnderEveryFraming: Check = {
   name: 'limits_hold_under_every_framing',
   verifies:
-    "each rule the spec states for a write (x-max-body-bytes with 413, the media type with 415, the schema with 400, the key with 401) is answered the same under every framing and request form (chunked, absolute-form, HTTP/1.0) as under Content-Length; the key only in a chunked body's trailer section admits nothing (RFC 9112 §7.1.2); a budgeted run sends the forms that combine together and halves a group that changes the answer",
+    "each rule the spec states for a write (x-max-body-bytes with 413, the media type with 415, the schema with 400, the key with 401) is answered the same under every framing and request form (chunked, absolute-form, HTTP/1.0) as under Content-Length; the key only in a chunked body's trailer section admits nothing (RFC 9112 §7.1.2); an HTTP/1.0 write whose body has neither Content-Length nor chunks is answered at once, as one without a body (RFC 9112 §6.3); a budgeted run sends the forms that combine together and halves a group that changes the answer",
   needs: ['writes'],
   async run(context) {
     const write = operationModels().find(({ safe, bodySchema }) => !safe && bodySchema);
     if (!write) return;
     let keyed: Exchange | undefined;
+    let keyless: Exchange | undefined;
     for (const { breaks, request } of statedRules(write)) {
       const plain = await context.send(request);
       if (request.auth === undefined) keyed ??= plain;
+      else keyless ??= plain;
       // Grouped only where the key's quota limits the run, which the first answer's Limit tells.
       const budgeted = context.patience() !== undefined;
       for (const group of formGroups(budgeted))
@@ -180,5 +216,7 @@ export const limitsHoldUnderEveryFraming: Check = {
         }
     }
     if (keyed) await trailersMergeNothing(context, write, keyed);
+    // Last: with no answer to show, a finding here ends the check.
+    if (keyless) await unframedBodyNotAwaited(context, write, keyless);
   },
 };

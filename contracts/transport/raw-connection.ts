@@ -134,13 +134,13 @@ function answersIn(received: Buffer, methods: readonly string[], closed: boolean
  * (RFC 9112 §9.3.2); otherwise each after the answer to the one before (a connection kept between them,
  * RFC 9112 §9.3), none after the server closed. It ends once every request is answered (`awaitClose`:
  * once the server closes), when nothing more came for `idleMs` after its last byte, or when it closes. `halfClose` ends
- * the client's side once everything is written.
+ * the client's side once everything is written; `timeoutMs` bounds the whole connection.
  * @example await sendOnConnection('http://127.0.0.1:4010', [request], { awaitClose: true })
  */
 export function sendOnConnection(
   origin: string,
   requests: ReadonlyArray<RawRequest | Buffer>,
-  { pipelined = false, idleMs = 2_000, awaitClose = false, halfClose = false } = {},
+  { pipelined = false, idleMs = 2_000, awaitClose = false, halfClose = false, timeoutMs = CONNECTION_TIMEOUT_MS } = {},
 ): Promise<ConnectionOutcome> {
   const url = new URL(origin);
   const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
@@ -164,7 +164,7 @@ export function sendOnConnection(
       socket.destroy();
       resolve({ answers: answersIn(received, methods, closedByServer), closedByServer });
     };
-    const timer = setTimeout(() => finish(false), CONNECTION_TIMEOUT_MS);
+    const timer = setTimeout(() => finish(false), timeoutMs);
     const write = (count: number) => {
       const next = requests.slice(written, written + count);
       written += next.length;
