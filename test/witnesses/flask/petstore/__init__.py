@@ -8,6 +8,7 @@ from flask import Flask
 from werkzeug.routing import Map
 
 from . import auth, errors, routes
+from .raw_path import KeepEncodedSlashes
 from .config import ApiKey, load_keys_file
 from .ratelimit import RateLimiter
 from .store import Store
@@ -47,9 +48,9 @@ def create_app(keys=None, keys_file=None, clock=time.time, limiter=None):
 
     app.before_request(routes.require_one_host)
     app.before_request(auth.authenticate_and_count)
-    app.before_request(routes.refuse_encoded_slashes)
     app.after_request(routes.add_deprecation_headers)
     app.after_request(auth.add_rate_limit_headers)
     app.register_blueprint(routes.api)
+    app.wsgi_app = KeepEncodedSlashes(app.wsgi_app)
     errors.register(app)
     return app

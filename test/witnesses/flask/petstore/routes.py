@@ -2,8 +2,6 @@
 import calendar
 from email.utils import formatdate
 
-import re
-
 from flask import Blueprint, current_app, jsonify, request
 
 from .errors import ApiError
@@ -61,18 +59,6 @@ def add_deprecation_headers(response):
     if rule is not None and rule.endpoint == PET_ENDPOINT and request.method in ("GET", "HEAD"):
         response.headers.update(DEPRECATION_HEADERS)
     return response
-
-
-ENCODED_SLASH = re.compile(r"%2f", re.IGNORECASE)
-
-
-def refuse_encoded_slashes():
-    """before_request hook, after auth: WSGI hands us PATH_INFO already decoded, so `/pets%2F1` would
-    route as `/pets/1`. A `%2F` is data inside one segment, not a separator (RFC 3986 §2.2, §6.2.2.2:
-    URIs differing by a percent-encoded reserved character are not equivalent), so no spec path has it."""
-    raw = request.environ.get("RAW_URI") or request.environ.get("REQUEST_URI") or ""
-    if ENCODED_SLASH.search(raw.split("?", 1)[0]):
-        raise ApiError(404, "not_found", "No operation has this path.")
 
 
 def require_one_host():
