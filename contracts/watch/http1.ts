@@ -69,7 +69,9 @@ function parseFields(lines: string[], into: MessageHead): void {
     const name = line.slice(0, colon);
     // A line that starts with whitespace continues the last (obsolete folding): refused, as RFC 9112 §5.2 allows.
     if (colon <= 0 || !TOKEN.test(name)) throw new FramingError(`Header line ${index} is not "name: value".`);
-    const value = line.slice(colon + 1).trim();
+    // Only HTTP's OWS (SP, HTAB; RFC 9110 §5.5): trim() would also take a trailing 0xA0 (read as U+00A0),
+    // and the curl of what watch saw would lose a byte the client sent.
+    const value = line.slice(colon + 1).replace(/^[ \t]+|[ \t]+$/g, '');
     if (!FIELD_VALUE.test(value)) throw new FramingError(`The value of ${name} has a control character.`);
     into.fields.push(name, value);
     switch (name.toLowerCase()) {
