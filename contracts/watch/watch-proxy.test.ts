@@ -88,7 +88,13 @@ const NOT_SHOWN_BY_ORDINARY_TRAFFIC = new Set([
   'not-modified-to-any-tag',
   'repeated-member-crashes',
   'day-forgotten-each-minute',
-  'error-messages-name-nothing',
+  'rejection-names-the-next-minute',
+  'key-trimmed-of-unicode-spaces',
+  // Framing and connections ordinary clients never use: a body in chunks, HTTP/1.0, Connection: close.
+  'body-limit-only-when-length-declared',
+  'media-type-unchecked-for-chunked-bodies',
+  'connection-kept-after-close',
+  'chunked-answers-to-http10',
   // The declared 500 and the red-team pass (contracts/broken-variants/failure-variants.ts,
   // red-team-variants.ts): each shows only to a request ordinary traffic never sends (Prefer: code=500,
   // a preflight, HEAD, an override header, Origin: null, a browser's Accept, /debug, a near-miss or long
