@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { execFile } from 'node:child_process';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { brokenVariant } from '../broken-variants/index.js';
@@ -118,6 +119,26 @@ async function resultOf(check: Check, target: { descriptor: TargetDescriptor }, 
 
 const findingIds = (result: CheckResult) => (result.findings ?? []).map(({ id }) => id);
 
+/** What a command prints when run in bash (the key in its variable), whatever its exit status (`timeout` ends the read). */
+function outputOfBash(command: string): Promise<string> {
+  return new Promise((resolve) => {
+    execFile(
+      'bash',
+      ['-c', command],
+      { env: { ...process.env, PETSTORE_API_KEY: 'free-test-key' } },
+      (_error, stdout) => resolve(stdout),
+    );
+  });
+}
+
+/** The statuses a finding's `Reproduce ...: (exec 3<>/dev/tcp/...)` line gets when run in bash, as a developer would paste it. */
+async function statusesOfReproduction(result: CheckResult): Promise<number[]> {
+  const line = result.failure?.lines.find((each) => /^Reproduce[^:]*: \(exec 3<>/.test(each));
+  const command = line?.slice(line.indexOf(': ') + 2);
+  if (!command) return [];
+  return [...(await outputOfBash(command)).matchAll(/HTTP\/1\.[01] (\d{3}) /g)].map((match) => Number(match[1]));
+}
+
 describe('raw connections', () => {
   it('writes a chunked body with its trailer section, and reads answers back in order', async () => {
     const bytes = rawRequestBytes({
@@ -184,6 +205,8 @@ describe('connection_rules_kept', () => {
         const result = await resultOf(connectionRulesKept, front, seed);
         expect([seed, result.outcome, findingIds(result)]).toEqual([seed, 'failed', ['pipelined_answers_in_order']]);
       }
+      // The printed bytes, written on one connection, get the three answers again (their statuses; the order is in the codes).
+      expect(await statusesOfReproduction(await resultOf(connectionRulesKept, front))).toEqual([401, 401, 401]);
     } finally {
       await front.close();
     }
@@ -214,6 +237,8 @@ describe('host_field_required_once (not registered: the fake serves two Host fie
         expect([seed, result.outcome, findingIds(result)]).toEqual([seed, 'failed', ['host_field_required_once']]);
         expect(result.failure?.title).toContain('two Host fields');
       }
+      // The printed bytes (two Host fields, which curl cannot send) are served again.
+      expect(await statusesOfReproduction(await resultOf(hostFieldRequiredOnce, fake))).toEqual([401]);
     } finally {
       await fake.close();
     }

@@ -3,6 +3,7 @@ import { errorCodeOf, headerOf, type Exchange, type SentRequest } from '../core/
 import { exampleRequest, operationModels } from '../generate/operation-model.js';
 import {
   exchangeOf,
+  rawReproduction,
   sendOnConnection,
   type ConnectionAnswer,
   type ConnectionOutcome,
@@ -63,7 +64,10 @@ async function closeHonoured(context: CheckContext, place: Place): Promise<void>
     context,
     'close_ends_the_connection',
     `GET ${place.target} with Connection: close ${after}`,
-    [`Received: ${after} / Expected: the connection closed after the one answer, ${described(first)}`],
+    [
+      `Received: ${after} / Expected: the connection closed after the one answer, ${described(first)}`,
+      `Reproduce on one connection: ${rawReproduction(place.origin, [closing, keylessRead(place)])}`,
+    ],
     exchangeOf(sentOf(place, closing), first),
   );
 }
@@ -80,6 +84,7 @@ async function connectionPersists(context: CheckContext, place: Place): Promise<
     `GET ${place.target} was answered without Connection: close, and a second request on the connection was not`,
     [
       `Received: ${described(first)}, then ${outcome.closedByServer ? 'the connection closed' : 'nothing'} / Expected: the second request answered on the same connection (HTTP/1.1 keeps connections by default), or Connection: close on the first answer`,
+      `Reproduce on one connection: ${rawReproduction(place.origin, [read, read], { oneByOne: true })}`,
     ],
     exchangeOf(sentOf(place, read), first),
   );
@@ -106,6 +111,7 @@ async function pipelinedInOrder(context: CheckContext, place: Place): Promise<vo
     `GET ${place.target} pipelined three times (no key, another token, no key) was answered out of order`,
     [
       `Received: ${got.join('; ')} / Expected: ${expected.slice(0, got.length).join('; ')}, each as the same request alone`,
+      `Reproduce on one connection: ${rawReproduction(place.origin, sequence)}`,
     ],
     exchangeOf(sentOf(place, sequence[outOfOrder]!), outcome.answers[outOfOrder]!),
   );
@@ -198,7 +204,7 @@ export const hostFieldRequiredOnce: Check = {
   async run(context) {
     const read = exampleRequest(operationModels().find(({ safe }) => safe)!);
     const place = placeOf(await context.send({ ...read, auth: 'none' }));
-    const served: Array<{ spelt: string; exchange: Exchange }> = [];
+    const served: Array<{ spelt: string; exchange: Exchange; request: RawRequest }> = [];
     for (const { spelt, fields } of HOST_FORMS) {
       const request: RawRequest = {
         method: 'GET',
@@ -208,6 +214,7 @@ export const hostFieldRequiredOnce: Check = {
       const [answer] = (await sendOnConnection(place.origin, [request])).answers;
       if (!answer || HOST_REFUSALS.has(answer.status)) continue;
       served.push({
+        request,
         spelt,
         exchange: exchangeOf({ ...sentOf(place, request), headers: Object.fromEntries(request.headers) }, answer),
       });
@@ -221,6 +228,7 @@ export const hostFieldRequiredOnce: Check = {
           ({ spelt, exchange }) =>
             `Received: ${described(exchange)} (${spelt}) / Expected: 400 (or the HTTP parser's refusal: a closed connection, 408, 431)`,
         ),
+        ...served.map(({ spelt, request }) => `Reproduce (${spelt}): ${rawReproduction(place.origin, [request])}`),
         `Rule (RFC 9112 §3.2): "${HOST_REQUIREMENT}"`,
       ],
       first.exchange,

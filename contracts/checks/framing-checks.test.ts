@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { execFile } from 'node:child_process';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { brokenVariant } from '../broken-variants/index.js';
@@ -103,6 +104,18 @@ async function bodyToCloseGateway(upstream: string): Promise<{ origin: string; c
   };
 }
 
+/** What a command prints when run in bash (the key in its variable), whatever its exit status (`timeout` ends the read). */
+function outputOfBash(command: string): Promise<string> {
+  return new Promise((resolve) => {
+    execFile(
+      'bash',
+      ['-c', command],
+      { env: { ...process.env, PETSTORE_API_KEY: 'free-test-key' } },
+      (_error, stdout) => resolve(stdout),
+    );
+  });
+}
+
 /** The check alone, on a descriptor of its own (the runner keeps one session per descriptor object). */
 async function resultOf(descriptor: TargetDescriptor, seed = 1): Promise<CheckResult> {
   const settings = suiteSettings({ live: false, seed });
@@ -156,6 +169,10 @@ describe('limits_hold_under_every_framing', () => {
           expect([seed, findingIds(result)]).toEqual([seed, ['trailers_change_no_header']]);
           expect(result.failure?.lines.join('\n')).not.toContain('free-test-key');
         }
+        // The printed bytes with the trailer, the key read from the environment, are admitted again.
+        const result = await resultOf({ ...descriptor, baseUrl: `${gateway.origin}/v1` });
+        const line = result.failure?.lines.find((each) => each.startsWith('Reproduce with the trailer: '));
+        expect(await outputOfBash(line!.slice('Reproduce with the trailer: '.length))).toMatch(/^HTTP\/1\.1 201 /);
       } finally {
         await gateway.close();
       }

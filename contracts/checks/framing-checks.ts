@@ -1,8 +1,8 @@
 import { snippet } from '../conformance/response-conformance.js';
-import { errorCodeOf, requestHeaderOf, type ContractRequest, type Exchange } from '../core/exchange.js';
+import { bearerTokenOf, errorCodeOf, requestHeaderOf, type ContractRequest, type Exchange } from '../core/exchange.js';
 import { exampleRequest, operationModels, type OperationModel } from '../generate/operation-model.js';
 import { surroundings, type Surrounding } from '../protocol/surroundings.js';
-import { exchangeOf, sendOnConnection, type RawRequest } from '../transport/raw-connection.js';
+import { exchangeOf, rawReproduction, sendOnConnection, type RawRequest } from '../transport/raw-connection.js';
 import type { Check, CheckContext } from './check.js';
 import { reportRule, sendOrNothing } from './rule-reports.js';
 
@@ -133,6 +133,7 @@ async function trailersMergeNothing(context: CheckContext, write: OperationModel
       [
         `Received: ${described(shown)} / Expected: ${described(plain)}, as without the trailer`,
         'The trailer section held Authorization: Bearer ${PETSTORE_API_KEY} (curl cannot send a trailer section: the curl below sends the rest of the request)',
+        `Reproduce with the trailer: ${rawReproduction(url.origin, [raw], { secret: bearerTokenOf(keyed) })}`,
       ],
       shown,
     );
@@ -168,6 +169,7 @@ async function unframedBodyNotAwaited(context: CheckContext, write: OperationMod
     `${write.operation.method} ${write.operation.path} in HTTP/1.0 with a body but neither Content-Length nor chunks was not answered in ${UNFRAMED_ANSWER_MS / 1000} s`,
     [
       `Received: no answer, the connection held open / Expected: ${described(keyless)} at once: a request with neither field has no content (RFC 9112 §6.3: "If this is a request message and none of the above are true, then the message body length is zero (no message body is present)."); the bytes after its header section are not a body to read to the close`,
+      `Reproduce: ${rawReproduction(url.origin, [raw])} (it waits: the connection stays open)`,
     ],
     undefined,
   );

@@ -206,3 +206,49 @@ export function exchangeOf(sent: SentRequest, answer: ConnectionAnswer): Exchang
     bytes: new Uint8Array(answer.body),
   };
 }
+
+/** Bytes as text inside a shell's single quotes in a printf format: CR, LF and other bytes escaped, `%` doubled. */
+function printfText(bytes: Buffer): string {
+  let text = '';
+  for (const byte of bytes) {
+    if (byte === 0x0d) text += '\\r';
+    else if (byte === 0x0a) text += '\\n';
+    else if (byte === 0x25) text += '%%';
+    else if (byte === 0x5c) text += '\\\\';
+    else if (byte === 0x27) text += "'\\''";
+    else if (byte >= 0x20 && byte < 0x7f) text += String.fromCharCode(byte);
+    else text += `\\${byte.toString(8).padStart(3, '0')}`;
+  }
+  return text;
+}
+
+/**
+ * The shell command that writes the same bytes on one connection, for a finding `curl` cannot repeat (a
+ * trailer section, two Host fields, pipelining, a body without framing). `secret` (the key) is never
+ * written: it is printed as `$PETSTORE_API_KEY`. `oneByOne`: each request a second after the one before.
+ * @example rawReproduction('http://127.0.0.1:4010', [request]) // (exec 3<>/dev/tcp/127.0.0.1/4010; printf 'GET /v1/categories HTTP/1.1\r\n...' >&3; timeout 5 cat <&3)
+ */
+export function rawReproduction(
+  origin: string,
+  requests: ReadonlyArray<RawRequest>,
+  { secret, oneByOne = false }: { secret?: string; oneByOne?: boolean } = {},
+): string {
+  const printf = (bytes: Buffer) => {
+    const parts = secret ? bytes.toString('latin1').split(secret) : [bytes.toString('latin1')];
+    const format = parts.map((part) => printfText(Buffer.from(part, 'latin1'))).join('%s');
+    return `printf '${format}'${parts
+      .slice(1)
+      .map(() => ' "$PETSTORE_API_KEY"')
+      .join('')}`;
+  };
+  const url = new URL(origin);
+  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+  const tls = url.protocol === 'https:';
+  // One by one: each after a pause, as a client waits for an answer before the next.
+  const writes = (oneByOne ? requests.map((request) => [request]) : [requests])
+    .map((group) => `${printf(Buffer.concat(group.map(rawRequestBytes)))}${tls ? '' : ' >&3'}`)
+    .join('; sleep 1; ');
+  // bash's own /dev/tcp: no nc needed; what comes back is read for 5 s.
+  if (!tls) return `(exec 3<>/dev/tcp/${url.hostname}/${port}; ${writes}; timeout 5 cat <&3)`;
+  return `(${writes}) | openssl s_client -quiet -connect ${url.hostname}:${port}`;
+}
