@@ -1,5 +1,12 @@
 import { snippet } from '../conformance/response-conformance.js';
-import { bearerTokenOf, errorCodeOf, requestHeaderOf, type ContractRequest, type Exchange } from '../core/exchange.js';
+import {
+  bearerTokenOf,
+  errorCodeOf,
+  headerOf,
+  requestHeaderOf,
+  type ContractRequest,
+  type Exchange,
+} from '../core/exchange.js';
 import { exampleRequest, operationModels, type OperationModel } from '../generate/operation-model.js';
 import { surroundings, type Surrounding } from '../protocol/surroundings.js';
 import { exchangeOf, rawReproduction, sendOnConnection, type RawRequest } from '../transport/raw-connection.js';
@@ -45,6 +52,16 @@ function statedRules(model: OperationModel, keepsLimit: boolean): StatedRule[] {
 const answeredAlike = (answer: Exchange, plain: Exchange) =>
   answer.status === plain.status && errorCodeOf(answer) === errorCodeOf(plain);
 
+// What the spec lets the HTTP layer answer on its own, before any operation and without X-RateLimit-*.
+const HTTP_LAYER_STATUSES = new Set([400, 408, 411, 414, 417, 426, 431, 501, 505]);
+
+/**
+ * A refusal of the server's HTTP parser, which keeps the allowance the spec gives the HTTP layer: a
+ * closed connection, or one of its statuses without X-RateLimit-* (a service's own answer carries them).
+ */
+const parserRefusal = (answer: Exchange | undefined) =>
+  !answer || (HTTP_LAYER_STATUSES.has(answer.status) && headerOf(answer, 'x-ratelimit-limit') === undefined);
+
 const described = (answer: Exchange | undefined) =>
   answer ? `${answer.status} ${snippet(answer.text, 160)}` : 'a closed connection';
 
@@ -66,25 +83,42 @@ function carrying(base: ContractRequest, forms: readonly Surrounding[]): Contrac
   return { ...request, tries: forms.map(({ id }) => id) };
 }
 
-/** The forms of `group` that change the answer, each tried alone once the group has; the group when none does alone. */
+/** What sending a group of forms found: those that change the answer, and those the HTTP parser refused. */
+interface FormsFound {
+  changed: Array<{ forms: readonly Surrounding[]; answer: Exchange | undefined }>;
+  refused: Array<{ form: Surrounding; answer: Exchange | undefined }>;
+}
+
+/**
+ * The forms of `group` that change the answer, each tried alone once the group has (or once the parser
+ * refused the group, which says nothing of each form); the group when none does alone.
+ */
 async function changing(
   context: CheckContext,
   base: ContractRequest,
   group: readonly Surrounding[],
   plain: Exchange,
-): Promise<Array<{ forms: readonly Surrounding[]; answer: Exchange | undefined }>> {
+): Promise<FormsFound> {
   const differs = (forms: readonly Surrounding[], answer: Exchange | undefined) =>
-    !answer ||
-    (!answeredAlike(answer, plain) && !(forms.length === 1 && forms[0]!.mayRefuse?.statuses.includes(answer.status)));
+    !parserRefusal(answer) &&
+    !answeredAlike(answer!, plain) &&
+    !(forms.length === 1 && forms[0]!.mayRefuse?.statuses.includes(answer!.status));
   const answer = await sendOrNothing(context.send, carrying(base, group));
-  if (!differs(group, answer)) return [];
-  if (group.length === 1) return [{ forms: group, answer }];
-  const alone = [];
+  const refused = parserRefusal(answer) && !parserRefusal(plain);
+  if (!differs(group, answer) && !refused) return { changed: [], refused: [] };
+  if (group.length === 1)
+    return refused
+      ? { changed: [], refused: [{ form: group[0]!, answer }] }
+      : { changed: [{ forms: group, answer }], refused: [] };
+  const found: FormsFound = { changed: [], refused: [] };
   for (const form of group) {
     const one = await sendOrNothing(context.send, carrying(base, [form]));
-    if (differs([form], one)) alone.push({ forms: [form], answer: one });
+    if (differs([form], one)) found.changed.push({ forms: [form], answer: one });
+    else if (parserRefusal(one) && !parserRefusal(plain)) found.refused.push({ form, answer: one });
   }
-  return alone.length > 0 ? alone : [{ forms: group, answer }];
+  if (found.changed.length === 0 && found.refused.length === 0 && !refused)
+    found.changed.push({ forms: group, answer });
+  return found;
 }
 
 /**
@@ -119,6 +153,7 @@ async function trailersMergeNothing(context: CheckContext, write: OperationModel
     if (
       !answer ||
       answer.status === 429 ||
+      parserRefusal(exchangeOf(plain.request, answer)) ||
       (answer.status === plain.status && errorCodeOf(exchangeOf(plain.request, answer)) === errorCodeOf(plain))
     )
       continue;
@@ -197,8 +232,20 @@ export const limitsHoldUnderEveryFraming: Check = {
       else keyless ??= plain;
       // Grouped only where the key's quota limits the run, which the first answer's Limit tells.
       const budgeted = context.patience() !== undefined;
-      for (const group of formGroups(budgeted))
-        for (const { forms, answer } of await changing(context, request, group, plain)) {
+      for (const group of formGroups(budgeted)) {
+        const { changed, refused } = await changing(context, request, group, plain);
+        for (const { form, answer } of refused)
+          reportRule(
+            context,
+            'limits_hold_under_every_framing',
+            `${write.operation.method} ${write.operation.path} with ${breaks}, sent with ${form.spelt}, was refused by the HTTP parser`,
+            [
+              `Received: ${described(answer)} / Expected: ${described(plain)}, as with Content-Length; the HTTP layer may refuse a request on its own`,
+            ],
+            answer,
+            { warning: true },
+          );
+        for (const { forms, answer } of changed) {
           const alone = forms.length === 1 ? forms[0] : undefined;
           const refusal = alone?.mayRefuse
             ? ` (or ${alone.mayRefuse.statuses.join(', ')}: ${alone.mayRefuse.because})`
@@ -214,6 +261,7 @@ export const limitsHoldUnderEveryFraming: Check = {
             answer ?? plain,
           );
         }
+      }
     }
     if (keyed) await trailersMergeNothing(context, write, keyed);
     // Last: with no answer to show, a finding here ends the check.
