@@ -88,6 +88,7 @@ async function runAgainst(
         capabilities: descriptor.capabilities,
         checks: checks.map((check) => check.name),
         ...(settings.maxMinutes !== undefined && { maxMinutes: settings.maxMinutes }),
+        ...(settings.maxRequests !== undefined && { maxRequests: settings.maxRequests }),
         ...(session.evidencePlan?.rehearsal && { rehearsal: session.evidencePlan.rehearsal }),
       });
       progress.estimate = expectedRequests(cost);

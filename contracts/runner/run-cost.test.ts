@@ -11,6 +11,22 @@ const freeKeyRun = (maxMinutes?: number) =>
   });
 
 describe('estimateRunCost', () => {
+  it('leaves out the windows --max-requests cannot afford, and only those (they create no records)', () => {
+    const enterprise = estimateRunCost({
+      runs: 20,
+      keyLimit: 5_000,
+      capabilities: ['writes', 'quota'],
+      checks: [...WINDOW_DRIVING_CHECKS],
+      maxRequests: 5_000,
+    });
+    expect(enterprise.windowRequests).toBe(WINDOW_DRIVING_CHECKS.size * 5_003);
+    expect(enterprise.bounded).toEqual({
+      by: '--max-requests 5000',
+      requests: enterprise.requests - enterprise.windowRequests,
+      records: enterprise.records,
+    });
+  });
+
   it('states what a --max-minutes shorter than the run holds of it, and the expected requests are those', () => {
     const whole = freeKeyRun();
     expect(whole.bounded).toBeUndefined();
@@ -58,7 +74,7 @@ describe('estimateRunCost', () => {
     expect(enterprise.bounded).toBeUndefined();
     expect(enterprise.records).toBe(0);
     expect(runCostText(enterprise, { maxMinutes: 5 })).toContain(
-      'about 792 requests, about 1 min, no records created; bounded by --max-minutes 5',
+      'about 792 requests, under a minute, no records created; bounded by --max-minutes 5',
     );
   });
 });
