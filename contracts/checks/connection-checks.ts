@@ -194,9 +194,10 @@ export const HOST_REQUIREMENT =
  * RFC 9112 §3.2: an HTTP/1.1 request without `Host`, or with two, is answered 400: a service that serves
  * it lets a client choose which host it names. Keyless, so it costs no key anything.
  *
- * Not in the registry yet: Node's parser (so the fake and the Express witness) serves two Host fields,
- * and gunicorn (the Flask witness) serves none. The MUST leaves them no other choice, so the ruling is
- * theirs to change; until the fake refuses them, registering this check would fail the fake's own run.
+ * Not in the registry yet: the standalone fake serves two Host fields (Node's parser keeps the first and
+ * refuses only a missing one), so registering it would fail the fake's own run. Every witness refuses
+ * both (Go and Fastify by their servers, Express and Flask by their own code since RFC 9112 §3.2 left
+ * them no other choice); once the fake does too, it goes in the registry with its row in the rule table.
  */
 export const hostFieldRequiredOnce: Check = {
   name: 'host_field_required_once',
