@@ -67,7 +67,7 @@ function failureKey({ error, broken }: CaseOutcome): string | undefined {
  * cases drawn from `arbitrary` with the run's seed. A case fails when the predicate throws a
  * CheckFailure or when the run's model of promises finds one of its exchanges broke a promise (a 500
  * to a valid body: `no_server_error`); either way the case is then shrunk against the target
- * (generate/shrink-value.ts) to the smallest that fails the same way, within {@link SHRINK_REQUESTS}
+ * (generate/shrink-value.ts) to the smallest that fails the same way, within `SHRINK_REQUESTS` (150)
  * requests. The failure (or the model's finding) then holds the smallest case's request (for curl),
  * opens with the shrunk case, and says how to replay the run. Resolves with the number of cases tried.
  * @example await checkProperty(context, 'createCategory bodies', validBodies, async (body) => { ... });
