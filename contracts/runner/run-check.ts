@@ -10,7 +10,7 @@ import { entriesOfCheck } from './evidence-catalogue.js';
 import { DEFAULT_MAX_CONCURRENCY, suiteSettings, type SuiteSettings } from './suite-settings.js';
 import { TargetSession, type CheckTally } from './target-session.js';
 import { shrinkFindingsOf } from './shrink-findings.js';
-import { findingLines, findingOfCheck, findingsOfBroken } from './check-finding.js';
+import { findingLines, findingOfCheck, findingsOfBroken, type CheckFinding } from './check-finding.js';
 
 /** Options of {@link runCheck}. */
 export interface RunCheckOptions {
@@ -88,6 +88,34 @@ function contextFor(
         setDayRemaining: (remaining: number) => session.setRemaining({ dayRemaining: remaining }),
       },
     }),
+  };
+}
+
+/**
+ * A result the model failed, with the check's own failure beside its findings when the check also threw
+ * one of its own (the model saw a key admitted; the check, a wrong code elsewhere): two defects are two
+ * causes, and neither hides the other. The same answer judged twice stays one finding.
+ */
+function withOwnFailure(
+  broken: CheckResult & { findings: CheckFinding[] },
+  error: unknown,
+  checkName: string,
+  descriptor: TargetDescriptor,
+): CheckResult {
+  if (!isCheckFailure(error) || !error.exchange) return broken;
+  const curl = curlCommand(error.exchange.request, descriptor.apiKey);
+  if (broken.findings.some((finding) => finding.curl === curl)) return broken;
+  const own = findingOfCheck(
+    checkName,
+    { title: error.title, lines: [...error.lines], curl, status: error.exchange.status },
+    error.exchange,
+    descriptor.baseUrl,
+    error.broke,
+  );
+  return {
+    ...broken,
+    failure: { ...broken.failure!, lines: [...broken.failure!.lines, '', ...findingLines(own)] },
+    findings: [...broken.findings, own],
   };
 }
 
@@ -196,7 +224,7 @@ async function runCheckWith(
   } catch (error) {
     await shrinkFindingsOf(session, tally);
     const broken = brokenPromise();
-    if (broken) return broken;
+    if (broken) return withOwnFailure(broken, error, check.name, descriptor);
     if (isSkip(error)) {
       return { ...base, outcome: 'skipped', reason: error.message, ...finished() };
     }

@@ -41,7 +41,15 @@ function withRepetition(evidence: CheckResult, repetition: CheckResult): CheckRe
     observed: [...new Set([...evidence.observed, ...repetition.observed])].sort(),
     ...(warnings.length > 0 && { warnings }),
   };
-  if (repetition.outcome === 'failed') return { ...merged, outcome: 'failed', failure: repetition.failure! };
+  // The repetition's failure with its own findings: the evidence run's (none, or other ones) would file
+  // this failure under no cause, or under another's.
+  if (repetition.outcome === 'failed')
+    return {
+      ...merged,
+      outcome: 'failed',
+      failure: repetition.failure!,
+      ...(repetition.findings ? { findings: repetition.findings } : { findings: undefined }),
+    };
   // A budget that ran out while repeating drops repetition, never the evidence the check already holds.
   if (repetition.outcome === 'skipped') merged.notes.push(`repetition stopped: ${repetition.reason}`);
   return merged;
