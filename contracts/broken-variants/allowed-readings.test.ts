@@ -5,28 +5,29 @@ import { suiteSettings } from '../runner/suite-settings.js';
 import { startFakeTarget } from '../targets/fake-target.js';
 import { ALLOWED_READINGS } from './allowed-readings.js';
 
-/** Seeds each reading runs under: a reading the contract allows passes whichever cases a run draws. */
-const SEEDS = [11, 22];
+/**
+ * A seed per reading, each another: the whole suite runs once per reading (what CI's time affords), and
+ * a reading the contract allows passes whichever cases a run draws. `PETSTORE_CONTRACT_SEED` replays one.
+ */
+const seedOf = (index: number) => Number(process.env.PETSTORE_CONTRACT_SEED ?? 11 * (index + 1));
 
 describe('the contract suite against fakes that read the spec another allowed way', () => {
-  describe.each(ALLOWED_READINGS.map((reading) => [reading.name, reading] as const))('%s', (_name, reading) => {
-    it.each(SEEDS)(
-      `passes every check under seed %d (${reading.reads})`,
-      async (seed) => {
-        const target = await startFakeTarget(reading.fake);
-        try {
-          const results = await runChecks(CHECKS, target.descriptor, {
-            settings: suiteSettings({ live: false, seed }),
-          });
-          const failed = results.filter((result) => result.outcome === 'failed');
-          expect(failed.map(({ check, failure }) => ({ check, title: failure?.title, lines: failure?.lines }))).toEqual(
-            [],
-          );
-        } finally {
-          await target.close();
-        }
-      },
-      180_000,
-    );
-  });
+  it.each(ALLOWED_READINGS.map((reading, index) => [reading.name, seedOf(index), reading] as const))(
+    '%s passes every check under seed %d',
+    async (_name, seed, reading) => {
+      const target = await startFakeTarget(reading.fake);
+      try {
+        const results = await runChecks(CHECKS, target.descriptor, { settings: suiteSettings({ live: false, seed }) });
+        const failed = results.filter((result) => result.outcome === 'failed');
+        // What the reading is and the sentence that lets it, beside any check that failed it.
+        expect({ reads: reading.reads, failed: failed.map(({ check, failure }) => ({ check, failure })) }).toEqual({
+          reads: reading.reads,
+          failed: [],
+        });
+      } finally {
+        await target.close();
+      }
+    },
+    180_000,
+  );
 });
