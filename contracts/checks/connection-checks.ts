@@ -193,11 +193,8 @@ export const HOST_REQUIREMENT =
 /**
  * RFC 9112 §3.2: an HTTP/1.1 request without `Host`, or with two, is answered 400: a service that serves
  * it lets a client choose which host it names. Keyless, so it costs no key anything.
- *
- * Not in the registry yet: the standalone fake serves two Host fields (Node's parser keeps the first and
- * refuses only a missing one), so registering it would fail the fake's own run. Every witness refuses
- * both (Go and Fastify by their servers, Express and Flask by their own code since RFC 9112 §3.2 left
- * them no other choice); once the fake does too, it goes in the registry with its row in the rule table.
+ * Every witness refuses both (Go and Fastify by their servers, Express, Flask and the fake by their own
+ * code, since RFC 9112 §3.2 left them no other choice: Node keeps the first of two, gunicorn passes both on).
  */
 export const hostFieldRequiredOnce: Check = {
   name: 'host_field_required_once',

@@ -36,7 +36,7 @@ import { unchargedRequestsCostNothing } from './uncharged-checks.js';
 import { runtimeHazardsAnswered } from './hazard-checks.js';
 import { undeclaredSurroundingsIgnored } from './surrounding-checks.js';
 import { limitsHoldUnderEveryFraming } from './framing-checks.js';
-import { connectionRulesKept } from './connection-checks.js';
+import { connectionRulesKept, hostFieldRequiredOnce } from './connection-checks.js';
 import { everyMethodRouted, malformedCredentialsRefused } from './protocol-checks.js';
 import { conditionalRequestsHonoured } from './conditional-checks.js';
 import { answersKeepTheProtocol, answersLeakNothing } from './security-checks.js';
@@ -75,6 +75,7 @@ export const CHECKS: readonly Check[] = [
   unknownQueryIgnored,
   undeclaredSurroundingsIgnored,
   connectionRulesKept,
+  hostFieldRequiredOnce,
   limitsHoldUnderEveryFraming,
   equivalentReadsAnsweredAlike,
   validBodiesStoredAsSent,

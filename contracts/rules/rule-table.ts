@@ -833,6 +833,20 @@ export const RULES = {
       binds: 'server',
     },
   },
+  host_field_required_once: {
+    source: 'RFC 9112 §3.2',
+    strength: 'MUST',
+    appliesTo: 'every request',
+    says: 'an HTTP/1.1 request without Host, or with two Host fields, is answered 400 (or refused by the HTTP parser: a closed connection, 408, 431), never served: a service that serves it lets a client choose which host it names',
+    model: false,
+    checks: ['host_field_required_once'],
+    requirement: {
+      quote:
+        'A server MUST respond with a 400 (Bad Request) status code to any HTTP/1.1 request message that lacks a Host header field and to any request message that contains more than one Host header field line or a Host header field with an invalid field value.',
+      where: 'RFC 9112 §3.2',
+      binds: 'server',
+    },
+  },
 } as const satisfies Record<string, Rule>;
 
 /** The name of one rule of {@link RULES}. */

@@ -10,7 +10,7 @@ import { answerAdmin, isLoopbackHost } from './admin.js';
 import { setCorsHeaders } from '../handlers/cors.js';
 import { HARDENING_HEADERS } from '../handlers/responses.js';
 import { applyServerLimits, DEFAULT_SERVER_LIMITS, serverOptionsOf, type ServerLimits } from './limits.js';
-import { closeWithError, ProtocolErrorAnswerer } from './protocol-errors.js';
+import { closeWithError, ProtocolErrorAnswerer, repeatedHostError } from './protocol-errors.js';
 import { isClientAborted, readBoundedBody, type BoundedBody } from './request-body-reader.js';
 
 /** Options of the standalone fake: the fake's own, plus where to listen. */
@@ -175,6 +175,8 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     const started = log ? performance.now() : 0;
     const method = incoming.method ?? 'GET';
     const path = pathOf(incoming.url ?? '/');
+    const badHost = repeatedHostError(incoming);
+    if (badHost) return sendOwnJson(res, badHost.status, { Connection: 'close' }, badHost);
 
     const { bytes, overLimit } = method === 'GET' || method === 'HEAD' ? NO_BODY : await readBoundedBody(incoming);
     if (overLimit) res.setHeader('Connection', 'close');

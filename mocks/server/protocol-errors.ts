@@ -27,6 +27,16 @@ export function protocolErrorOf(error: NodeJS.ErrnoException & { reason?: string
   }
 }
 
+/**
+ * RFC 9112 §3.2: "A server MUST respond with a 400 (Bad Request) status code to ... any request message
+ * that contains more than one Host header field line". Node's parser refuses a request without Host
+ * itself, and keeps the first of two: the second is seen here, in the raw lines.
+ */
+export function repeatedHostError(incoming: IncomingMessage): ApiError | undefined {
+  const hosts = incoming.rawHeaders.filter((name, index) => index % 2 === 0 && name.toLowerCase() === 'host');
+  return hosts.length > 1 ? apiError('invalid_request', 'The request has more than one Host field.') : undefined;
+}
+
 /** A complete HTTP/1.1 response carrying an `Error`, written straight to a socket that is then closed. */
 export function rawErrorResponse(error: ApiError): string {
   const body = JSON.stringify(error);
