@@ -1,6 +1,4 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { CHECKS, checkNamed } from '../checks/registry.js';
 import type { Check } from '../checks/check.js';
@@ -10,6 +8,7 @@ import { suiteSettings } from '../runner/suite-settings.js';
 import { override } from '../../mocks/handlers/typed-override.js';
 import { startFakeTarget, type FakeTargetOptions } from '../targets/fake-target.js';
 import { BROKEN_VARIANTS } from './index.js';
+import { statusOfCurl } from '../../test/support/curl-in-bash.js';
 
 async function suiteAgainst(
   fake: FakeTargetOptions,
@@ -41,17 +40,6 @@ const SEEDS = [1, 2, 3, 4, 5];
  */
 const reproducible = (failure: NonNullable<CheckResult['failure']>) =>
   failure.status !== 429 && !failure.lines.some((line) => line.trimStart().startsWith('curl '));
-
-/** Runs a printed curl in bash, as a developer would paste it, and reads the status it got. */
-async function statusOfCurl(curl: string): Promise<number> {
-  const child = spawn('bash', ['-c', `${curl} -s -o /dev/null -w '%{http_code}' --max-time 10`], {
-    env: { ...process.env, PETSTORE_API_KEY: 'free-test-key' },
-  });
-  let out = '';
-  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  await once(child, 'close');
-  return Number(out);
-}
 
 const failedChecks = (results: CheckResult[]) =>
   results.filter((result) => result.outcome === 'failed').map((result) => result.check);

@@ -1,6 +1,4 @@
 import { describe, expect, it } from '@jest/globals';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { checkNamed } from '../checks/registry.js';
 import { onCreate, textAnswer } from '../broken-variants/variant.js';
 import { startFakeTarget } from '../targets/fake-target.js';
@@ -8,6 +6,7 @@ import type { Check } from '../checks/check.js';
 import type { CheckResult } from './check-result.js';
 import { runChecks } from './run-checks.js';
 import { suiteSettings } from './suite-settings.js';
+import { statusOfCurl } from '../../test/support/curl-in-bash.js';
 
 /** The body a reproduction sends: the bytes of its curl's `--data-binary $'...'`, shell escapes read back as bash does. */
 function bodyOf(curl: string): string {
@@ -47,17 +46,6 @@ const oneLargeBody: Check = {
     await context.send({ method: 'POST', path: '/categories', json: { name, description: '\u202eשלום'.repeat(40) } });
   },
 };
-
-/** Runs a printed curl in bash, as a developer would paste it, and reads the status it got. */
-async function statusOfCurl(curl: string): Promise<number> {
-  const child = spawn('bash', ['-c', `${curl} -s -o /dev/null -w '%{http_code}' --max-time 10`], {
-    env: { ...process.env, PETSTORE_API_KEY: 'free-test-key' },
-  });
-  let out = '';
-  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  await once(child, 'close');
-  return Number(out);
-}
 
 /** The check's result against the service; its reproduction, run in bash against it, gets the 500 again. */
 async function runAgainst(character: string, checks: readonly Check[]): Promise<CheckResult> {

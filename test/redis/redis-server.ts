@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '../support/free-port.js';
 
 /** Debian's Redis; CI installs it (`.ci/run`). */
 export const REDIS_SERVER_PATH = '/usr/bin/redis-server';
@@ -20,14 +20,6 @@ export interface RedisProcess {
   stop(): Promise<void>;
   /** Starts it again on the same port and folder: what was written before `stop` is back. */
   start(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 /**

@@ -1,10 +1,11 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { WITNESS_KEYS } from './contract-run.js';
+import { freePort } from '../support/free-port.js';
 
 /** A witness running as a process of its own stack (Go, Python), with its framework's own HTTP server. */
 export interface ProcessWitness {
@@ -18,14 +19,6 @@ export interface ProcessCommand {
   args: string[];
   cwd: string;
   env?: Record<string, string>;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 async function accepts(port: number): Promise<boolean> {
