@@ -200,7 +200,7 @@ export const hostFieldRequiredOnce: Check = {
   name: 'host_field_required_once',
   verifies:
     'an HTTP/1.1 request without Host, or with two Host fields, is answered 400 (RFC 9112 §3.2), or refused by the HTTP parser (a closed connection, 408, 431)',
-  needs: [],
+  needs: ['hostChecked'],
   async run(context) {
     const read = exampleRequest(operationModels().find(({ safe }) => safe)!);
     const place = placeOf(await context.send({ ...read, auth: 'none' }));

@@ -11,6 +11,7 @@ export const CAPABILITIES = {
   deprecationHeaders: 'sends its own Deprecation, Sunset and Link values',
   uniformErrors: "answers routing and parsing errors (unknown path, other method, bad JSON) with the spec's Error",
   bodyLimit: 'refuses bodies over 16 KiB',
+  hostChecked: 'answers 400 to an HTTP/1.1 request without Host or with two Host fields (RFC 9112 §3.2)',
   httpEquivalences:
     'answers requests that HTTP says are the same (scheme and header-name case, spacing, media type spellings) alike',
   exactParameters: 'reads integer path parameters exactly: the whole int64 range, no hexadecimal or exponent coercion',

@@ -12,6 +12,7 @@ export const FAKE_CAPABILITIES: Capability[] = [
   'deprecationHeaders',
   'uniformErrors',
   'bodyLimit',
+  'hostChecked',
   'httpEquivalences',
   'exactParameters',
   'closedCors',

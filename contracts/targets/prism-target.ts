@@ -27,6 +27,7 @@ export const PRISM_LACKING: Partial<Record<Capability, string>> = {
   uniformErrors:
     'Prism answers unknown paths, other methods and malformed JSON with its own application/problem+json, without X-RateLimit-*',
   bodyLimit: 'Prism has no request body size limit',
+  hostChecked: "Prism's server, a mock for development, serves a request with two Host fields",
   httpEquivalences:
     'Prism answers `Authorization: bearer <token>` (lower-case scheme) as if no key were sent, though RFC 9110 §11.1 makes the scheme case-insensitive',
   closedCors:

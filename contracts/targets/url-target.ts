@@ -15,6 +15,7 @@ export const LIVE_CAPABILITIES: Capability[] = [
   'deprecationHeaders',
   'uniformErrors',
   'bodyLimit',
+  'hostChecked',
   'httpEquivalences',
   'exactParameters',
   'closedCors',
