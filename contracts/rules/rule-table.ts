@@ -493,7 +493,8 @@ export const RULES = {
     model: false,
     checks: ['every_method_routed'],
     requirement: {
-      quote: 'It may read a method token in another letter case as the method that token spells in upper case.',
+      quote:
+        'The HTTP layer may also read a method token in another letter case as the method that token spells in upper case.',
       where: THE_SPEC,
       binds: 'server',
     },

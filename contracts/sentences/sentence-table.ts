@@ -165,7 +165,8 @@ export const SENTENCE_TABLE: readonly SentenceRow[] = [
       'a permission: the suite takes such an answer (a bare status before any operation) as a warning, never a failure, wherever it shows',
   },
   {
-    sentence: 'It may read a method token in another letter case as the method that token spells in upper case.',
+    sentence:
+      'The HTTP layer may also read a method token in another letter case as the method that token spells in upper case.',
     verifiedBy: ['every_method_routed'],
     notCheckable:
       'a permission: a lower-case token answered as its upper-case method is a warning (`method_case_kept`)',
