@@ -1,7 +1,9 @@
 import net from 'node:net';
 import tls from 'node:tls';
-import { parsedJson, type Exchange, type SentRequest } from '../core/exchange.js';
+import { answersIn, type ConnectionAnswer } from './http1-answers.js';
 import { fieldBytes } from './raw-request.js';
+
+export { exchangeOf, type ConnectionAnswer } from './http1-answers.js';
 
 /** How long a connection may take, whatever happens on it: a server that holds it open is judged by what came. */
 const CONNECTION_TIMEOUT_MS = 15_000;
@@ -24,15 +26,6 @@ export interface RawRequest {
     framing: 'length' | 'chunked' | 'none';
     trailers?: ReadonlyArray<readonly [string, string]>;
   };
-}
-
-/** One answer read off a connection: the status line's version too, and the header fields as repeated lines, joined. */
-export interface ConnectionAnswer {
-  version: string;
-  status: number;
-  /** Names lower-cased; repeated fields joined with `, `. */
-  headers: Record<string, string>;
-  body: Buffer;
 }
 
 /** What a connection showed: the answers in the order they came, and whether the server closed it. */
@@ -60,73 +53,6 @@ export function rawRequestBytes(request: RawRequest): Buffer {
   const chunk =
     content.length > 0 ? [Buffer.from(`${content.length.toString(16)}\r\n`), content, Buffer.from('\r\n')] : [];
   return Buffer.concat([head, ...chunk, fieldBytes(`0\r\n${trailers}\r\n`)]);
-}
-
-/** Where a chunked body ends in `bytes` (after its trailer section), and its content; undefined while incomplete. */
-function chunkedEnd(bytes: Buffer): { content: Buffer; end: number } | undefined {
-  const parts: Buffer[] = [];
-  let at = 0;
-  for (;;) {
-    const lineEnd = bytes.indexOf('\r\n', at);
-    if (lineEnd < 0) return undefined;
-    const size = parseInt(bytes.subarray(at, lineEnd).toString('latin1').split(';')[0]!, 16);
-    if (Number.isNaN(size)) return undefined;
-    if (size === 0) {
-      // The trailer section: field lines up to an empty one (RFC 9112 §7.1.2).
-      for (let line = lineEnd + 2; ;) {
-        const next = bytes.indexOf('\r\n', line);
-        if (next < 0) return undefined;
-        if (next === line) return { content: Buffer.concat(parts), end: next + 2 };
-        line = next + 2;
-      }
-    }
-    if (lineEnd + 2 + size + 2 > bytes.length) return undefined;
-    parts.push(bytes.subarray(lineEnd + 2, lineEnd + 2 + size));
-    at = lineEnd + 2 + size + 2;
-  }
-}
-
-/** The answers whole in `received`, in order (an interim 1xx skipped), and the bytes they took. */
-function answersIn(received: Buffer, methods: readonly string[], closed: boolean): ConnectionAnswer[] {
-  const answers: ConnectionAnswer[] = [];
-  let rest = received;
-  while (rest.length > 0) {
-    const end = rest.indexOf('\r\n\r\n');
-    if (end < 0) break;
-    const [statusLine = '', ...lines] = rest.subarray(0, end).toString('latin1').split('\r\n');
-    const match = /^HTTP\/(1\.[01]) (\d{3})/.exec(statusLine);
-    if (!match) break;
-    const status = Number(match[2]);
-    const headers: Record<string, string> = {};
-    for (const line of lines) {
-      const colon = line.indexOf(':');
-      const name = line.slice(0, colon).trim().toLowerCase();
-      const value = line.slice(colon + 1).trim();
-      headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`;
-    }
-    const after = rest.subarray(end + 4);
-    if (status < 200) {
-      rest = after;
-      continue;
-    }
-    const method = methods[answers.length] ?? 'GET';
-    let body: Buffer;
-    let taken: number;
-    if (method === 'HEAD' || status === 204 || status === 304) [body, taken] = [Buffer.alloc(0), 0];
-    else if (/chunked/i.test(headers['transfer-encoding'] ?? '')) {
-      const chunked = chunkedEnd(after);
-      if (!chunked) break;
-      [body, taken] = [chunked.content, chunked.end];
-    } else if (headers['content-length'] !== undefined) {
-      const length = Number(headers['content-length']);
-      if (after.length < length) break;
-      [body, taken] = [after.subarray(0, length), length];
-    } else if (closed) [body, taken] = [after, after.length];
-    else break;
-    answers.push({ version: match[1]!, status, headers, body });
-    rest = after.subarray(taken);
-  }
-  return answers;
 }
 
 /**
@@ -189,22 +115,6 @@ export function sendOnConnection(
     socket.on('error', () => finish(true));
     socket.on('close', () => finish(true));
   });
-}
-
-/**
- * An answer as an {@link Exchange} for reports, with the request as `curl` can repeat it (`sent`): the
- * status, header fields and body that came.
- */
-export function exchangeOf(sent: SentRequest, answer: ConnectionAnswer): Exchange {
-  const text = answer.body.toString('utf8');
-  return {
-    request: sent,
-    status: answer.status,
-    headers: answer.headers,
-    text,
-    json: parsedJson(text),
-    bytes: new Uint8Array(answer.body),
-  };
 }
 
 /** Bytes as text inside a shell's single quotes in a printf format: CR, LF and other bytes escaped, `%` doubled. */

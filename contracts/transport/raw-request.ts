@@ -1,6 +1,7 @@
 import net from 'node:net';
 import tls from 'node:tls';
-import { parsedJson, type Exchange, type SentRequest } from '../core/exchange.js';
+import type { Exchange, SentRequest } from '../core/exchange.js';
+import { answersIn, exchangeOf } from './http1-answers.js';
 
 export { needsRawSocket } from '../core/described-bucket.js';
 
@@ -23,21 +24,6 @@ export class NoAnswer extends Error {
   override readonly name = 'NoAnswer';
 }
 
-function dechunked(body: Buffer): Buffer | undefined {
-  const parts: Buffer[] = [];
-  let at = 0;
-  for (;;) {
-    const lineEnd = body.indexOf('\r\n', at);
-    if (lineEnd < 0) return undefined;
-    const size = parseInt(body.subarray(at, lineEnd).toString('latin1').split(';')[0]!, 16);
-    if (Number.isNaN(size)) return undefined;
-    if (size === 0) return Buffer.concat(parts);
-    parts.push(body.subarray(lineEnd + 2, lineEnd + 2 + size));
-    at = lineEnd + 2 + size + 2;
-    if (at > body.length) return undefined;
-  }
-}
-
 /** A body in two chunks and the last (RFC 9112 §7.1), so a reader must join them. */
 function inChunks(body: Buffer): Buffer {
   const half = Math.ceil(body.length / 2);
@@ -46,37 +32,6 @@ function inChunks(body: Buffer): Buffer {
     ...chunks.flatMap((chunk) => [Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')]),
     Buffer.from('0\r\n\r\n'),
   ]);
-}
-
-/** The first answer in `received`, or undefined while it is not whole. */
-function parsed(received: Buffer, method: string, closed: boolean) {
-  const end = received.indexOf('\r\n\r\n');
-  if (end < 0) return undefined;
-  const [statusLine = '', ...lines] = received.subarray(0, end).toString('latin1').split('\r\n');
-  const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1]);
-  if (!status) return undefined;
-  // An interim answer (100 Continue to an expectation) comes before the final one (RFC 9110 §15.2).
-  if (status < 200 && status !== 101) return parsed(received.subarray(end + 4), method, closed);
-  const headers: Record<string, string> = {};
-  for (const line of lines) {
-    const colon = line.indexOf(':');
-    const name = line.slice(0, colon).trim().toLowerCase();
-    // Only OWS (SP, HTAB: RFC 9110 §5.5): JavaScript's trim() would also take a 0xA0 read as U+00A0.
-    const value = line.slice(colon + 1).replace(/^[ \t]+|[ \t]+$/g, '');
-    headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`;
-  }
-  const rest = received.subarray(end + 4);
-  if (method === 'HEAD' || status === 204 || status === 304 || status < 200)
-    return { status, headers, body: Buffer.alloc(0) };
-  if (headers['transfer-encoding']?.toLowerCase().includes('chunked')) {
-    const body = dechunked(rest);
-    return body && { status, headers, body };
-  }
-  if (headers['content-length'] !== undefined) {
-    const length = Number(headers['content-length']);
-    return rest.length >= length ? { status, headers, body: rest.subarray(0, length) } : undefined;
-  }
-  return closed ? { status, headers, body: rest } : undefined;
 }
 
 /**
@@ -108,7 +63,7 @@ export function sendRaw(sent: SentRequest): Promise<Exchange> {
     let received = Buffer.alloc(0);
     let done = false;
     const finish = (closed: boolean) => {
-      const answer = parsed(received, sent.method, closed);
+      const [answer] = answersIn(received, [sent.method], closed);
       if (!answer && !closed) return;
       done = true;
       clearTimeout(timer);
@@ -117,17 +72,10 @@ export function sendRaw(sent: SentRequest): Promise<Exchange> {
         reject(new NoAnswer(`the connection closed after ${received.length} bytes and no whole answer`));
         return;
       }
-      const text = answer.body.toString('utf8');
-      const headers = { ...answer.headers };
-      resolve({
-        // The URL as it went out (URL's parsing removed dot segments and escaped what it escapes).
-        request: { ...sent, url: `${url.origin}${url.pathname}${url.search}`, headers: { ...sent.headers } },
-        status: answer.status,
-        headers,
-        text,
-        json: parsedJson(text),
-        bytes: new Uint8Array(answer.body),
-      });
+      // The URL as it went out (URL's parsing removed dot segments and escaped what it escapes).
+      resolve(
+        exchangeOf({ ...sent, url: `${url.origin}${url.pathname}${url.search}`, headers: { ...sent.headers } }, answer),
+      );
     };
     const timer = setTimeout(() => {
       if (done) return;
