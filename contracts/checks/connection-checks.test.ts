@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { execFile } from 'node:child_process';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { brokenVariant } from '../broken-variants/index.js';
@@ -11,6 +10,7 @@ import type { RunningTarget, TargetDescriptor } from '../targets/target.js';
 import { rawRequestBytes, sendOnConnection, type ConnectionAnswer } from '../transport/raw-connection.js';
 import type { Check } from './check.js';
 import { connectionRulesKept, hostFieldRequiredOnce } from './connection-checks.js';
+import { outputOfBash } from '../../test/support/curl-in-bash.js';
 
 const SEEDS = [1, 2, 3, 4, 5];
 
@@ -131,18 +131,6 @@ async function resultOf(check: Check, target: { descriptor: TargetDescriptor }, 
 }
 
 const findingIds = (result: CheckResult) => (result.findings ?? []).map(({ id }) => id);
-
-/** What a command prints when run in bash (the key in its variable), whatever its exit status (`timeout` ends the read). */
-function outputOfBash(command: string): Promise<string> {
-  return new Promise((resolve) => {
-    execFile(
-      'bash',
-      ['-c', command],
-      { env: { ...process.env, PETSTORE_API_KEY: 'free-test-key' } },
-      (_error, stdout) => resolve(stdout),
-    );
-  });
-}
 
 /** The statuses a finding's `Reproduce ...: (exec 3<>/dev/tcp/...)` line gets when run in bash, as a developer would paste it. */
 async function statusesOfReproduction(result: CheckResult): Promise<number[]> {

@@ -1,5 +1,4 @@
 import { describe, expect, it } from '@jest/globals';
-import { execFile } from 'node:child_process';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { brokenVariant } from '../broken-variants/index.js';
@@ -9,6 +8,7 @@ import { suiteSettings } from '../runner/suite-settings.js';
 import { startFakeTarget, type FakeTargetOptions } from '../targets/fake-target.js';
 import type { TargetDescriptor } from '../targets/target.js';
 import { limitsHoldUnderEveryFraming } from './framing-checks.js';
+import { outputOfBash } from '../../test/support/curl-in-bash.js';
 
 const SEEDS = [1, 2, 3, 4, 5];
 const FRAMING = ['content-length', 'transfer-encoding', 'trailer', 'connection', 'host', 'keep-alive'];
@@ -110,18 +110,6 @@ async function rawGateway(
         for (const socket of sockets) socket.destroy();
       }),
   };
-}
-
-/** What a command prints when run in bash (the key in its variable), whatever its exit status (`timeout` ends the read). */
-function outputOfBash(command: string): Promise<string> {
-  return new Promise((resolve) => {
-    execFile(
-      'bash',
-      ['-c', command],
-      { env: { ...process.env, PETSTORE_API_KEY: 'free-test-key' } },
-      (_error, stdout) => resolve(stdout),
-    );
-  });
 }
 
 /** The check alone, on a descriptor of its own (the runner keeps one session per descriptor object). */

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 
 /** Runs a printed curl in bash, as a developer would paste it (the key in its variable), and reads the status it got. */
@@ -10,4 +10,13 @@ export async function statusOfCurl(curl: string, apiKey = 'free-test-key'): Prom
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
   await once(child, 'close');
   return Number(out);
+}
+
+/** What a printed command writes when run in bash (the key in its variable), whatever its exit status (`timeout` ends a read). */
+export function outputOfBash(command: string, apiKey = 'free-test-key'): Promise<string> {
+  return new Promise((resolve) => {
+    execFile('bash', ['-c', command], { env: { ...process.env, PETSTORE_API_KEY: apiKey } }, (_error, stdout) =>
+      resolve(stdout),
+    );
+  });
 }
