@@ -74,11 +74,11 @@ export const UNTRUSTED_ORIGINS = [UNTRUSTED_ORIGIN, 'null'];
 const credentialed = (exchange: Exchange) => (requestHeaderOf(exchange, 'authorization') ?? '').trim() !== '';
 
 /** A credential outside `Bearer 1*SP b64token` admitted (key shortened, so a report never shows it). */
-const admittedCredential = (exchange: Exchange) =>
+const admittedCredential = (expected: string) => (exchange: Exchange) =>
   exchange.status < 400
     ? received(
         `${exchange.status} to Authorization: ${JSON.stringify(requestHeaderOf(exchange, 'authorization')?.replace(/\S{6,}/g, (token) => `${token.slice(0, 2)}...`))}`,
-        '401 invalid_api_key: it is not Bearer 1*SP b64token',
+        expected,
       )
     : [];
 
@@ -213,7 +213,7 @@ export const SECURITY_RULES: ExchangeRule[] = [
         !recoversBearerToken(authorization)
       );
     },
-    breaks: admittedCredential,
+    breaks: admittedCredential('401 (missing_api_key or invalid_api_key): the token is not the one sent'),
   },
   {
     rule: 'credentials_read_strictly',
@@ -221,11 +221,13 @@ export const SECURITY_RULES: ExchangeRule[] = [
       const authorization = requestHeaderOf(exchange, 'authorization');
       return authorization !== undefined && !isBearerCredential(authorization) && recoversBearerToken(authorization);
     },
-    breaks: admittedCredential,
+    breaks: admittedCredential(
+      'a 401 would read it strictly (RFC 6750 §2.1: Bearer 1*SP b64token); recovering the key is allowed',
+    ),
   },
   {
     rule: 'repeated_credentials_refused',
     applies: (exchange) => requestHeaderOf(exchange, 'authorization')?.includes('\n') ?? false,
-    breaks: admittedCredential,
+    breaks: admittedCredential('401: two Authorization fields name no one key (RFC 9110 §5.3)'),
   },
 ];
