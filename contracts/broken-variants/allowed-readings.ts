@@ -1,5 +1,6 @@
 import { apiError } from '../../mocks/domain/errors.js';
 import { override } from '../../mocks/handlers/typed-override.js';
+import { RATE_LIMIT_FIELDS } from '../core/rate-limit-headers.js';
 import { holdsRefusableCharacter } from '../generate/unicode.js';
 import { isBearerCredential, recoversBearerToken } from '../rules/http-grammar.js';
 import { withHeaders, withJson, wrapping, type BrokenConfiguration } from './variant.js';
@@ -75,7 +76,7 @@ export const ALLOWED_READINGS: readonly AllowedReading[] = [
       const answer = await next();
       if (answer.status !== 401) return answer;
       return withHeaders(answer, (fields) => {
-        for (const name of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']) fields.delete(name);
+        for (const name of RATE_LIMIT_FIELDS) fields.delete(name);
       });
     }),
   },

@@ -1,4 +1,5 @@
 import { serverEpochSeconds } from '../core/quota-windows.js';
+import { carriesNoRateLimitFields } from '../core/rate-limit-headers.js';
 import { CheckNotApplicable, type Check } from './check.js';
 import { expectErrorBody, expectStatus } from './expectations.js';
 import { rateLimitHeadersOf } from './rate-limit-checks.js';
@@ -30,7 +31,7 @@ export const keyGuessingThrottled: Check = {
     if (first.status === 429) return;
     expectStatus(first, [401], 'an unknown key');
     // The spec: "A service that keeps no such limit may leave them out of a `401`": none announced, none kept.
-    if (!['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'].some((name) => name in first.headers))
+    if (carriesNoRateLimitFields(first))
       return reportRule(
         context,
         'guessing_throttled',

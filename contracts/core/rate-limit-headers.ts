@@ -1,5 +1,16 @@
-import type { Exchange } from './exchange.js';
+import { headerOf, type Exchange } from './exchange.js';
 import { integerHeaderVerdict, type HeaderProblem } from './header-value.js';
+
+/** The names of the `X-RateLimit-*` triple. */
+export const RATE_LIMIT_FIELDS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'] as const;
+
+/**
+ * Whether an answer carries none of the triple: what the spec lets a `401` do when the service keeps no
+ * limit on requests without a valid key ("A service that keeps no such limit may leave them out").
+ */
+export function carriesNoRateLimitFields(exchange: Exchange): boolean {
+  return RATE_LIMIT_FIELDS.every((name) => headerOf(exchange, name) === undefined);
+}
 
 /** The `X-RateLimit-*` triple of one answer. */
 export interface RateLimitHeaders {
