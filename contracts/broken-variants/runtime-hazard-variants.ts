@@ -85,6 +85,18 @@ export const RUNTIME_HAZARD_VARIANTS: BrokenVariant[] = [
     }),
   },
   {
+    name: 'format-characters-refused',
+    breaks:
+      'a string holding a line separator (U+2028), a byte-order mark or a right-to-left override is refused with 400, though the spec lets a service refuse only NUL, lone surrogates and noncharacters: every other string is stored exactly as sent',
+    caughtBy: ['runtime_hazards_answered'],
+    fake: onCreate(async (request, next) => {
+      const name = ((await request.json()) as Fields | undefined)?.name;
+      if (typeof name !== 'string' || !/[\u2028\ufeff\u202e]/.test(name)) return next();
+      const error = apiError('invalid_request', 'body: name holds a character this service does not take.');
+      return { status: error.status, headers: {}, body: error };
+    }),
+  },
+  {
     name: 'deep-nesting-fails',
     breaks:
       "a body nested more than 1,000 deep makes the service fail with 500, as a recursive parser with Python's default limit does",

@@ -90,6 +90,7 @@ const NOT_SHOWN_BY_ORDINARY_TRAFFIC = new Set([
   'day-forgotten-each-minute',
   'rejection-names-the-next-minute',
   'key-trimmed-of-unicode-spaces',
+  'format-characters-refused',
   // Framing and connections ordinary clients never use: a body in chunks, HTTP/1.0, Connection: close.
   'body-limit-only-when-length-declared',
   'media-type-unchecked-for-chunked-bodies',
