@@ -26,6 +26,13 @@ async function checkPage(path, expectedStatus) {
   await page.waitForFunction(() => document.querySelectorAll('#categories li').length === 4, undefined, {
     timeout: 5_000,
   });
+  // The status line follows the list's reload after the create: wait for it to settle (or time out and
+  // report what it says), so a read between the two answers is not taken for a wrong count.
+  await page
+    .waitForFunction((expected) => document.querySelector('#status')?.textContent === expected, expectedStatus, {
+      timeout: 5_000,
+    })
+    .catch(() => undefined);
   const status = await page.textContent('#status');
   if (status !== expectedStatus) throw new Error(`${path}: unexpected status line: ${status}`);
   if (errors.length > 0) throw new Error(`${path}: page errors: ${errors.join('; ')}`);
