@@ -1,9 +1,9 @@
 import { suiteSettings, TargetSession } from '../runner/target-session.js';
 import { specDocument } from '../../spec/spec-artifacts.js';
 import { operationOfRequest } from '../core/spec-operations.js';
-import { specValidators } from '../conformance/spec-validators.js';
+import { answerDifferences } from '../protocol/answered-alike.js';
 import type { RunningTarget } from '../targets/target.js';
-import { errorCodeOf, mediaTypeOf, parsedJson, type ContractRequest, type Exchange } from '../core/exchange.js';
+import { parsedJson, type ContractRequest, type Exchange } from '../core/exchange.js';
 import type { CreatedRecord } from '../model/record-ledger.js';
 import type { RecordedExchange } from './har.js';
 import { TrafficJudge } from './traffic-judge.js';
@@ -95,9 +95,9 @@ function replayedRequest(recorded: RecordedExchange, path: string): ContractRequ
 }
 
 /**
- * How two answers to one request differ where the spec leaves no room: the status, the error code, the
- * media type, and which of the documented headers are there. Ids, dates, bodies of lists and
- * rate-limit values may differ between two services; the model judges those on each side.
+ * How the replayed answer differs from the recorded one where the spec leaves no room ({@link
+ * answerDifferences}, without the content: ids, dates and lists differ between two services, and the model
+ * judges those on each side).
  */
 function differencesOf(
   recorded: RecordedExchange,
@@ -112,34 +112,15 @@ function differencesOf(
     json: parsedJson(recorded.response.text),
     request: replayed.request,
   } as Exchange;
-  const differ = (what: string, before: string, after: string): ReplayDifference => ({
-    entry: recorded.index,
-    request,
-    what,
-    recorded: before,
-    replayed: after,
-  });
-  if (was.status !== replayed.status)
-    return [
-      differ(
-        'status',
-        String(was.status),
-        `${replayed.status}${errorCodeOf(replayed) ? ` ${errorCodeOf(replayed)}` : ''}`,
-      ),
-    ];
-  const found: ReplayDifference[] = [];
-  if (errorCodeOf(was) !== errorCodeOf(replayed))
-    found.push(differ('error code', errorCodeOf(was) ?? '(none)', errorCodeOf(replayed) ?? '(none)'));
-  if (mediaTypeOf(was) !== mediaTypeOf(replayed))
-    found.push(differ('media type', mediaTypeOf(was) ?? '(none)', mediaTypeOf(replayed) ?? '(none)'));
-  const documented = operationId ? specValidators().response(operationId, replayed.status) : undefined;
-  for (const { name } of documented?.headers ?? []) {
-    const before = was.headers[name.toLowerCase()] !== undefined;
-    const after = replayed.headers[name.toLowerCase()] !== undefined;
-    if (before !== after)
-      found.push(differ(`header ${name}`, before ? 'present' : 'absent', after ? 'present' : 'absent'));
-  }
-  return found;
+  return answerDifferences(replayed, was, { ...(operationId && { operationId }), content: false }).map(
+    ({ what, expected, received }) => ({
+      entry: recorded.index,
+      request,
+      what,
+      recorded: expected,
+      replayed: received,
+    }),
+  );
 }
 
 /** Options of {@link replayAgainst}. */

@@ -551,7 +551,9 @@ describe('petstore-contract watch', () => {
           other.io,
         ),
       ).toBe(1);
-      expect(other.out.join('\n')).toMatch(/entry \d+ POST \/categories: status recorded 415, answered 201/);
+      expect(other.out.join('\n')).toMatch(
+        /entry \d+ POST \/categories: status recorded 415 unsupported_media_type, answered 201/,
+      );
       expect(other.out.join('\n')).toContain('refused_never_admitted: ');
       expect(other.out.join('\n')).toMatch(
         /^Created on the target: \d+ by createCategory \(ids [\d, ]+\); each carries the mark ct\d+- /m,
