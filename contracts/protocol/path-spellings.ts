@@ -1,0 +1,67 @@
+import { documentedSpec, type SpecDocument } from '../core/spec-document.js';
+import { operationModels, pathOf } from '../generate/operation-model.js';
+import { nearMissesOf } from './distinctions.js';
+
+/**
+ * Another spelling of a path the spec defines, derived from RFC 3986: one that names another resource
+ * (a near miss of the distinctions table: the spec's unknown path, `404 not_found`), or one RFC 3986 makes
+ * the same URI (`either`: answered as the path itself or as an unknown path, both allowed).
+ */
+export interface PathSpelling {
+  /** Its entry in the evidence catalogue: `path /categories: trailing-slash`. */
+  id: string;
+  /** The spec's path template it spells (`/pets/{petId}`) and that path as sent (`/pets/1`). */
+  template: string;
+  plain: string;
+  /** The spelling as sent. */
+  path: string;
+  name: string;
+  basis: string;
+  either: boolean;
+}
+
+/** How a spelling of a spec path is named in the evidence catalogue. */
+export const pathSpellingEntry = (template: string, name: string) => `path ${template}: ${name}`;
+
+/** Each literal segment's first letter percent-encoded (`/%63ategories`): RFC 3986 §6.2.2.2's same path. */
+function percentEncodedLetters(path: string): string {
+  return path
+    .split('/')
+    .map((segment) =>
+      /^[A-Za-z]/.test(segment) && !/^\d+$/.test(segment)
+        ? `%${segment.charCodeAt(0).toString(16).toUpperCase()}${segment.slice(1)}`
+        : segment,
+    )
+    .join('/');
+}
+
+/**
+ * Every other spelling of every path of the spec (each operation's path, its parameters at their
+ * examples): the near misses of the distinctions table, and each literal segment with an unreserved
+ * letter percent-encoded. Dot segments (`/store/../categories`) are left out: a URL parser removes them
+ * before any request goes, so no client of this suite can send them.
+ * @example pathSpellings().map(({ id }) => id) // ['path /categories: path-letter-case', ..., 'path /categories: percent-encoded-unreserved', ...]
+ */
+export function pathSpellings(spec: SpecDocument = documentedSpec()): PathSpelling[] {
+  const paths = new Map(operationModels(spec).map((model) => [model.operation.path, pathOf(model)]));
+  return [...paths].flatMap(([template, plain]) => [
+    ...nearMissesOf(plain).map(({ distinction, path }) => ({
+      id: pathSpellingEntry(template, distinction.name),
+      template,
+      plain,
+      path,
+      name: distinction.name,
+      basis: distinction.basis,
+      either: false,
+    })),
+    {
+      id: pathSpellingEntry(template, 'percent-encoded-unreserved'),
+      template,
+      plain,
+      path: percentEncodedLetters(plain),
+      name: 'percent-encoded-unreserved',
+      basis: 'RFC 3986 §6.2.2.2',
+      either: true,
+    },
+  ]);
+}
