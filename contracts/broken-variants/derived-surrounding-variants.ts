@@ -1,12 +1,25 @@
 import { apiError } from '../../mocks/domain/errors.js';
 import type { Answer } from '../../mocks/handlers/api-call.js';
-import { onCreate, withJson, wrapping, type BrokenVariant } from './variant.js';
+import type { OverrideRequest } from '../../mocks/handlers/overrides.js';
+import { override } from '../../mocks/handlers/typed-override.js';
+import { onCreate, withJson, wrapping, type BrokenConfiguration, type BrokenVariant } from './variant.js';
 
-/** An `Error` answer of the service's own, as a guard in front of the operations sends it. */
-const refusal = (message: string): Promise<Answer> => {
-  const error = apiError('invalid_request', message);
-  return Promise.resolve({ status: error.status, headers: {}, body: error });
-};
+/**
+ * A service whose own guard, after auth and quota, refuses with `400 invalid_request` (and the rate-limit
+ * headers the request earned: the service's answer, not its HTTP layer's) each request `refuses` names.
+ */
+function guarded(refuses: (request: OverrideRequest) => string | undefined): BrokenConfiguration {
+  return {
+    overrides: [
+      override.all(({ request, next, headers }) => {
+        const why = refuses(request);
+        if (why === undefined) return next();
+        const error = apiError('invalid_request', why);
+        return Promise.resolve({ status: error.status, headers: { ...headers }, body: error } as Answer);
+      }),
+    ],
+  };
+}
 
 /**
  * Variants in which an element no list of the suite names changes an answer: each is found only because
@@ -45,8 +58,8 @@ export const DERIVED_SURROUNDING_VARIANTS: BrokenVariant[] = [
     breaks:
       'a request with an Upgrade field (with Connection: Upgrade) is refused with 400, as a guard against h2c smuggling in front of the service does, though RFC 9110 §7.8 lets a server ignore it and the spec says an undeclared field changes nothing',
     caughtBy: ['undeclared_surroundings_ignored'],
-    fake: wrapping((request, next) =>
-      request.header('upgrade') === null ? next() : refusal('Upgrade: protocol switching is not allowed.'),
+    fake: guarded((request) =>
+      request.header('upgrade') === null ? undefined : 'Upgrade: protocol switching is not allowed.',
     ),
   },
   {
@@ -54,10 +67,8 @@ export const DERIVED_SURROUNDING_VARIANTS: BrokenVariant[] = [
     breaks:
       'a path with a percent-encoded unreserved character in a segment the spec writes (/%63ategories) is refused with 400, as a firewall rule against encoded paths does, though RFC 3986 §6.2.2.2 makes it the same path (answered as that path, or as an unknown one)',
     caughtBy: ['undeclared_surroundings_ignored'],
-    fake: wrapping((request, next) =>
-      /(^|\/)%[0-9A-F]{2}[a-z]/i.test(request.path)
-        ? refusal('path: percent-encoded characters are not allowed.')
-        : next(),
+    fake: guarded((request) =>
+      /(^|\/)%[0-9A-F]{2}[a-z]/i.test(request.path) ? 'path: percent-encoded characters are not allowed.' : undefined,
     ),
   },
 ];

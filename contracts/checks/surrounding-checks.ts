@@ -1,11 +1,11 @@
 import { isDeepStrictEqual } from 'node:util';
 import { snippet } from '../conformance/response-conformance.js';
-import { errorCodeOf, mediaTypeOf, type ContractRequest, type Exchange } from '../core/exchange.js';
+import { errorCodeOf, headerOf, mediaTypeOf, type ContractRequest, type Exchange } from '../core/exchange.js';
 import { exampleRequest, operationModels } from '../generate/operation-model.js';
 import { pathSpellings } from '../protocol/path-spellings.js';
 import { surroundings, type Surrounding } from '../protocol/surroundings.js';
 import type { CheckContext, Check } from './check.js';
-import { parserRefusal, reportRule, sendOrNothing } from './rule-reports.js';
+import { reportRule, sendOrNothing } from './rule-reports.js';
 
 /** What must be the same in two answers: the status, the error code, the media type, the content (a write's bar its id). */
 function sameAnswer(answer: Exchange, plain: Exchange): boolean {
@@ -17,6 +17,16 @@ function sameAnswer(answer: Exchange, plain: Exchange): boolean {
       : exchange.json;
   return errorCodeOf(plain) !== undefined || isDeepStrictEqual(content(answer), content(plain));
 }
+
+// What the spec lets the HTTP layer answer on its own, before any operation and without X-RateLimit-*.
+const HTTP_LAYER_STATUSES = new Set([400, 408, 411, 414, 417, 426, 431, 501, 505]);
+
+/**
+ * A refusal of the server's HTTP layer (a closed connection, or one of its statuses without X-RateLimit-*):
+ * design section 7 keeps it a warning, as a parser's refusal of a field it will not read.
+ */
+const httpLayerRefusal = (answer: Exchange | undefined) =>
+  !answer || (HTTP_LAYER_STATUSES.has(answer.status) && headerOf(answer, 'x-ratelimit-limit') === undefined);
 
 const described = (answer: Exchange | undefined) =>
   answer ? `${answer.status} ${snippet(answer.text, 160)}` : 'a closed connection';
@@ -74,20 +84,23 @@ function reportChanged(
   answer: Exchange | undefined,
   plain: Exchange,
   who: string,
+  byHttpLayer = false,
 ): void {
   const [first] = elements;
   const alone = elements.length === 1 ? first : undefined;
   const rule = alone?.required ? 'required_forms_accepted' : 'undeclared_elements_change_nothing';
   const refusal = alone?.mayRefuse ? ` (or ${alone.mayRefuse.statuses.join(', ')}: ${alone.mayRefuse.because})` : '';
+  const byParser = byHttpLayer && httpLayerRefusal(answer) && !httpLayerRefusal(plain);
   reportRule(
     context,
     rule,
-    `${who} with ${elements.map(({ spelt }) => spelt).join(', ')} was answered differently`,
+    `${who} with ${elements.map(({ spelt }) => spelt).join(', ')} was ${byParser ? 'refused by the HTTP layer' : 'answered differently'}`,
     [
-      `Received: ${described(answer)} / Expected: ${described(plain)}, as without ${alone ? 'it' : 'them (each alone was answered as without it)'}${refusal}`,
+      `Received: ${described(answer)} / Expected: ${described(plain)}, as without ${alone ? 'it' : 'them (each alone was answered as without it)'}${refusal}${byParser ? '; the HTTP layer may refuse a request on its own' : ''}`,
       ...elements.map(({ id, basis, required }) => `${id} (${basis})${required ? `: "${required}"` : ''}`),
     ],
     answer ?? plain,
+    { warning: byParser },
   );
 }
 
@@ -104,7 +117,7 @@ async function tryAround(
       if (answer && group.length === 1 && group[0]!.mayRefuse?.statuses.includes(answer.status)) return false;
       return !answer || !sameAnswer(answer, plain);
     });
-    for (const { elements, answer } of found) reportChanged(context, elements, answer, plain, who);
+    for (const { elements, answer } of found) reportChanged(context, elements, answer, plain, who, true);
   }
 }
 
@@ -122,7 +135,7 @@ async function equivalentPathsRouted(context: CheckContext): Promise<void> {
   for (const spelling of pathSpellings().filter(({ either, template }) => either && reads.has(template))) {
     const plain = await context.send({ method: 'GET', path: spelling.plain });
     const answer = await sendOrNothing(context.send, { method: 'GET', path: spelling.path });
-    if (!answer || parserRefusal(answer) || sameAnswer(answer, plain)) continue;
+    if (!answer || httpLayerRefusal(answer) || sameAnswer(answer, plain)) continue;
     if (answer.status === 404 && errorCodeOf(answer) === 'not_found') continue;
     reportRule(
       context,

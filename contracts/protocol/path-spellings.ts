@@ -1,4 +1,6 @@
+import { errorCodeOf, type Exchange } from '../core/exchange.js';
 import { documentedSpec, type SpecDocument } from '../core/spec-document.js';
+import { pathUnder } from '../core/spec-operations.js';
 import { operationModels, pathOf } from '../generate/operation-model.js';
 import { nearMissesOf } from './distinctions.js';
 
@@ -64,4 +66,27 @@ export function pathSpellings(spec: SpecDocument = documentedSpec()): PathSpelli
       either: true,
     },
   ]);
+}
+
+/**
+ * Whether an answer is an unknown path's (`404 not_found`) to a path spelt with a percent-encoded
+ * unreserved character (`/%70ets/1`): RFC 3986 §6.2.2.2 makes it the spec's path, and a service that
+ * compares paths as sent may still read it as an unknown one. Either reading is allowed, so the model
+ * does not hold such an answer to the operation's promises.
+ * @example unknownAsSpelt(exchangeOf404('/%70ets/1'), baseUrl) // true
+ */
+export function unknownAsSpelt(exchange: Exchange, baseUrl: string): boolean {
+  if (exchange.status !== 404 || errorCodeOf(exchange) !== 'not_found') return false;
+  const { url } = exchange.request;
+  const spelt = pathAsSent(url, baseUrl);
+  return spelt !== undefined && spelt !== pathUnder(url, baseUrl);
+}
+
+/**
+ * A request's path under the base address as sent, without its query (no normalising: a spelling is
+ * what it tries); undefined when it is not under it.
+ * @example pathAsSent('http://127.0.0.1:4010/v1/%63ategories?x=1', 'http://127.0.0.1:4010/v1') // '/%63ategories'
+ */
+export function pathAsSent(url: string, baseUrl: string): string | undefined {
+  return url.startsWith(baseUrl) ? url.slice(baseUrl.length).split('?')[0] : undefined;
 }

@@ -5,7 +5,7 @@ import { needsRawSocket } from '../core/described-bucket.js';
 import { requestEvidence } from '../generate/schema-evidence.js';
 import { CONCURRENCY_ENTRIES } from './evidence-catalogue.js';
 import { framingEntry } from '../protocol/grammar-surroundings.js';
-import { pathSpellings } from '../protocol/path-spellings.js';
+import { pathAsSent, pathSpellings } from '../protocol/path-spellings.js';
 
 let spellings: ReadonlyMap<string, string> | undefined;
 
@@ -13,12 +13,6 @@ let spellings: ReadonlyMap<string, string> | undefined;
 function spellingEntries(): ReadonlyMap<string, string> {
   spellings ??= new Map(pathSpellings().map(({ path, id }) => [path, id]));
   return spellings;
-}
-
-/** The request's path under the base address as sent (no normalising: a spelling is what it tries), without its query. */
-function pathAsSent(url: string, baseUrl: string): string | undefined {
-  if (!url.startsWith(baseUrl)) return undefined;
-  return url.slice(baseUrl.length).split('?')[0];
 }
 
 /** A body framed with `Content-Length`, as every client sends one unless told to send it in chunks. */
