@@ -80,4 +80,12 @@ export const ALLOWED_READINGS: readonly AllowedReading[] = [
       });
     }),
   },
+  {
+    name: 'percent-encoded-path-unknown',
+    reads:
+      'a spec path with a percent-encoded letter in a segment the spec writes (`/%63ategories`) is an unknown path, 404 `not_found`: the router compares the path as sent (RFC 3986 §6.2.2.2 makes it the same URI, and the spec lets an unknown path answer 404)',
+    fake: wrapping((request, next) =>
+      /(^|\/)%[0-9A-F]{2}[A-Za-z]/i.test(request.path) ? next({ path: `/undecoded${request.path}` }) : next(),
+    ),
+  },
 ];

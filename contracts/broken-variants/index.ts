@@ -1,5 +1,6 @@
 import { AUTH_AND_ERROR_VARIANTS } from './auth-and-error-variants.js';
 import { BODY_AND_STATE_VARIANTS } from './body-and-state-variants.js';
+import { DERIVED_SURROUNDING_VARIANTS } from './derived-surrounding-variants.js';
 import { FAILURE_VARIANTS } from './failure-variants.js';
 import { FRAMING_VARIANTS } from './framing-variants.js';
 import { RATE_LIMIT_AND_DEPRECATION_VARIANTS } from './rate-limit-and-deprecation-variants.js';
@@ -37,6 +38,7 @@ export const BROKEN_VARIANTS: readonly BrokenVariant[] = [
   ...RED_TEAM_VARIANTS,
   ...RUNTIME_HAZARD_VARIANTS,
   ...SURROUNDING_VARIANTS,
+  ...DERIVED_SURROUNDING_VARIANTS,
   ...FRAMING_VARIANTS,
 ];
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { DERIVED_SURROUNDING_VARIANTS } from '../broken-variants/derived-surrounding-variants.js';
 import { SURROUNDING_VARIANTS } from '../broken-variants/surrounding-variants.js';
 import { wrapping } from '../broken-variants/variant.js';
 import { runChecks } from '../runner/run-checks.js';
@@ -23,7 +24,9 @@ describe('undeclared_surroundings_ignored under a budget', () => {
     expect(budgeted.requests).toBeLessThan(roomy.requests / 2);
   }, 60_000);
 
-  it.each(SURROUNDING_VARIANTS.map((variant) => [variant.name, variant] as const))(
+  it.each(
+    [...SURROUNDING_VARIANTS, ...DERIVED_SURROUNDING_VARIANTS].map((variant) => [variant.name, variant] as const),
+  )(
     'halves the group that changes the answer down to the element: %s',
     async (_name, variant) => {
       const result = await runAgainst(variant.fake, true);
@@ -35,7 +38,8 @@ describe('undeclared_surroundings_ignored under a budget', () => {
       // What is charged is the model's to judge: its finding's exchange carries the element.
       const charged = (result.findings ?? []).filter(({ id }) => id === 'charged_once_per_admitted_request');
       expect(named.length + charged.length).toBeGreaterThan(0);
-      for (const finding of named) expect(finding.lines.join('\n')).toMatch(/^(header|query|framing|request-line) /m);
+      for (const finding of named)
+        expect(finding.lines.join('\n')).toMatch(/^(header|query|framing|request-line|path) /m);
     },
     60_000,
   );

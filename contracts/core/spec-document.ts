@@ -11,6 +11,8 @@ export interface DocumentedHeader {
   name: string;
   required: boolean;
   schema: JsonSchema;
+  /** The header's `example`, if the spec gives one. */
+  example?: unknown;
 }
 
 /** One documented status of one operation. */
@@ -81,7 +83,12 @@ function documentedResponse(root: Node, status: string, raw: Node): DocumentedRe
   const response = resolveRef(root, raw);
   const headers = Object.entries((response.headers ?? {}) as Record<string, Node>).map(([name, header]) => {
     const resolved = resolveRef(root, header);
-    return { name, required: resolved.required === true, schema: (resolved.schema ?? {}) as JsonSchema };
+    return {
+      name,
+      required: resolved.required === true,
+      schema: (resolved.schema ?? {}) as JsonSchema,
+      ...(resolved.example !== undefined && { example: resolved.example }),
+    };
   });
   const content = Object.fromEntries(
     Object.entries((response.content ?? {}) as Record<string, Node>).map(([media, entry]) => [

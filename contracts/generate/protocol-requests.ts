@@ -6,7 +6,7 @@ import type { EvidenceEntry } from './schema-evidence.js';
  * The methods RFC 9110 §9.3 defines, PATCH (RFC 5789), WebDAV's (RFC 4918) that servers and proxies
  * know, and tokens no registry has: what a client, a scanner or a proxy may send to any path.
  */
-const STANDARD_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT', 'OPTIONS', 'TRACE', 'PATCH'];
+export const STANDARD_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT', 'OPTIONS', 'TRACE', 'PATCH'];
 const EXTENSION_METHODS = ['PROPFIND', 'MKCOL', 'PURGE', 'QUERY', 'X-PETSTORE'];
 
 /** Methods no server may take to change anything (RFC 9110 §9.2.1), and those only a WebDAV server knows to be read-only. */

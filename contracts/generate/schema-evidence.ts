@@ -25,6 +25,10 @@ export interface EvidenceEntry {
   needs: readonly Capability[];
   /** The operation whose requests try it, for a keyword or a value (`--operations` may leave it out). */
   operationId?: string;
+  /** What it varies, for the catalogue's counts: the kind, or an element's place (`header`, `query`, `path`, `framing`). */
+  axis?: string;
+  /** Where it comes from: the spec, HTTP's grammar and registries, or a list the suite keeps. */
+  source?: 'spec' | 'grammar' | 'listed';
 }
 
 // Keywords whose breaking is its own evidence; `type` and nullability are entries of every schema.

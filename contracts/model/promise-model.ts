@@ -12,6 +12,7 @@ import { errorAnswerBreaks } from './error-answers.js';
 import { refusalBreaks } from './refusals.js';
 import { serverErrorBreaks } from './server-errors.js';
 import { ruleBreaks } from '../rules/rule-judge.js';
+import { pathAsSent, unknownAsSpelt } from '../protocol/path-spellings.js';
 import { RULES, type Rule, type RuleName } from '../rules/rule-table.js';
 
 /** What the model knows of the target it watches. */
@@ -126,14 +127,21 @@ export class PromiseModel {
         this.#rulesTried,
       ))
         broken.push({ promise: rule, title, lines, exchange, ...(severity === 'warning' && { severity }) });
-      const operation = operationOfRequest(request.method, request.url, this.#options.baseUrl);
+      // A path spelt another way RFC 3986 makes the same, answered as an unknown path: a reading allowed too.
+      const asUnknown = unknownAsSpelt(observation.exchange, this.#options.baseUrl);
+      const operation = asUnknown ? undefined : operationOfRequest(request.method, request.url, this.#options.baseUrl);
       // An answer before any operation is no routing answer: the check that sent it warns of it.
       if (!answeredBeforeAnyOperation(observation.exchange))
         broken.push(
-          ...refusalBreaks(operation, observation.exchange, path, {
-            exactStatuses: this.judges('earliest_refusal_answered'),
-            checksKeys: this.#checksKeys,
-          }),
+          ...refusalBreaks(
+            operation,
+            observation.exchange,
+            asUnknown ? pathAsSent(request.url, this.#options.baseUrl)! : path,
+            {
+              exactStatuses: this.judges('earliest_refusal_answered'),
+              checksKeys: this.#checksKeys,
+            },
+          ),
         );
       broken.push(...serverErrorBreaks(observation.exchange));
       if (this.judges('errors_are_error_bodies')) broken.push(...errorAnswerBreaks(observation.exchange, path));

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { CheckResult } from './check-result.js';
 import {
+  catalogueCounts,
   CONCURRENCY_ENTRIES,
   evidenceAgreementText,
   evidenceCatalogue,
@@ -73,10 +74,56 @@ describe('what a run tried of the evidence catalogue', () => {
     expect(evidenceText(summary, 'fake')[0]).toBe(
       `Evidence: ${catalogue.length} of ${catalogue.length} entries of the evidence catalogue tried against fake: every entry it can take`,
     );
+    expect(evidenceText(summary, 'fake')[1]).toMatch(
+      /^ {2}by axis: keyword \d+\/\d+, .*header \d+\/\d+, .*path \d+\/\d+, .*; by source: spec \d+\/\d+, listed \d+\/\d+, grammar \d+\/\d+$/,
+    );
+  });
+
+  it('counts its entries by axis and by source, and no axis of elements around a request comes from a list alone', () => {
+    const { byAxis, bySource } = catalogueCounts(catalogue);
+    // The catalogue's size by axis and by source, as the report prints it (npm test shows it on failure).
+    expect(Object.values(byAxis).reduce((sum, { catalogue: size }) => sum + size, 0)).toBe(catalogue.length);
+    expect(Object.values(bySource).reduce((sum, { catalogue: size }) => sum + size, 0)).toBe(catalogue.length);
+    for (const axis of ['header', 'query', 'path', 'framing', 'request-line']) {
+      const derived = catalogue.filter((entry) => entry.axis === axis && entry.source !== 'listed');
+      expect([axis, derived.length > 0]).toEqual([axis, true]);
+    }
+    // Each name the spec declares is tried where it does not declare it: petId (a path parameter) in the
+    // query and as a header field, name (a body member) in the query, an answer's header on a request.
+    expect(catalogue.filter(({ source }) => source === 'spec').map(({ id }) => id)).toEqual(
+      expect.arrayContaining([
+        'query petId',
+        'header petId: 1',
+        'query name',
+        'header X-RateLimit-Remaining: 59',
+        'path /categories: trailing-slash',
+        'path /pets/{petId}: percent-encoded-unreserved',
+      ]),
+    );
+    // Every framing of RFC 9112 §6.3 and the hop-by-hop fields, from HTTP's grammar.
+    expect(catalogue.filter(({ source }) => source === 'grammar').map(({ id }) => id)).toEqual(
+      expect.arrayContaining([
+        'framing Content-Length',
+        'framing chunked',
+        'framing chunked with trailers',
+        'framing none',
+        'header Connection: keep-alive',
+        'header TE: trailers, deflate;q=0.5',
+        'header Upgrade: example/1',
+      ]),
+    );
   });
 
   it('says whether two targets were held to the same evidence, and where they were not', () => {
-    const summary = (tried: string[]) => ({ catalogue: 3, tried, notApplicable: [], notTried: [], complete: true });
+    const summary = (tried: string[]) => ({
+      catalogue: 3,
+      tried,
+      notApplicable: [],
+      notTried: [],
+      complete: true,
+      byAxis: {},
+      bySource: {},
+    });
     expect(
       evidenceAgreementText([
         { label: 'fake', evidence: summary(['a', 'b']) },

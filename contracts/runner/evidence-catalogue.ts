@@ -1,12 +1,17 @@
 import { documentedSpec, type SpecDocument } from '../core/spec-document.js';
 import { schemaEvidence, type EvidenceEntry } from '../generate/schema-evidence.js';
-import { methodEvidence } from '../generate/protocol-requests.js';
+import { methodEvidence, STANDARD_METHODS } from '../generate/protocol-requests.js';
 import { hazardEvidence } from '../generate/runtime-hazards.js';
 import { surroundings } from '../protocol/surroundings.js';
+import { FRAMINGS, framingEntry } from '../protocol/grammar-surroundings.js';
+import { pathSpellings } from '../protocol/path-spellings.js';
 import { RULE_NAMES, RULES, type Rule, type RuleName } from '../rules/rule-table.js';
 import { skipReason, type TargetDescriptor } from '../targets/target.js';
 import type { CheckResult } from './check-result.js';
 import { CHECKS } from '../checks/registry.js';
+import { catalogueCounts, type EvidenceCount } from './evidence-counts.js';
+
+export { catalogueCounts, type EvidenceCount } from './evidence-counts.js';
 
 const CHECK_NEEDS = new Map(CHECKS.map((check) => [check.name, check.needs]));
 
@@ -21,34 +26,92 @@ export const CONCURRENCY_ENTRIES = {
 /** How a rule of the table is named in the catalogue. */
 export const ruleEntry = (rule: RuleName) => `rule ${rule}`;
 
+/** Whose method a token is: the spec's own (in any letter case), HTTP's registry (RFC 9110, PATCH), or the suite's list of extensions. */
+function methodSource(method: string, spec: SpecDocument): NonNullable<EvidenceEntry['source']> {
+  const token = method.slice('method '.length);
+  if (Object.values(spec.operations).some((operation) => operation.method === token.toUpperCase())) return 'spec';
+  return STANDARD_METHODS.includes(token.toUpperCase()) ? 'grammar' : 'listed';
+}
+
 /**
- * What every run must try on every target, derived from the spec and the rule table before the first
- * request: each keyword and class of value of each schema a request carries, each rule of the table,
- * bursts of reads and creates from several clients, and each method token a path may be sent. Target-independent: a fake and a URL aim at
- * the same list, and a target that cannot take an entry (no writes allowed) says which and why.
+ * The framings of RFC 9112 §6.3 a check tries on a connection of its own (not through the run's sender):
+ * tried when that check ran to its end, as a rule is by the check the table names for it.
+ */
+const FRAMINGS_TRIED_BY = new Map<string, string>(
+  FRAMINGS.flatMap((framing) => ('triedBy' in framing ? [[framingEntry(framing.framing), framing.triedBy]] : [])),
+);
+
+/**
+ * What every run must try on every target, derived from the spec, HTTP's grammar and the rule table
+ * before the first request: each keyword and class of value of each schema a request carries, each rule
+ * of the table, bursts of reads and creates from several clients, each method token a path may be sent,
+ * each element around a request (the spec's names where it does not declare them, HTTP's request fields
+ * and forms, listed tempting values), each other spelling of a spec path, each framing of a body, and
+ * each runtime hazard of a body. Each entry says its axis and its source. Target-independent: a fake and
+ * a URL aim at the same list, and a target that cannot take an entry (no writes allowed) says which and why.
  * @example evidenceCatalogue().length
  */
 export function evidenceCatalogue(spec: SpecDocument = documentedSpec()): EvidenceEntry[] {
-  return [
-    ...schemaEvidence(spec),
+  const elements = surroundings(spec);
+  const entries: EvidenceEntry[] = [
+    ...schemaEvidence(spec).map((entry): EvidenceEntry => ({ ...entry, axis: entry.kind, source: 'spec' })),
     ...RULE_NAMES.map((rule): EvidenceEntry => ({
       id: ruleEntry(rule),
       kind: 'rule',
       needs: (RULES[rule] as Rule).needs ?? [],
+      axis: 'rule',
+      source: 'listed',
     })),
-    { id: CONCURRENCY_ENTRIES.reads, kind: 'concurrency', needs: ['stateful'] },
-    { id: CONCURRENCY_ENTRIES.creates, kind: 'concurrency', needs: ['stateful', 'writes'] },
-    ...methodEvidence(spec),
-    ...surroundings(spec).map(({ id, withBody }): EvidenceEntry => ({
+    { id: CONCURRENCY_ENTRIES.reads, kind: 'concurrency', needs: ['stateful'], axis: 'concurrency', source: 'listed' },
+    {
+      id: CONCURRENCY_ENTRIES.creates,
+      kind: 'concurrency',
+      needs: ['stateful', 'writes'],
+      axis: 'concurrency',
+      source: 'listed',
+    },
+    ...methodEvidence(spec).map((entry): EvidenceEntry => ({
+      ...entry,
+      axis: 'method',
+      source: methodSource(entry.id, spec),
+    })),
+    ...elements.map(({ id, withBody, axis, source }): EvidenceEntry => ({
       id,
       kind: 'surrounding',
       needs: withBody ? ['writes'] : [],
+      axis,
+      source,
     })),
+    // A near miss is judged by near_miss_paths_not_found, which compares Error codes (uniformErrors).
+    ...pathSpellings(spec).map(({ id, either }): EvidenceEntry => ({
+      id,
+      kind: 'surrounding',
+      needs: either ? [] : ['uniformErrors'],
+      axis: 'path',
+      source: 'spec',
+    })),
+    ...FRAMINGS.map(({ framing }): EvidenceEntry => {
+      const triedBy = FRAMINGS_TRIED_BY.get(framingEntry(framing));
+      return {
+        id: framingEntry(framing),
+        kind: 'surrounding',
+        needs: triedBy ? (CHECK_NEEDS.get(triedBy) ?? ['writes']) : ['writes'],
+        axis: 'framing',
+        source: 'grammar',
+      };
+    }),
     ...Object.values(spec.operations).flatMap(({ operationId, requestBody }) => {
       const schema = requestBody?.content['application/json'];
-      return schema ? hazardEvidence(schema, operationId) : [];
+      return schema
+        ? hazardEvidence(schema, operationId).map((entry): EvidenceEntry => ({
+            ...entry,
+            axis: 'hazard',
+            source: 'listed',
+          }))
+        : [];
     }),
   ];
+  return entries.filter((entry, index) => entries.findIndex(({ id }) => id === entry.id) === index);
 }
 
 /** The order a budgeted run takes: checks that try the catalogue first, then those that only repeat it. */
@@ -81,6 +144,10 @@ export interface EvidenceSummary {
   notTried: Array<{ entry: string; why: string }>;
   /** Whether every entry the target can take was tried. */
   complete: boolean;
+  /** Entries in the catalogue and tried, by axis (`keyword`, `rule`, `method`, `header`, `query`, `path`, `framing`, ...). */
+  byAxis: Record<string, EvidenceCount>;
+  /** Entries in the catalogue and tried, by source: the spec, HTTP's grammar and registries, a list the suite keeps. */
+  bySource: Record<string, EvidenceCount>;
 }
 
 /** Why no check put a rule to the test: the skip reasons of the checks the table names for it, or that none ran. */
@@ -106,7 +173,8 @@ export function entriesOfCheck(
       (applied.after.get(rule) ?? 0) > (applied.before.get(rule) ?? 0) ||
       (ranToItsEnd && (RULES[rule].checks as readonly string[]).includes(check)),
   );
-  return [...requestEntries, ...rules.map(ruleEntry)];
+  const framings = ranToItsEnd ? [...FRAMINGS_TRIED_BY].filter(([, by]) => by === check).map(([entry]) => entry) : [];
+  return [...requestEntries, ...rules.map(ruleEntry), ...framings];
 }
 
 /** What the run tried of the catalogue, from the entries its checks tried ({@link entriesOfCheck}). */
@@ -127,6 +195,7 @@ export function evidenceSummary(options: {
     notApplicable: [],
     notTried: [],
     complete: true,
+    ...catalogueCounts(catalogue, tried),
   };
   for (const entry of catalogue) {
     const rule = entry.kind === 'rule' ? (entry.id.slice('rule '.length) as RuleName) : undefined;
@@ -176,15 +245,22 @@ export function evidenceText(summary: EvidenceSummary, label: string): string[] 
   const counts = `${summary.tried.length} of ${summary.catalogue} entries of the evidence catalogue tried against ${label}`;
   const notApplicable =
     summary.notApplicable.length > 0 ? `; ${summary.notApplicable.length} the target cannot take` : '';
+  const counted = (counts: Record<string, EvidenceCount>) =>
+    Object.entries(counts)
+      .map(([name, { catalogue, tried }]) => `${name} ${tried}/${catalogue}`)
+      .join(', ');
+  const split = `  by axis: ${counted(summary.byAxis)}; by source: ${counted(summary.bySource)}`;
   if (summary.complete)
     return [
       `Evidence: ${counts}${notApplicable}: every entry it can take`,
+      split,
       ...byReason(summary.notApplicable).map(
         ([why, entries]) => `  not applicable (${why}): ${entries.length} entries`,
       ),
     ];
   return [
     `INCOMPLETE EVIDENCE: ${counts}${notApplicable}; ${summary.notTried.length} not tried. The run is not a full verdict: what is below was never put to the test`,
+    split,
     ...summary.notTried.map(({ entry, why }) => `  not tried: ${entry}: ${why}`),
     ...byReason(summary.notApplicable).map(([why, entries]) => `  not applicable (${why}): ${entries.length} entries`),
   ];

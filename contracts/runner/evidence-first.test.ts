@@ -14,8 +14,10 @@ import { runChecks } from './run-checks.js';
 import type { SuiteSettings } from './suite-settings.js';
 
 // A budget far below what a run of every check with its generated cases takes on the fake (thousands
-// of requests at --runs 100), and above what the checks that try the whole catalogue take.
-const TIGHT: SuiteSettings = { seed: 11, runs: 100, maxRequests: 620 };
+// of requests at --runs 100), and above what the checks that try the whole catalogue take (667 on the
+// fake since the surroundings are derived: on a target with room each element of the first read goes
+// alone; 595 before).
+const TIGHT: SuiteSettings = { seed: 11, runs: 100, maxRequests: 700 };
 
 let targets: RunningTarget[] = [];
 const target = async () => {

@@ -4,6 +4,20 @@ import { methodEntry } from '../generate/protocol-requests.js';
 import { needsRawSocket } from '../core/described-bucket.js';
 import { requestEvidence } from '../generate/schema-evidence.js';
 import { CONCURRENCY_ENTRIES } from './evidence-catalogue.js';
+import { framingEntry } from '../protocol/grammar-surroundings.js';
+import { pathAsSent, pathSpellings } from '../protocol/path-spellings.js';
+
+let spellings: ReadonlyMap<string, string> | undefined;
+
+/** The entry of each other spelling of a spec path, by the path as sent (`/categories/` to `path /categories: trailing-slash`). */
+function spellingEntries(): ReadonlyMap<string, string> {
+  spellings ??= new Map(pathSpellings().map(({ path, id }) => [path, id]));
+  return spellings;
+}
+
+/** A body framed with `Content-Length`, as every client sends one unless told to send it in chunks. */
+const framedByLength = (request: ContractRequest) =>
+  (request.json !== undefined || request.rawBody !== undefined) && !request.wire?.chunked;
 
 /** Answers that say the request never reached what it was meant to try: no key admitted it, or no quota. */
 const NOT_REACHED = new Set([401, 429]);
@@ -30,8 +44,15 @@ export class EvidenceLedger {
 
   /** What a request as a check wrote it tries (before the run marks it); recorded once answered by `answered`. */
   evidenceOf(request: ContractRequest): string[] {
-    const operation = operationOfRequest(request.method, `${this.#baseUrl}${request.path}`, this.#baseUrl);
-    return [...(operation ? requestEvidence(request, operation) : []), ...(request.tries ?? [])];
+    const url = `${this.#baseUrl}${request.path}`;
+    const operation = operationOfRequest(request.method, url, this.#baseUrl);
+    const spelling = spellingEntries().get(pathAsSent(url, this.#baseUrl) ?? '');
+    return [
+      ...(operation ? requestEvidence(request, operation) : []),
+      ...(operation && framedByLength(request) ? [framingEntry('Content-Length')] : []),
+      ...(spelling && request.method === 'GET' ? [spelling] : []),
+      ...(request.tries ?? []),
+    ];
   }
 
   /** Records entries a check tried (rules it put to the test, with what its requests tried). */
