@@ -1,22 +1,15 @@
-import { isDeepStrictEqual } from 'node:util';
 import { snippet } from '../conformance/response-conformance.js';
-import { errorCodeOf, headerOf, mediaTypeOf, type ContractRequest, type Exchange } from '../core/exchange.js';
+import { errorCodeOf, headerOf, type ContractRequest, type Exchange } from '../core/exchange.js';
 import { exampleRequest, operationModels } from '../generate/operation-model.js';
+import { answeredAlike, operationIdOf } from '../protocol/answered-alike.js';
 import { pathSpellings } from '../protocol/path-spellings.js';
 import { surroundings, type Surrounding } from '../protocol/surroundings.js';
 import type { CheckContext, Check } from './check.js';
 import { reportRule, sendOrNothing } from './rule-reports.js';
 
-/** What must be the same in two answers: the status, the error code, the media type, the content (a write's bar its id). */
-function sameAnswer(answer: Exchange, plain: Exchange): boolean {
-  if (answer.status !== plain.status || errorCodeOf(answer) !== errorCodeOf(plain)) return false;
-  if (mediaTypeOf(answer) !== mediaTypeOf(plain)) return false;
-  const content = (exchange: Exchange) =>
-    exchange.request.method !== 'GET' && typeof exchange.json === 'object' && exchange.json !== null
-      ? { ...(exchange.json as object), id: undefined }
-      : exchange.json;
-  return errorCodeOf(plain) !== undefined || isDeepStrictEqual(content(answer), content(plain));
-}
+/** The answer is alike the plain one ({@link answeredAlike}: a write's bar what the service assigns). */
+const sameAnswer = (answer: Exchange, plain: Exchange, operationId: string | undefined) =>
+  answeredAlike(answer, plain, { operationId, content: true });
 
 // What the spec lets the HTTP layer answer on its own, before any operation and without X-RateLimit-*.
 const HTTP_LAYER_STATUSES = new Set([400, 408, 411, 414, 417, 426, 431, 501, 505]);
@@ -115,7 +108,7 @@ async function tryAround(
   for (const group of groups) {
     const found = await culprits(context, base, group, (answer) => {
       if (answer && group.length === 1 && group[0]!.mayRefuse?.statuses.includes(answer.status)) return false;
-      return !answer || !sameAnswer(answer, plain);
+      return !answer || !sameAnswer(answer, plain, operationIdOf(base));
     });
     for (const { elements, answer } of found) reportChanged(context, elements, answer, plain, who, true);
   }
@@ -133,9 +126,10 @@ async function equivalentPathsRouted(context: CheckContext): Promise<void> {
       .map((model) => [model.operation.path, model]),
   );
   for (const spelling of pathSpellings().filter(({ either, template }) => either && reads.has(template))) {
-    const plain = await context.send({ method: 'GET', path: spelling.plain });
+    const request = { method: 'GET', path: spelling.plain };
+    const plain = await context.send(request);
     const answer = await sendOrNothing(context.send, { method: 'GET', path: spelling.path });
-    if (!answer || httpLayerRefusal(answer) || sameAnswer(answer, plain)) continue;
+    if (!answer || httpLayerRefusal(answer) || sameAnswer(answer, plain, operationIdOf(request))) continue;
     if (answer.status === 404 && errorCodeOf(answer) === 'not_found') continue;
     reportRule(
       context,
@@ -214,7 +208,7 @@ export const undeclaredSurroundingsIgnored: Check = {
       const plainWrite = await context.send(context.marked(exampleRequest(write)));
       const answer = await sendOrNothing(context.send, carrying(context.marked(exampleRequest(write)), [element]));
       const refused = answer && element.mayRefuse?.statuses.includes(answer.status);
-      if (!refused && (!answer || !sameAnswer(answer, plainWrite)))
+      if (!refused && (!answer || !sameAnswer(answer, plainWrite, write.operation.operationId)))
         reportChanged(context, [element], answer, plainWrite, `${write.operation.method} ${write.operation.path}`);
     }
   },

@@ -1,7 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import { snippet } from '../conformance/response-conformance.js';
 import { documentedOperation, resolveSchema, type JsonSchema } from '../core/spec-document.js';
-import { errorCodeOf, mediaTypeOf, type Exchange } from '../core/exchange.js';
+import { operationsOnPath } from '../core/spec-operations.js';
+import { errorCodeOf, mediaTypeOf, type ContractRequest, type Exchange } from '../core/exchange.js';
 
 /** One way an answer differs from the answer it must be alike: `what`, and each side as people read it. */
 export interface AnswerDifference {
@@ -57,6 +58,12 @@ export function answerDifferences(answer: Exchange, expected: Exchange, options:
 /** Whether two answers are alike ({@link answerDifferences} finds nothing). */
 export function answeredAlike(answer: Exchange, expected: Exchange, options: AlikeOptions): boolean {
   return answerDifferences(answer, expected, options).length === 0;
+}
+
+/** The operation a request of a check is for (its method on its path's template), for {@link AlikeOptions}. */
+export function operationIdOf(request: Pick<ContractRequest, 'method' | 'path'>): string | undefined {
+  const path = request.path.split('?')[0]!;
+  return operationsOnPath(path)?.find(({ method }) => method === request.method)?.operationId;
 }
 
 /** The differences as one line each: `status: expected 200, received 404`. */
