@@ -41,6 +41,8 @@ export class RedisFaultStore implements FaultStore {
   readonly #key: (name: string) => string;
   readonly #initial: readonly FaultRule[];
   #snapshot: RulesSnapshot | undefined;
+  /** Per request (its subject object): the rules its `beforeAuth` stage saw. */
+  readonly #seen = new WeakMap<FaultSubject, RulesSnapshot>();
 
   constructor(redis: Redis, prefix: string, initial: readonly FaultRule[]) {
     this.#redis = redis;
@@ -81,8 +83,27 @@ export class RedisFaultStore implements FaultStore {
     return reachable(async () => (await this.#held()).map(({ stored, fired }) => ({ ...stored.rule, fired })));
   }
 
+  /**
+   * The first rule of the stage that applies and fires. Before auth, the cached rules decide that none
+   * applies (no round trip); the request's admission then checks, in Redis, that they are still current
+   * ({@link seenBy}). After auth, the rules are read afresh.
+   */
   take(subject: FaultSubject, stage: 'beforeAuth' | 'afterAuth'): Promise<FiredFault | undefined> {
-    return reachable(() => this.#take(subject, stage));
+    return reachable(async () => {
+      if (stage === 'beforeAuth') {
+        const snapshot = await this.snapshot();
+        this.#seen.set(subject, snapshot);
+        if (!snapshot.rules.some((rule) => matchesSubject(rule, subject, stage))) return undefined;
+      }
+      const fired = await this.#take(subject, stage);
+      if (stage === 'beforeAuth' && this.#snapshot) this.#seen.set(subject, this.#snapshot);
+      return fired;
+    });
+  }
+
+  /** The rules a request's `beforeAuth` stage was decided on (its admission must find them current), else the cached ones. */
+  async seenBy(subject: FaultSubject): Promise<RulesSnapshot> {
+    return this.#seen.get(subject) ?? (await this.snapshot());
   }
 
   /** The rules as this instance last read them; read afresh when it has none (or {@link forget} dropped them). */
