@@ -51,7 +51,7 @@ export class MemoryStore implements FakeStore {
       remove: async (id) => rules.remove(id),
       clear: async () => rules.clear(),
       list: async () => rules.list(),
-      take: async (subject, stage) => rules.take(subject, stage),
+      take: (subject, stage) => Promise.resolve(rules.take(subject, stage)),
       reset: async () => rules.reset(),
     };
     this.#loading = options.persist ? this.#data.restoreOrLoad(options.seed) : this.#data.load(options.seed);

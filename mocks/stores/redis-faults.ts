@@ -89,8 +89,14 @@ export class RedisFaultStore implements FaultStore {
    * ({@link seenBy}). After auth, the rules are read afresh.
    */
   take(subject: FaultSubject, stage: 'beforeAuth' | 'afterAuth'): Promise<FiredFault | undefined> {
+    const cached = stage === 'beforeAuth' ? this.#snapshot : undefined;
+    if (cached) {
+      // The hot path: no rule of the cached ones applies, nothing to await.
+      this.#seen.set(subject, cached);
+      if (!cached.rules.some((rule) => matchesSubject(rule, subject, stage))) return NONE_FIRED;
+    }
     return reachable(async () => {
-      if (stage === 'beforeAuth') {
+      if (stage === 'beforeAuth' && !cached) {
         const snapshot = await this.snapshot();
         this.#seen.set(subject, snapshot);
         if (!snapshot.rules.some((rule) => matchesSubject(rule, subject, stage))) return undefined;
@@ -101,9 +107,9 @@ export class RedisFaultStore implements FaultStore {
     });
   }
 
-  /** The rules a request's `beforeAuth` stage was decided on (its admission must find them current), else the cached ones. */
-  async seenBy(subject: FaultSubject): Promise<RulesSnapshot> {
-    return this.#seen.get(subject) ?? (await this.snapshot());
+  /** The rules a request's `beforeAuth` stage was decided on: its admission must find them current. */
+  seenBy(subject: FaultSubject): RulesSnapshot | undefined {
+    return this.#seen.get(subject);
   }
 
   /** The rules as this instance last read them; read afresh when it has none (or {@link forget} dropped them). */
@@ -195,6 +201,8 @@ export class RedisFaultStore implements FaultStore {
     return held;
   }
 }
+
+const NONE_FIRED: Promise<FiredFault | undefined> = Promise.resolve(undefined);
 
 /** Runs store work; Redis out of reach becomes {@link StoreUnavailableError} (503), a bad rule stays a ConfigError (400). */
 export async function reachable<T>(work: () => Promise<T>): Promise<T> {

@@ -93,7 +93,7 @@ export class RedisStore implements FakeStore {
    */
   admit({ authorization, clientAddress, subject, step, takeRule }: AdmissionRequest): Promise<Admission> {
     return reachable(async () => {
-      let seen = await this.faults.seenBy(subject);
+      let seen = this.faults.seenBy(subject) ?? (await this.faults.snapshot());
       for (let attempt = 0; attempt < 3; attempt += 1) {
         if (takeRule && seen.rules.some((rule) => matchesSubject(rule, subject, 'afterAuth'))) break;
         const admitted = await this.#admission.admit(authorization, clientAddress, seen.version, step);
@@ -101,7 +101,7 @@ export class RedisStore implements FakeStore {
         this.faults.forget();
         const early = await this.faults.take(subject, 'beforeAuth');
         if (early) return { early };
-        seen = await this.faults.seenBy(subject);
+        seen = this.faults.seenBy(subject) ?? (await this.faults.snapshot());
       }
       // A rule applies after auth, or the rules keep changing under this request: the stages one by one.
       const { access } = (await this.#admission.admit(authorization, clientAddress, ANY_VERSION)) as { access: Access };
