@@ -100,7 +100,12 @@ async function answerAdmitted(
 }
 
 function subjectOf(call: ApiCall): FaultSubject {
-  return { method: call.method, path: normalizedPath(call.path), key: bearerToken(call.header('authorization')) };
+  return {
+    method: call.method,
+    path: normalizedPath(call.path),
+    key: bearerToken(call.header('authorization')),
+    rulesSeen: undefined,
+  };
 }
 
 /** The rate-limit and operation headers an admission earned, and the answer when it was refused. */

@@ -41,8 +41,6 @@ export class RedisFaultStore implements FaultStore {
   readonly #key: (name: string) => string;
   readonly #initial: readonly FaultRule[];
   #snapshot: RulesSnapshot | undefined;
-  /** Per request (its subject object): the rules its `beforeAuth` stage saw. */
-  readonly #seen = new WeakMap<FaultSubject, RulesSnapshot>();
 
   constructor(redis: Redis, prefix: string, initial: readonly FaultRule[]) {
     this.#redis = redis;
@@ -92,24 +90,24 @@ export class RedisFaultStore implements FaultStore {
     const cached = stage === 'beforeAuth' ? this.#snapshot : undefined;
     if (cached) {
       // The hot path: no rule of the cached ones applies, nothing to await.
-      this.#seen.set(subject, cached);
+      subject.rulesSeen = cached;
       if (!cached.rules.some((rule) => matchesSubject(rule, subject, stage))) return NONE_FIRED;
     }
     return reachable(async () => {
       if (stage === 'beforeAuth' && !cached) {
         const snapshot = await this.snapshot();
-        this.#seen.set(subject, snapshot);
+        subject.rulesSeen = snapshot;
         if (!snapshot.rules.some((rule) => matchesSubject(rule, subject, stage))) return undefined;
       }
       const fired = await this.#take(subject, stage);
-      if (stage === 'beforeAuth' && this.#snapshot) this.#seen.set(subject, this.#snapshot);
+      if (stage === 'beforeAuth' && this.#snapshot) subject.rulesSeen = this.#snapshot;
       return fired;
     });
   }
 
   /** The rules a request's `beforeAuth` stage was decided on: its admission must find them current. */
   seenBy(subject: FaultSubject): RulesSnapshot | undefined {
-    return this.#seen.get(subject);
+    return subject.rulesSeen as RulesSnapshot | undefined;
   }
 
   /** The rules as this instance last read them; read afresh when it has none (or {@link forget} dropped them). */
