@@ -25,8 +25,8 @@ export type { BrokenPromise, Observation } from './model/broken-promise.js';
 export type { CreatedRecord } from './model/record-ledger.js';
 export { runMarker, markedBody } from './generate/run-marker.js';
 /** Every sentence of the spec's prose and what verifies it. */
-export { SENTENCE_TABLE, type SentenceRow } from './sentences/sentence-table.js';
-export { specSentences, type SpecSentence } from './sentences/spec-sentences.js';
+export { SENTENCE_KEYS, SENTENCE_TABLE, type SentenceOfTheSpec, type SentenceRow } from './sentences/sentence-table.js';
+export { specSentence, specSentences, SpecPhraseError, type SpecSentence } from './sentences/spec-sentences.js';
 export { REQUEST_DEFECTS, type RequestDefect } from './checks/evaluation-order-checks.js';
 /** Generated cases: a seeded, shrinking property over requests, and the operations read from the spec. */
 export { checkProperty, type PropertyOptions } from './checks/property.js';

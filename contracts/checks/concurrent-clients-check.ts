@@ -171,8 +171,10 @@ export const concurrentClientsSerialisable: Check = {
     });
     let failing: { broken: BrokenPromise[]; sent: Sent; clients: string[] } | undefined;
     // Some runs on the fake start with little left in the minute, so a burst goes past the limit.
-    const perMinute = context.plan?.perMinute ?? 60;
-    const left = fc.integer({ min: Math.min(20, perMinute), max: perMinute });
+    // Without the key's plan the minute is left as the target has it.
+    const perMinute = context.plan?.perMinute;
+    const left =
+      perMinute === undefined ? fc.constant(undefined) : fc.integer({ min: Math.min(20, perMinute), max: perMinute });
     // A budget used up (or a step not applicable) ends the property: each shrink would ask it again.
     let skip: Error | undefined;
     const property = fc.asyncProperty(left, sequences, async (remaining, commands) => {
@@ -180,7 +182,7 @@ export const concurrentClientsSerialisable: Check = {
       if (context.scenario) {
         await context.scenario.reset();
         await context.clock!.setEpochSeconds((Math.floor(Date.now() / 60_000) + 2) * 60 + 5);
-        await context.scenario.setMinuteRemaining(remaining);
+        if (remaining !== undefined) await context.scenario.setMinuteRemaining(remaining);
       }
       const sent: Sent = [];
       const broken = await runClients(context, commands, sent).catch((error: unknown) => {

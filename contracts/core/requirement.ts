@@ -5,7 +5,10 @@
  * or guidance is a warning unless `--strict` (`contracts/rules/requirement-problems.test.ts` holds the tables to it).
  */
 export interface Requirement {
-  /** Word for word: a sentence of `spec/openapi.yaml`'s prose, or of the RFC named in `where`. */
+  /**
+   * Word for word: sentences of `spec/openapi.yaml`'s prose, read from the spec by their words
+   * (`theSpecSays` in `contracts/sentences/spec-sentences.ts`, never copied), or of the RFC named in `where`.
+   */
   quote: string;
   /** `spec/openapi.yaml`, or the document and section: `RFC 9110 §6.6.1`. */
   where: string;

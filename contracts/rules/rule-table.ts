@@ -9,7 +9,8 @@
  * saw it; `checks` are the checks that send the requests which put the rule to the test.
  */
 import type { Capability } from '../core/capabilities.js';
-import { THE_SPEC, type Requirement } from '../core/requirement.js';
+import type { Requirement } from '../core/requirement.js';
+import { theSpecSays } from '../sentences/spec-sentences.js';
 
 /**
  * How a broken rule weighs: a MUST fails; a SHOULD warns unless `--strict`; a MAY only ever warns (a
@@ -351,12 +352,7 @@ export const RULES = {
     says: 'no answer carries the credential its request sent (valid or not), in its body, its headers or its error message',
     model: true,
     checks: ['answers_leak_nothing', 'invalid_api_key_rejected'],
-    requirement: {
-      quote:
-        'No answer carries the API key its request sent: not in its body, its header fields or its message, unless a client stored it in a record (a category named like the key is answered and listed as stored).',
-      where: THE_SPEC,
-      binds: 'server',
-    },
+    requirement: theSpecSays(['No answer carries the API']),
   },
   no_internals_in_answers: {
     source: 'OWASP API8:2023',
@@ -365,12 +361,7 @@ export const RULES = {
     says: 'no error answer shows internals: a stack trace, a file path of the server, a database error, a server or framework named with its version',
     model: true,
     checks: ['answers_leak_nothing', 'malformed_json_rejected'],
-    requirement: {
-      quote:
-        "No error answer shows the service's internals: a stack trace, a file path of the server, a database error, or a server or framework named with its version.",
-      where: THE_SPEC,
-      binds: 'server',
-    },
+    requirement: theSpecSays(['No error answer shows the']),
   },
   server_version_hidden: {
     source: 'OWASP API8:2023',
@@ -465,12 +456,7 @@ export const RULES = {
     says: 'a request whose Authorization holds no token that is byte for byte the one sent (a comma list, auth-params, a quoted or second token, a character outside b64token such as U+00A0) is refused with 401 (either code: the spec names two and does not say which a malformed field gets), never admitted',
     model: true,
     checks: ['malformed_credentials_refused', 'invalid_api_key_rejected'],
-    requirement: {
-      quote:
-        'Every operation needs an API key sent as `Authorization: Bearer <API_KEY>` … Missing or invalid keys give 401.',
-      where: THE_SPEC,
-      binds: 'server',
-    },
+    requirement: theSpecSays(['Every operation needs an API', 'Missing or invalid keys give']),
   },
   error_messages_name_the_fault: {
     source: 'the spec (Error.message)',
@@ -479,11 +465,7 @@ export const RULES = {
     says: 'a 400 for a body or parameter that breaks its schema has a message naming the member or parameter at fault (a note, never a failure: a message is for people, and a service may choose never to repeat what a request sent)',
     model: false,
     checks: ['error_messages_name_the_field'],
-    requirement: {
-      quote: 'Human-readable description naming what is wrong.',
-      where: THE_SPEC,
-      binds: 'server',
-    },
+    requirement: theSpecSays(['Human-readable description naming what is']),
   },
   method_case_kept: {
     source: 'RFC 9110 §9.1; the spec (the HTTP layer)',
@@ -492,12 +474,7 @@ export const RULES = {
     says: 'a method token in another letter case (`get`) is another method, answered 405: the spec lets the HTTP layer read it as the method it spells in upper case, as gunicorn does (a note, never a failure)',
     model: false,
     checks: ['every_method_routed'],
-    requirement: {
-      quote:
-        'The HTTP layer may also read a method token in another letter case as the method that token spells in upper case.',
-      where: THE_SPEC,
-      binds: 'server',
-    },
+    requirement: theSpecSays(['The HTTP layer may also']),
   },
   credentials_read_strictly: {
     source: 'RFC 6750 §2.1; RFC 9110 §2.4',
@@ -534,12 +511,7 @@ export const RULES = {
     says: 'the key counts only in the scheme the spec declares (Authorization: Bearer): never in a query, a cookie, another header or another scheme',
     model: false,
     checks: ['missing_api_key_rejected', 'invalid_api_key_rejected'],
-    requirement: {
-      quote:
-        'Every operation needs an API key sent as `Authorization: Bearer <API_KEY>` … Missing or invalid keys give 401.',
-      where: THE_SPEC,
-      binds: 'server',
-    },
+    requirement: theSpecSays(['Every operation needs an API', 'Missing or invalid keys give']),
   },
   undefined_methods_refused: {
     source: 'RFC 9110 §9.1, §15.5.6; the spec',
@@ -548,12 +520,7 @@ export const RULES = {
     says: 'every method token the spec does not define on a path (standard, extension, lower-case: methods are case-sensitive) goes through the key first, then answers 405 with Allow, never 2xx; a bare 400/408/431/501 or a closed connection from the HTTP parser is a warning',
     model: false,
     checks: ['every_method_routed'],
-    requirement: {
-      quote:
-        'A known path with a method it does not support answers `405` with an `Error` whose code is `method_not_allowed` and an `Allow` header listing the supported methods.',
-      where: THE_SPEC,
-      binds: 'server',
-    },
+    requirement: theSpecSays(['A known path with a']),
   },
   undeclared_elements_change_nothing: {
     source: 'the spec; RFC 9110 §5.1; OWASP API2:2023, API4:2023',
@@ -562,12 +529,7 @@ export const RULES = {
     says: 'a header field, query parameter or HTTP version the spec does not declare (forwarding and client-address fields with loopback and private addresses, another host or path, languages, encodings, a cookie, paging, format, debug) changes neither admission, nor what is charged, nor the status and machine-readable content of the answer',
     model: false,
     checks: ['undeclared_surroundings_ignored'],
-    requirement: {
-      quote:
-        "A header field, a query parameter, or a form of the request line or of its framing that this document does not declare changes nothing it states: who is admitted, what a request counts, and an answer's status and machine-readable content (`code`, `status`, the records) are those of the same request without it. … Where HTTP itself gives such an element a meaning (a precondition such as `If-None-Match`, `Accept`, `Expect`, `Range`, a content coding), it acts only as HTTP defines it.",
-      where: THE_SPEC,
-      binds: 'server',
-    },
+    requirement: theSpecSays(['A header field, a query', 'Where HTTP itself gives such']),
   },
   required_forms_accepted: {
     source: 'RFC 9112 §3.2.2, §7.1; RFC 9110 §10.1.1',
@@ -687,12 +649,7 @@ export const RULES = {
     says: 'a request body repeating a member name is refused with 400, or answered and stored with one of the values sent, never a 5xx or a value nobody sent',
     model: false,
     checks: ['repeated_members_handled'],
-    requirement: {
-      quote:
-        'The response is the category exactly as stored: an omitted `description` stays omitted. … Never the answer to a request: a client may show it and retry later; a request that provokes it has found a defect.',
-      where: THE_SPEC,
-      binds: 'server',
-    },
+    requirement: theSpecSays(['The response is the category', 'Never the answer to a']),
   },
   property_names_exact: {
     source: 'RFC 8259 §7, §8.3; the spec’s closed schemas',
@@ -701,12 +658,7 @@ export const RULES = {
     says: 'a member name is compared code unit by code unit: `Name` or `NAME` is not `name`, and is refused as an unknown property',
     model: false,
     checks: ['invalid_body_rejected'],
-    requirement: {
-      quote:
-        'A body that breaks this schema (a property it does not name, in any letter case, included) is answered `400` with an `Error` whose code is `invalid_request`, and nothing is stored.',
-      where: THE_SPEC,
-      binds: 'server',
-    },
+    requirement: theSpecSays(['A body that breaks this']),
   },
   no_mass_assignment: {
     source: 'OWASP API3:2023',
@@ -715,12 +667,7 @@ export const RULES = {
     says: 'a create carrying a property the client may not set (`id`, any property its schema lacks) is refused and stores nothing; each field the answer has and the request schema lacks is tried on every write, with a valid value',
     model: false,
     checks: ['server_fields_not_assignable', 'invalid_body_rejected', 'invalid_body_not_stored'],
-    requirement: {
-      quote:
-        'A body that breaks this schema (a property it does not name, in any letter case, included) is answered `400` with an `Error` whose code is `invalid_request`, and nothing is stored.',
-      where: THE_SPEC,
-      binds: 'server',
-    },
+    requirement: theSpecSays(['A body that breaks this']),
   },
   guessing_throttled: {
     source: 'OWASP API2:2023, API4:2023',
@@ -729,12 +676,7 @@ export const RULES = {
     says: 'requests with unknown keys count in a window of their own, and past it are refused with 429, never answered 401 without end: guessing keys is throttled',
     model: false,
     checks: ['key_guessing_throttled'],
-    requirement: {
-      quote:
-        'A service may count requests without a valid key per client address and answer `429` once that limit is used up, which slows the guessing of keys.',
-      where: THE_SPEC,
-      binds: 'nobody',
-    },
+    requirement: theSpecSays(['A service may count requests'], 'nobody'),
   },
   bounded_consumption: {
     source: 'OWASP API4:2023',
@@ -743,12 +685,7 @@ export const RULES = {
     says: 'a body past the size limit is refused with 413, nesting past any depth with 400, a page size nobody declared is ignored, and every request costs quota',
     model: false,
     checks: ['payload_too_large_rejected', 'malformed_json_rejected', 'unknown_query_ignored', 'every_outcome_charged'],
-    requirement: {
-      quote:
-        "Bodies over 16 KiB are refused with 413. … Each request with a key the service accepts, admitted by both of the key's windows, counts one request in each window, whatever its outcome (2xx, 400, 404, 405, 410, 413, 415).",
-      where: THE_SPEC,
-      binds: 'server',
-    },
+    requirement: theSpecSays(['Bodies over 16 KiB are', 'Each request with a key']),
   },
   limits_hold_under_every_framing: {
     source: 'the spec; RFC 9112 §3.2.2, §7.1, §2.3',
@@ -757,12 +694,7 @@ export const RULES = {
     says: 'the body limit (413), the media type (415), the schema (400) and authentication (401) hold the same under every framing and request form a client may choose: the body in chunks, the target in absolute-form, HTTP/1.0; what each request is charged, the model judges',
     model: false,
     checks: ['limits_hold_under_every_framing'],
-    requirement: {
-      quote:
-        "Bodies over 16 KiB are refused with 413. … A header field, a query parameter, or a form of the request line or of its framing that this document does not declare changes nothing it states: who is admitted, what a request counts, and an answer's status and machine-readable content (`code`, `status`, the records) are those of the same request without it.",
-      where: THE_SPEC,
-      binds: 'server',
-    },
+    requirement: theSpecSays(['Bodies over 16 KiB are', 'A header field, a query']),
   },
   trailers_change_no_header: {
     source: 'RFC 9112 §7.1.2; RFC 9110 §6.5.1',

@@ -1,30 +1,49 @@
 import { describe, expect, it } from '@jest/globals';
 import { CHECKS } from '../checks/registry.js';
 import { PROMISE_NAMES } from '../model/promise-rules.js';
-import { SENTENCE_TABLE } from './sentence-table.js';
-import { specSentences } from './spec-sentences.js';
-
-const rowOf = (sentence: string) => SENTENCE_TABLE.find((row) => row.sentence === sentence);
+import { SENTENCE_KEYS, SENTENCE_TABLE, withSentences } from './sentence-table.js';
+import { SpecPhraseError, specSentence, specSentences, theSpecSays } from './spec-sentences.js';
 
 describe("the table of the spec's sentences", () => {
-  it('has a row for every sentence of spec/openapi.yaml (a new sentence needs its check, or a reason)', () => {
-    const missing = specSentences()
-      .filter(({ sentence }) => !rowOf(sentence))
-      .map(({ where, sentence }) => `${where}: ${sentence}`);
-    expect(missing).toEqual([]);
+  it('finds, for each row, exactly one sentence of spec/openapi.yaml', () => {
+    expect(() => withSentences(SENTENCE_KEYS)).not.toThrow();
+    expect(SENTENCE_TABLE.map(({ sentence }) => sentence)).not.toContain('');
   });
 
-  it('has no row for a sentence the spec no longer has', () => {
-    const sentences = new Set(specSentences().map(({ sentence }) => sentence));
-    expect(SENTENCE_TABLE.map(({ sentence }) => sentence).filter((sentence) => !sentences.has(sentence))).toEqual([]);
+  it('has a row for every sentence of spec/openapi.yaml (a new sentence needs its check, or a reason)', () => {
+    const rowsOf = (sentence: string) => SENTENCE_TABLE.filter((row) => row.sentence === sentence).length;
+    const uncovered = specSentences()
+      .filter(({ sentence }) => rowsOf(sentence) !== 1)
+      .map(({ where, sentence }) => `${where}: ${sentence} (${rowsOf(sentence)} rows)`);
+    expect(uncovered).toEqual([]);
   });
 
   it('names only checks of the registry and promises of the model, and gives each row a check or a reason', () => {
     const known = new Set<string>([...CHECKS.map(({ name }) => name), ...PROMISE_NAMES]);
-    expect(SENTENCE_TABLE.flatMap(({ verifiedBy = [] }) => verifiedBy).filter((name) => !known.has(name))).toEqual([]);
+    expect(SENTENCE_KEYS.flatMap(({ verifiedBy = [] }) => verifiedBy).filter((name) => !known.has(name))).toEqual([]);
     expect(
-      SENTENCE_TABLE.filter(({ verifiedBy, notCheckable }) => (verifiedBy ?? []).length === 0 && !notCheckable),
+      SENTENCE_KEYS.filter(({ verifiedBy, notCheckable }) => (verifiedBy ?? []).length === 0 && !notCheckable),
     ).toEqual([]);
+  });
+
+  it('reads each sentence from the spec: a reworded spec fails loudly, naming the key', () => {
+    const reworded = specSentences({ info: { description: 'Every list is sorted. Every map is sorted.' } });
+    expect(specSentence('Every list', reworded)).toBe('Every list is sorted.');
+    expect(() => specSentence('Not paginated', reworded)).toThrow(
+      /no sentence of spec\/openapi.yaml holds "Not paginated"/,
+    );
+    expect(() => specSentence('is sorted', reworded)).toThrow(/"is sorted" is in 2 sentences/);
+    expect(() => withSentences([{ phrase: 'Not paginated', verifiedBy: ['stored_as_sent'] }], reworded)).toThrow(
+      SpecPhraseError,
+    );
+  });
+
+  it("quotes the spec's own words for a requirement, joined where they stand apart", () => {
+    expect(theSpecSays(['Missing or invalid keys', 'Not paginated'])).toEqual({
+      quote: 'Missing or invalid keys give 401. … Not paginated.',
+      where: 'spec/openapi.yaml',
+      binds: 'server',
+    });
   });
 
   it('finds a sentence wherever the spec writes one, list items included', () => {

@@ -1,3 +1,4 @@
+import { PLAN_LIMITS } from '../../mocks/domain/plans.js';
 import { startFakeServer, type FakeServerOptions } from '../../mocks/server/index.js';
 import type { Capability } from '../core/capabilities.js';
 import type { RunningTarget } from './target.js';
@@ -19,8 +20,8 @@ export const FAKE_CAPABILITIES: Capability[] = [
   'preferredStatus',
 ];
 
-/** The key the suite uses on the fake, and that key's plan (free: the smallest quota, the fastest to drive). */
-const FAKE_KEY = { apiKey: 'free-test-key', plan: { perMinute: 60, perDay: 1_000 } };
+/** The key the suite uses on the fake, and that key's plan (free: the smallest quota, the fastest to drive), as the spec states it. */
+const FAKE_KEY = { apiKey: 'free-test-key', plan: PLAN_LIMITS.free };
 
 /**
  * Options of {@link startFakeTarget}: the fake's own configuration (keys, plans, ban policy, clock, faults,

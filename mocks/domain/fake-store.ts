@@ -2,14 +2,11 @@ import type { SchemaValidators } from '../../spec/schema-registry.js';
 import type { Access, AccessControlOptions } from './access.js';
 import type { AdjustableClock } from './clock.js';
 import { apiError, type ApiError } from './errors.js';
-import type { FaultRule, FaultStore, FaultSubject } from './faults.js';
+import type { FaultRule, FaultStore, FaultSubject, FiredFault } from './faults.js';
 import type { ApiKey } from './plans.js';
 import type { WindowName, WindowState } from './quota.js';
-import type { RecordStore } from './record-store.js';
-import type { RecordStep } from './record-step.js';
+import type { RecordStep, StepResult } from './record-step.js';
 import type { SeedData } from './seed.js';
-
-export type { RecordStore } from './record-store.js';
 
 // The store boundary of docs/explanation/design.md section 6: every piece of a fake's state that several instances must
 // share. Two implementations: `MemoryStore` (the default, every host) and `RedisStore` (the standalone
@@ -17,8 +14,6 @@ export type { RecordStore } from './record-store.js';
 
 /** Quota counters, bans and revocations: admission of a request, and the scenario controls over them. */
 export interface AccessStore {
-  /** Auth, the key's or the address's quota, its ban: one atomic step per request. */
-  check(authorization: string | null, clientAddress: string): Promise<Access>;
   /** The configured key, or undefined (keys are configuration, the same on every instance). */
   keyOf(key: string): ApiKey | undefined;
   windowsOf(apiKey: ApiKey): Promise<WindowState[]>;
@@ -41,34 +36,39 @@ export interface StoreParts {
   faults: readonly FaultRule[];
 }
 
-/** One request as {@link FakeStore.admitAtOnce} takes it. */
+/** One request as {@link FakeStore.admit} takes it. */
 export interface AdmissionRequest {
   authorization: string | null;
   clientAddress: string;
-  /** What the fault rules match on. */
+  /** What the fault rules match on (the same object the request's `beforeAuth` stage was given). */
   subject: FaultSubject;
-  /** The record step to take if the request is admitted. */
+  /** The record step to take once admitted, when nothing may come between admission and the step. */
   step?: RecordStep | undefined;
+  /** Whether the first matching `afterAuth` fault rule is taken (not when a `Prefer` fault ends the request). */
+  takeRule: boolean;
 }
 
-/** A request admitted or refused, and the step's result when it was admitted and had one. */
-export interface Admitted {
-  access: Access;
-  result?: unknown;
-}
+/**
+ * What admission decided: the access, then the `afterAuth` rule that fired (the step not taken), or the
+ * step's result. `early`: a `beforeAuth` rule another instance added while the request passed that
+ * stage, found at admission; nothing was consumed.
+ */
+export type Admission =
+  { early: FiredFault } | { access: Access; fault?: FiredFault | undefined; stepTaken?: boolean; result?: unknown };
 
 /** The whole state of one fake, wherever it lives. */
 export interface FakeStore {
-  readonly records: RecordStore;
   readonly access: AccessStore;
   readonly faults: FaultStore;
   /**
-   * Admission and the record step as one step of the store (one Redis round trip), for a request no
-   * fault rule applies to at either stage. Undefined when one applies: the caller then takes the
-   * stages one by one (`faults.take`, `access.check`, the step) in the order of
-   * docs/explanation/design.md section 5.
+   * A request past its `beforeAuth` stage: auth, quota and ban, then (admitted) the first `afterAuth`
+   * fault rule that applies, then, when none fired and the request names one, its record step: one
+   * atomic step of the store (one Redis round trip) when no rule applies, the order of
+   * docs/explanation/design.md section 5 always.
    */
-  admitAtOnce(request: AdmissionRequest): Promise<Admitted | undefined>;
+  admit(request: AdmissionRequest): Promise<Admission>;
+  /** A record step on its own: for a request an override changed, or one a fault rule delayed. */
+  takeStep<S extends RecordStep>(step: S): Promise<StepResult<S>>;
   /** Persists the fake clock's offset (ms), so every instance reads the same time. */
   setClockOffset(offsetMs: number): Promise<void>;
   /** Takes the shared offset into this instance's clock (another instance may have moved it). */

@@ -259,6 +259,8 @@ export interface FaultSubject {
   path: string;
   /** The key the request sent, when it sent one in the Bearer scheme. */
   key?: string;
+  /** The rules its `beforeAuth` stage decided on, as a shared store caches them: its admission checks they are current. */
+  rulesSeen?: object | undefined;
 }
 
 /** What a fired rule does to one request, a delay range already drawn. */

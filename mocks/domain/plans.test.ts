@@ -1,8 +1,42 @@
 import { describe, expect, it } from '@jest/globals';
-import { apiKeysFromConfig, DEFAULT_KEYS } from './plans.js';
+import { specDocument } from '../../spec/spec-artifacts.js';
+import { apiKeysFromConfig, DEFAULT_KEYS, PLAN_LIMITS, planLimitsStatedBy } from './plans.js';
+
+describe("the plans' limits", () => {
+  const stating = (quotas: string) =>
+    `Each key has a plan, and the plan sets its quotas: ${quotas}. Each request counts.`;
+
+  it("are the ones the spec states (enterprise: agreed per key, the fake's default)", () => {
+    const description = (specDocument().info as { description?: string }).description ?? '';
+    expect(PLAN_LIMITS).toEqual(planLimitsStatedBy(description));
+    expect(
+      planLimitsStatedBy(
+        stating(
+          'free (7 requests a minute, 1,100 a day), pro\n  (30 and 10,001), business (2,000 and 100,000) or enterprise (limits agreed per key)',
+        ),
+      ),
+    ).toEqual({
+      free: { perMinute: 7, perDay: 1_100 },
+      pro: { perMinute: 30, perDay: 10_001 },
+      business: { perMinute: 2_000, perDay: 100_000 },
+      enterprise: PLAN_LIMITS.enterprise,
+    });
+  });
+
+  it.each([
+    [
+      'a plan the fake does not know',
+      'free (1 and 2), gold (3 and 4), pro (5 and 6), business (7 and 8) or enterprise (agreed)',
+    ],
+    ['a plan without its day limit', 'free (60 a minute), pro (5 and 6), business (7 and 8) or enterprise (agreed)'],
+    ['no such sentence', ''],
+  ])('fail loudly when the spec no longer states them: %s', (_, quotas) => {
+    expect(() => planLimitsStatedBy(stating(quotas))).toThrow(/spec\/openapi.yaml must state each plan's quotas/);
+  });
+});
 
 describe('API keys', () => {
-  it('has one default key per plan with the design limits, enterprise 5,000/min and 1,000,000/day', () => {
+  it('has one default key per plan with the spec limits, enterprise 5,000/min and 1,000,000/day', () => {
     expect(DEFAULT_KEYS.map((k) => [k.key, k.plan, k.limits.perMinute, k.limits.perDay])).toEqual([
       ['free-test-key', 'free', 60, 1_000],
       ['pro-test-key', 'pro', 300, 10_000],

@@ -1,3 +1,4 @@
+import { specDocument } from '../../spec/spec-artifacts.js';
 import { ConfigError } from './config-error.js';
 
 /** The plans of the interface. */
@@ -10,13 +11,44 @@ export interface Limits {
   perDay: number;
 }
 
-/** Each plan's limits. Enterprise is "custom" in the seed; these are its defaults. */
-export const PLAN_LIMITS: Readonly<Record<Plan, Limits>> = {
-  free: { perMinute: 60, perDay: 1_000 },
-  pro: { perMinute: 300, perDay: 10_000 },
-  business: { perMinute: 1_000, perDay: 100_000 },
-  enterprise: { perMinute: 5_000, perDay: 1_000_000 },
-};
+// The spec agrees enterprise limits per key; without a `--keys` entry that sets them, the fake's are these.
+const ENTERPRISE_DEFAULT: Limits = { perMinute: 5_000, perDay: 1_000_000 };
+
+// How the spec states the plans: "the plan sets its quotas: free (60 requests a minute, 1,000 a day), pro
+// (300 and 10,000), ... or enterprise (limits agreed per key)."
+const QUOTAS_SENTENCE = /the plan sets its quotas: (.*?)\.(?:\s|$)/;
+
+/**
+ * Each plan's limits as `description` (the spec's `info.description`) states them: the spec is their
+ * one source, the fake reads them from it. Throws, naming what it found, when the spec no longer states
+ * a minute and a day limit for each plan but enterprise (whose limits are agreed per key).
+ * @example planLimitsStatedBy('... the plan sets its quotas: free (60 requests a minute, 1,000 a day), pro (300 and 10,000), business (1,000 and 100,000) or enterprise (limits agreed per key).').free // { perMinute: 60, perDay: 1000 }
+ */
+export function planLimitsStatedBy(description: string): Record<Plan, Limits> {
+  const stated = QUOTAS_SENTENCE.exec(description.replace(/\s+/g, ' '))?.[1] ?? '';
+  const plans = [...stated.matchAll(/(\w+) \(([^)]*)\)/g)].map(([, plan, limits]) => ({
+    plan: plan!,
+    numbers: (limits!.match(/\d[\d,]*/g) ?? []).map((number) => Number(number.replace(/,/g, ''))),
+  }));
+  const named = plans.map(({ plan }) => plan);
+  const malformed = plans.find(({ plan, numbers }) => numbers.length !== (plan === 'enterprise' ? 0 : 2));
+  if (named.join() !== PLANS.join() || malformed)
+    throw new Error(
+      `[petstore-fake] spec/openapi.yaml must state each plan's quotas as "the plan sets its quotas: free (N requests a minute, N a day), pro (N and N), business (N and N) or enterprise (limits agreed per key)"; it states "${stated}"`,
+    );
+  const limits = Object.fromEntries(
+    plans.map(({ plan, numbers: [perMinute, perDay] }) => [
+      plan,
+      plan === 'enterprise' ? ENTERPRISE_DEFAULT : { perMinute: perMinute!, perDay: perDay! },
+    ]),
+  );
+  return limits as Record<Plan, Limits>;
+}
+
+/** Each plan's limits, read from the spec (enterprise's are the fake's default: the spec agrees them per key). */
+export const PLAN_LIMITS: Readonly<Record<Plan, Limits>> = planLimitsStatedBy(
+  (specDocument().info as { description?: string }).description ?? '',
+);
 
 /** An API key the fake accepts, with the plan and limits that apply to it. */
 export interface ApiKey {

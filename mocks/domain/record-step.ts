@@ -1,10 +1,10 @@
-import type { RecordStore } from './record-store.js';
 import type { Category, NewCategory, Order, Pet } from './seed.js';
 
 /**
  * The record read or write an operation needs once its request is admitted. An operation names it
  * before the store is asked (the body already validated), so a shared store can take it in the same
- * step as admission: one Redis round trip for the whole request.
+ * step as admission: one Redis round trip for the whole request. Each store takes a step in one place
+ * (`MemoryStore`'s collections, the Redis store's ADMIT script).
  */
 export type RecordStep =
   | { kind: 'listCategories' }
@@ -22,18 +22,3 @@ export interface StepResults {
 
 /** What one step yields. */
 export type StepResult<S extends RecordStep> = StepResults[S['kind']];
-
-/** Takes a step through the record store's own methods (the memory store, or any request a fault rule applies to). */
-export function takeStep<S extends RecordStep>(records: RecordStore, step: S): Promise<StepResult<S>>;
-export function takeStep(records: RecordStore, step: RecordStep): Promise<StepResults[keyof StepResults]> {
-  switch (step.kind) {
-    case 'listCategories':
-      return records.listCategories();
-    case 'createCategory':
-      return records.createCategory(step.category);
-    case 'findPet':
-      return records.findPet(step.id);
-    case 'listOrders':
-      return records.listOrders();
-  }
-}

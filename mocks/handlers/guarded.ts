@@ -4,11 +4,9 @@ import { apiError } from '../domain/errors.js';
 import type { FaultOutcome, FaultSubject, FiredFault } from '../domain/faults.js';
 import type { Plan as KeyPlan } from '../domain/plans.js';
 import { preferredFaults } from '../domain/prefer.js';
-import { takeStep } from '../domain/record-step.js';
 import { errorAnswer, type Answer, type ApiCall } from './api-call.js';
 import type { FakeContext } from './context.js';
 import type { Target } from './operation.js';
-import type { OperationPlan } from './operation-plan.js';
 import { runOverrides } from './overrides.js';
 import { guardHeaders, HARDENING_HEADERS } from './responses.js';
 import { normalizedPath } from '../../spec/path-normalization.js';
@@ -24,7 +22,8 @@ export interface Trace {
  * `beforeAuth` fault rules (consuming nothing), `beforeAuth` overrides, auth and quota, the request's
  * `Prefer` faults, the first matching rule, overrides, then the operation (validation, the record step,
  * its answer) under the rate-limit headers. A denied request never reaches a fault, an override or the
- * operation's record step. `route` routes a call an override changed.
+ * operation's record step. One way for every request: the store takes admission, the rule and the step
+ * together when nothing comes between them (one Redis round trip). `route` routes a call an override changed.
  */
 export async function answerGuarded(
   context: FakeContext,
@@ -40,33 +39,14 @@ export async function answerGuarded(
   const before = overrides.matching(call.method, target, true);
   const after = overrides.matching(call.method, target, false);
   const subject = subjectOf(call);
-  const preferred = preferredFaults(call.header('prefer'));
-  let plan: OperationPlan | undefined;
-  if (before.length === 0 && after.length === 0 && !(preferred.ok && preferred.outcomes.length > 0)) {
-    // Nothing comes between admission and the step: the store takes them together (one Redis round trip).
-    // Most plans are known at once: no await for them (a hot path).
-    const planned = target.plan(call);
-    plan = planned instanceof Promise ? await planned : planned;
-    const atOnce = await store.admitAtOnce({
-      authorization: call.header('authorization'),
-      clientAddress: call.clientAddress,
-      subject,
-      step: preferred.ok ? plan.step : undefined,
-    });
-    if (atOnce) {
-      const { headers, denied } = admittedHeaders(context, target, atOnce.access, trace);
-      if (denied) return denied;
-      if (!preferred.ok) return errorAnswer(apiError('invalid_request', preferred.message), headers);
-      return withHeaders(plan.answer(atOnce.result), headers);
-    }
-  }
   const early = await store.faults.take(subject, 'beforeAuth');
   const earlyAnswer = early && (await deliver(early, { ...HARDENING_HEADERS }, trace));
   if (earlyAnswer) return earlyAnswer;
+  if (before.length === 0) return answerAdmitted(context, target, call, subject, after, route, trace);
   return runOverrides(overrides, before, call, {}, (admitted) =>
     admitted === call
-      ? answerAdmitted(context, target, call, after, route, trace, plan)
-      : answerAdmitted(context, route(admitted), admitted, after, route, trace),
+      ? answerAdmitted(context, target, call, subject, after, route, trace)
+      : answerAdmitted(context, route(admitted), admitted, subjectOf(admitted), after, route, trace),
   );
 }
 
@@ -75,38 +55,57 @@ async function answerAdmitted(
   context: FakeContext,
   target: Target,
   call: ApiCall,
+  subject: FaultSubject,
   after: ReturnType<FakeContext['overrides']['matching']>,
   route: (call: ApiCall) => Target,
   trace: Trace,
-  /** The call's plan when it was made already (a fault rule kept the store from taking it at once). */
-  planned?: OperationPlan,
 ): Promise<Answer> {
   const { store } = context;
-  const access = await store.access.check(call.header('authorization'), call.clientAddress);
-  const { headers, denied } = admittedHeaders(context, target, access, trace);
-  if (denied) return denied;
-  // The request earned its headers and consumed its quota: what a fault or an override answers carries them.
   const preferred = preferredFaults(call.header('prefer'));
+  const outcomes = preferred.ok ? preferred.outcomes : [];
+  // Most plans are known at once: no await for them (a hot path).
+  const planned = target.plan(call);
+  const plan = planned instanceof Promise ? await planned : planned;
+  const request = {
+    authorization: call.header('authorization'),
+    clientAddress: call.clientAddress,
+    subject,
+    // The step goes with admission only when nothing may come between them.
+    step: preferred.ok && outcomes.length === 0 && after.length === 0 ? plan.step : undefined,
+    takeRule: preferred.ok && !outcomes.some(endsTheRequest),
+  };
+  let admission = await store.admit(request);
+  while ('early' in admission) {
+    const answer = await deliver(admission.early, { ...HARDENING_HEADERS }, trace);
+    if (answer) return answer;
+    admission = await store.admit(request);
+  }
+  const { headers, denied } = admittedHeaders(context, target, admission.access, trace);
+  if (denied) return denied;
+  if (admission.stepTaken) return withHeaders(plan.answer(admission.result), headers);
+  // The request earned its headers and consumed its quota: what a fault or an override answers carries them.
   if (!preferred.ok) return errorAnswer(apiError('invalid_request', preferred.message), headers);
   if (preferred.applied.length > 0) headers['Preference-Applied'] = preferred.applied.join(', ');
-  const fired: FiredFault[] = preferred.outcomes.map((outcome) => ({ id: 'Prefer', outcome }));
-  if (!preferred.outcomes.some(endsTheRequest)) {
-    const rule = await store.faults.take(subjectOf(call), 'afterAuth');
-    if (rule) fired.push(rule);
-  }
+  const fired: FiredFault[] = outcomes.map((outcome) => ({ id: 'Prefer', outcome }));
+  if (admission.fault) fired.push(admission.fault);
   for (const fault of fired) {
     const answer = await deliver(fault, headers, trace);
     if (answer) return answer;
   }
   return runOverrides(context.overrides, after, call, headers, async (changed) => {
-    const plan = changed === call ? (planned ?? (await target.plan(call))) : await route(changed).plan(changed);
-    const result = plan.step && (await takeStep(store.records, plan.step));
-    return withHeaders(plan.answer(result), headers);
+    const changedPlan = changed === call ? plan : await route(changed).plan(changed);
+    const result = changedPlan.step && (await store.takeStep(changedPlan.step));
+    return withHeaders(changedPlan.answer(result), headers);
   });
 }
 
 function subjectOf(call: ApiCall): FaultSubject {
-  return { method: call.method, path: normalizedPath(call.path), key: bearerToken(call.header('authorization')) };
+  return {
+    method: call.method,
+    path: normalizedPath(call.path),
+    key: bearerToken(call.header('authorization')),
+    rulesSeen: undefined,
+  };
 }
 
 /** The rate-limit and operation headers an admission earned, and the answer when it was refused. */

@@ -1,15 +1,9 @@
 import { persist as persistExtension } from '@msw/data/extensions/persist';
 import { AccessControl } from '../domain/access.js';
 import type { AdjustableClock } from '../domain/clock.js';
-import type {
-  AccessStore,
-  AdmissionRequest,
-  Admitted,
-  FakeStore,
-  RecordStore,
-  StoreParts,
-} from '../domain/fake-store.js';
+import type { AccessStore, Admission, AdmissionRequest, FakeStore, StoreParts } from '../domain/fake-store.js';
 import { FaultRules, type FaultStore } from '../domain/faults.js';
+import type { RecordStep, StepResult } from '../domain/record-step.js';
 import type { SeedData } from '../domain/seed.js';
 import { RecordCollections } from './record-collections.js';
 
@@ -24,7 +18,6 @@ export interface MemoryStoreOptions extends StoreParts {
  * process. Every call settles at once; the promises are the boundary's, shared with the Redis store.
  */
 export class MemoryStore implements FakeStore {
-  readonly records: RecordStore;
   readonly access: AccessStore & { readonly control: AccessControl };
   readonly faults: FaultStore;
   readonly #rules: FaultRules;
@@ -35,17 +28,9 @@ export class MemoryStore implements FakeStore {
   constructor(options: MemoryStoreOptions) {
     this.#data = new RecordCollections(options.schemas, options.persist ? [persistExtension()] : []);
     this.#clock = options.access.clock;
-    const data = this.#data;
-    this.records = {
-      createCategory: (newCategory) => data.createCategory(newCategory),
-      listCategories: async () => data.listCategories(),
-      findPet: async (id) => data.findPet(id),
-      listOrders: async () => data.listOrders(),
-    };
     const control = new AccessControl(options.access);
     this.access = {
       control,
-      check: async (authorization, clientAddress) => control.check(authorization, clientAddress),
       keyOf: (key) => control.keyOf(key),
       windowsOf: async (apiKey) => control.windowsOf(apiKey),
       setRemaining: async (apiKey, remaining) => control.setRemaining(apiKey, remaining),
@@ -66,27 +51,39 @@ export class MemoryStore implements FakeStore {
       remove: async (id) => rules.remove(id),
       clear: async () => rules.clear(),
       list: async () => rules.list(),
-      take: async (subject, stage) => rules.take(subject, stage),
+      take: (subject, stage) => Promise.resolve(rules.take(subject, stage)),
       reset: async () => rules.reset(),
     };
     this.#loading = options.persist ? this.#data.restoreOrLoad(options.seed) : this.#data.load(options.seed);
   }
 
-  admitAtOnce({ authorization, clientAddress, subject, step }: AdmissionRequest): Promise<Admitted | undefined> {
-    if (this.#rules.appliesTo(subject)) return Promise.resolve(undefined);
+  admit({ authorization, clientAddress, subject, step, takeRule }: AdmissionRequest): Promise<Admission> {
     const access = this.access.control.check(authorization, clientAddress);
-    if (!access.granted || !step) return Promise.resolve({ access });
-    // Straight to the records, not through the async methods of `records`: a GET's step is answered
-    // at once and a POST waits only for the collection's own create (one promise per request, not four).
+    if (!access.granted) return Promise.resolve({ access });
+    const fault = takeRule ? this.#rules.take(subject, 'afterAuth') : undefined;
+    if (fault || !step) return Promise.resolve({ access, fault });
+    const result = this.#take(step);
+    // A read settles here and now: one promise per request on the hot path, not one per stage.
+    return result instanceof Promise
+      ? result.then((created) => ({ access, stepTaken: true, result: created }))
+      : Promise.resolve({ access, stepTaken: true, result });
+  }
+
+  takeStep<S extends RecordStep>(step: S): Promise<StepResult<S>> {
+    return Promise.resolve(this.#take(step) as StepResult<S>);
+  }
+
+  /** The step against the collections: a read at once, a create through the collection's own (asynchronous) create. */
+  #take(step: RecordStep): unknown {
     switch (step.kind) {
       case 'createCategory':
-        return this.#data.createCategory(step.category).then((result) => ({ access, result }));
+        return this.#data.createCategory(step.category);
       case 'listCategories':
-        return Promise.resolve({ access, result: this.#data.listCategories() });
+        return this.#data.listCategories();
       case 'findPet':
-        return Promise.resolve({ access, result: this.#data.findPet(step.id) });
+        return this.#data.findPet(step.id);
       case 'listOrders':
-        return Promise.resolve({ access, result: this.#data.listOrders() });
+        return this.#data.listOrders();
     }
   }
 

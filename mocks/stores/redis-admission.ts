@@ -4,7 +4,7 @@ import { anonymousAccess, banned, keyAccess, REVOKED_KEY_MESSAGE } from '../doma
 import { authenticate } from '../domain/auth.js';
 import type { BanPolicy } from '../domain/ban.js';
 import type { AdjustableClock } from '../domain/clock.js';
-import type { Admitted, StoreParts } from '../domain/fake-store.js';
+import type { Admission, StoreParts } from '../domain/fake-store.js';
 import { PLAN_LIMITS, type ApiKey } from '../domain/plans.js';
 import { quotaDecision, windowsOfCounts } from '../domain/quota.js';
 import type { RecordStep } from '../domain/record-step.js';
@@ -73,26 +73,21 @@ export class RedisAdmission {
     clientAddress: string,
     version: string,
     step?: RecordStep,
-  ): Promise<Admitted | 'stale'> {
+  ): Promise<Exclude<Admission, { early: unknown }> | 'stale'> {
     const auth = authenticate(authorization, this.#keys);
     const apiKey = auth.ok ? auth.apiKey : undefined;
     const systemNow = this.systemNow();
-    // The list this request may answer with, if Redis finds its version current (another request may replace the field meanwhile).
-    const held = step?.kind === 'listCategories' ? this.#categories : undefined;
-    const categoriesVersion = step?.kind === 'createCategory' ? randomUUID() : (held?.version ?? '');
+    const held = this.#heldFor(step);
     const reply = await this.#redis.petstoreAdmit(
       this.#prefix,
-      `${systemNow}\n${apiKey?.key ?? ''}\n${clientAddress}\n${version}\n${step?.kind ?? ''}\n${stepArgument(step)}\n${categoriesVersion}`,
+      this.#request(systemNow, apiKey?.key ?? '', clientAddress, version, step, held),
       this.#limitsOf(apiKey),
     );
     if (reply === 'stale') return 'stale';
     // The fields by position (see ADMIT): kind, offset, then the ban's end or the quota and the step's result.
     const fields = reply.split('\n');
     const kind = fields[0];
-    const offset = Number(fields[1]);
-    // Every instance takes the clock offset the admission read: one clock for all of them.
-    this.#clock.setOffsetMs(offset);
-    const nowMs = systemNow + offset;
+    const nowMs = this.#takeOffset(systemNow, fields[1]);
     if (kind === 'banned') return { access: banned(apiKey!, Number(fields[2]), nowMs) };
     const limits = kind === 'key' ? apiKey!.limits : PLAN_LIMITS.free;
     const windows = windowsOfCounts(
@@ -104,20 +99,61 @@ export class RedisAdmission {
     if (kind === 'key') {
       const access = keyAccess(apiKey!, quota);
       if (!access.granted || !step) return { access };
-      if (step.kind !== 'listCategories') return { access, result: stepResult(step, fields.slice(STEP_AT)) };
-      const result =
-        fields[STEP_AT + 1] === '='
-          ? held!.list
-          : this.readCategories(fields[STEP_AT] ?? '', fields.slice(STEP_AT + 2));
-      return { access, result };
+      return { access, stepTaken: true, result: this.#result(step, fields.slice(STEP_AT), held) };
     }
     if (kind === 'revoked' || auth.ok)
       return { access: anonymousAccess(quota, 'invalid_api_key', REVOKED_KEY_MESSAGE) };
     return { access: anonymousAccess(quota, auth.code, auth.message) };
   }
 
+  /** A record step alone, by the same script and its same code, without admission. */
+  async takeStep(step: RecordStep): Promise<unknown> {
+    const systemNow = this.systemNow();
+    const held = this.#heldFor(step);
+    const reply = await this.#redis.petstoreAdmit(
+      this.#prefix,
+      this.#request(systemNow, '', '', ANY_VERSION, step, held),
+      this.#limitsOf(undefined),
+      'step',
+    );
+    const fields = reply.split('\n');
+    this.#takeOffset(systemNow, fields[1]);
+    return this.#result(step, fields.slice(2), held);
+  }
+
+  /** The list this request may answer with, if Redis finds its version current (another request may replace the field meanwhile). */
+  #heldFor(step: RecordStep | undefined): { version: string; list: readonly Category[] } | undefined {
+    return step?.kind === 'listCategories' ? this.#categories : undefined;
+  }
+
+  /** ADMIT's request argument (see redis-scripts.ts). */
+  #request(
+    systemNow: number,
+    key: string,
+    clientAddress: string,
+    version: string,
+    step: RecordStep | undefined,
+    held: { version: string } | undefined,
+  ): string {
+    const categoriesVersion = step?.kind === 'createCategory' ? randomUUID() : (held?.version ?? '');
+    return `${systemNow}\n${key}\n${clientAddress}\n${version}\n${step?.kind ?? ''}\n${stepArgument(step)}\n${categoriesVersion}`;
+  }
+
+  /** Every instance takes the clock offset the script read: one clock for all of them. Returns now. */
+  #takeOffset(systemNow: number, field: string | undefined): number {
+    const offset = Number(field);
+    this.#clock.setOffsetMs(offset);
+    return systemNow + offset;
+  }
+
+  /** A step's result from the reply's fields after the quota (a category list may be the one held: '=' says so). */
+  #result(step: RecordStep, values: string[], held: { list: readonly Category[] } | undefined): unknown {
+    if (step.kind !== 'listCategories') return stepResult(step, values);
+    return values[1] === '=' ? held!.list : this.#readCategories(values[0] ?? '', values.slice(2));
+  }
+
   /** The categories read from Redis, frozen (shared by every answer until they change) and kept with their version. */
-  readCategories(version: string, values: string[]): readonly Category[] {
+  #readCategories(version: string, values: string[]): readonly Category[] {
     const list = Object.freeze(byId<Category>(values).map((category) => Object.freeze(category)));
     this.#categories = version === '' ? undefined : { version, list };
     return list;

@@ -7,7 +7,7 @@ import { RedisStore } from './redis-store.js';
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {
-    petstoreAdmit(prefix: string, request: string, limits: string): Result<string, Context>;
+    petstoreAdmit(prefix: string, request: string, limits: string, mode?: 'step'): Result<string, Context>;
     petstoreSeedIfEmpty(...args: Array<string | number>): Result<number, Context>;
     petstoreFireFault(...args: Array<string | number>): Result<number, Context>;
   }

@@ -81,8 +81,33 @@ export class RedisFaultStore implements FaultStore {
     return reachable(async () => (await this.#held()).map(({ stored, fired }) => ({ ...stored.rule, fired })));
   }
 
+  /**
+   * The first rule of the stage that applies and fires. Before auth, the cached rules decide that none
+   * applies (no round trip); the request's admission then checks, in Redis, that they are still current
+   * ({@link seenBy}). After auth, the rules are read afresh.
+   */
   take(subject: FaultSubject, stage: 'beforeAuth' | 'afterAuth'): Promise<FiredFault | undefined> {
-    return reachable(() => this.#take(subject, stage));
+    const cached = stage === 'beforeAuth' ? this.#snapshot : undefined;
+    if (cached) {
+      // The hot path: no rule of the cached ones applies, nothing to await.
+      subject.rulesSeen = cached;
+      if (!cached.rules.some((rule) => matchesSubject(rule, subject, stage))) return NONE_FIRED;
+    }
+    return reachable(async () => {
+      if (stage === 'beforeAuth' && !cached) {
+        const snapshot = await this.snapshot();
+        subject.rulesSeen = snapshot;
+        if (!snapshot.rules.some((rule) => matchesSubject(rule, subject, stage))) return undefined;
+      }
+      const fired = await this.#take(subject, stage);
+      if (stage === 'beforeAuth' && this.#snapshot) subject.rulesSeen = this.#snapshot;
+      return fired;
+    });
+  }
+
+  /** The rules a request's `beforeAuth` stage was decided on: its admission must find them current. */
+  seenBy(subject: FaultSubject): RulesSnapshot | undefined {
+    return subject.rulesSeen as RulesSnapshot | undefined;
   }
 
   /** The rules as this instance last read them; read afresh when it has none (or {@link forget} dropped them). */
@@ -174,6 +199,8 @@ export class RedisFaultStore implements FaultStore {
     return held;
   }
 }
+
+const NONE_FIRED: Promise<FiredFault | undefined> = Promise.resolve(undefined);
 
 /** Runs store work; Redis out of reach becomes {@link StoreUnavailableError} (503), a bad rule stays a ConfigError (400). */
 export async function reachable<T>(work: () => Promise<T>): Promise<T> {

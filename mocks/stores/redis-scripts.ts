@@ -3,8 +3,9 @@
 
 /**
  * Admission of one request: the clock offset, the revocation, the ban, both quota windows and the
- * rejection tally that bans, in one step; then, if the request is admitted, its record step. The same
- * rules as `AccessControl.check`. The caller read the fault rules from its cache and found none that
+ * rejection tally that bans, in one step; then, if the request is admitted, its record step: the only
+ * place the Redis store reads or writes records. The same rules as `AccessControl.check`, held to one
+ * table of cases with it (test/redis/admission-cases.test.ts). The caller read the fault rules from its cache and found none that
  * applies; if they changed since (the version differs), nothing happens and the answer is 'stale'.
  *
  * Every request pays for each argument twice (the client encodes it, Redis builds ARGV from it) and for
@@ -20,6 +21,7 @@
  *   createCategory the new one).
  * ARGV[3]: the limits, space-separated: the key's perMinute and perDay (0 without a key), free
  *   perMinute and perDay, ban threshold, ban length (ms), address bucket lifetime (ms).
+ * ARGV[4]: 'step' to take the step alone, without admission (the reply: 'step', offset, the step's result).
  * Returns 'stale', or the fields: kind 'banned' + offset + until; or 'key' / 'revoked' / 'anonymous' +
  * offset + exhausted window (-1 none), minute start, minute count, day start, day count, then for an
  * admitted request the step's result: records' JSON ('' for a pet that does not exist); a category
@@ -88,6 +90,8 @@ local function step(fields)
   end
   return fields
 end
+-- A step on its own (ARGV[4] 'step': a request an override changed, or one a fault delayed): no admission.
+if ARGV[4] == 'step' then return joined('step', step({ offset })) end
 local kind = 'anonymous'
 if key ~= '' then
   if redis.call('SISMEMBER', p .. 'revoked', key) == 1 then

@@ -1,19 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import type {
-  AccessStore,
-  AdmissionRequest,
-  Admitted,
-  FakeStore,
-  RecordStore,
-  StoreParts,
-} from '../domain/fake-store.js';
-import { ruleApplies } from '../domain/faults.js';
+import type { AccessStore, Admission, AdmissionRequest, FakeStore, StoreParts } from '../domain/fake-store.js';
+import { matchesSubject } from '../domain/faults.js';
+import type { Access } from '../domain/access.js';
 import type { AdjustableClock } from '../domain/clock.js';
 import type { ApiKey } from '../domain/plans.js';
 import { windowsOfCounts, type WindowName, type WindowState } from '../domain/quota.js';
-import type { Category, NewCategory, Order, Pet, SeedData } from '../domain/seed.js';
-import { ANY_VERSION, byId, RedisAdmission } from './redis-admission.js';
+import type { RecordStep, StepResult } from '../domain/record-step.js';
+import type { SeedData } from '../domain/seed.js';
+import { ANY_VERSION, RedisAdmission } from './redis-admission.js';
 import { reachable, RedisFaultStore } from './redis-faults.js';
 
 /**
@@ -22,7 +17,6 @@ import { reachable, RedisFaultStore } from './redis-faults.js';
  * one Lua script per request; ids come from one `INCR` and are never reused.
  */
 export class RedisStore implements FakeStore {
-  readonly records: RecordStore;
   readonly access: AccessStore;
   readonly faults: RedisFaultStore;
   readonly #redis: Redis;
@@ -44,43 +38,7 @@ export class RedisStore implements FakeStore {
     // The system's clock plus the shared offset, read from Redis.
     const offsetNow = async () => admission.systemNow() + Number((await redis.get(key('clock'))) ?? 0);
 
-    this.records = {
-      createCategory: (newCategory: NewCategory) =>
-        reachable(async () => {
-          const id = await redis.incr(key('category:seq'));
-          // The field order of the memory store's answers: id, name, description.
-          const category: Category = {
-            id,
-            name: newCategory.name,
-            ...(newCategory.description !== undefined && { description: newCategory.description }),
-          };
-          await redis
-            .multi()
-            .hset(key('categories'), String(id), JSON.stringify(category))
-            .set(key('categories:version'), randomUUID())
-            .exec();
-          return category;
-        }),
-      listCategories: () =>
-        reachable(async () => {
-          const [[, version], [, values]] = (await redis
-            .multi()
-            .get(key('categories:version'))
-            .hvals(key('categories'))
-            .exec()) as [[unknown, string | null], [unknown, string[]]];
-          return admission.readCategories(version ?? '', values);
-        }),
-      findPet: (id: number) =>
-        reachable(async () => {
-          const json = await redis.hget(key('pets'), String(id));
-          return json === null ? undefined : (JSON.parse(json) as Pet);
-        }),
-      listOrders: () => reachable(async () => byId<Order>(await redis.hvals(key('orders')))),
-    };
-
     this.access = {
-      check: (authorization, clientAddress) =>
-        reachable(async () => ((await admission.admit(authorization, clientAddress, ANY_VERSION)) as Admitted).access),
       keyOf: (name) => keys.get(name),
       windowsOf: (apiKey: ApiKey) =>
         reachable(async () =>
@@ -128,19 +86,32 @@ export class RedisStore implements FakeStore {
     this.#loading = this.#seedIfEmpty(parts.seed);
   }
 
-  /** One round trip: the cached fault rules' version checked, admission, the step. Read again when the rules changed. */
-  admitAtOnce({ authorization, clientAddress, subject, step }: AdmissionRequest): Promise<Admitted | undefined> {
+  /**
+   * One round trip when no `afterAuth` rule applies: admission and the step, under the fault rules'
+   * version the request's `beforeAuth` stage read (Redis refuses it when they changed since: that stage
+   * again, on the rules now). When a rule applies: admission, then the rule; the step is the caller's.
+   */
+  admit({ authorization, clientAddress, subject, step, takeRule }: AdmissionRequest): Promise<Admission> {
     return reachable(async () => {
+      let seen = this.faults.seenBy(subject) ?? (await this.faults.snapshot());
       for (let attempt = 0; attempt < 3; attempt += 1) {
-        const snapshot = await this.faults.snapshot();
-        if (snapshot.rules.some((rule) => ruleApplies(rule, subject))) return undefined;
-        const admitted = await this.#admission.admit(authorization, clientAddress, snapshot.version, step);
+        if (takeRule && seen.rules.some((rule) => matchesSubject(rule, subject, 'afterAuth'))) break;
+        const admitted = await this.#admission.admit(authorization, clientAddress, seen.version, step);
         if (admitted !== 'stale') return admitted;
         this.faults.forget();
+        const early = await this.faults.take(subject, 'beforeAuth');
+        if (early) return { early };
+        seen = this.faults.seenBy(subject) ?? (await this.faults.snapshot());
       }
-      // The rules keep changing under this request: take the stages one by one.
-      return undefined;
+      // A rule applies after auth, or the rules keep changing under this request: the stages one by one.
+      const { access } = (await this.#admission.admit(authorization, clientAddress, ANY_VERSION)) as { access: Access };
+      if (!access.granted || !takeRule) return { access };
+      return { access, fault: await this.faults.take(subject, 'afterAuth') };
     });
+  }
+
+  takeStep<S extends RecordStep>(step: S): Promise<StepResult<S>> {
+    return reachable(async () => (await this.#admission.takeStep(step)) as StepResult<S>);
   }
 
   setClockOffset(offsetMs: number): Promise<void> {

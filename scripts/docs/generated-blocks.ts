@@ -10,6 +10,7 @@ import {
   sentenceTableMarkdown,
 } from '../../contracts/report/doc-tables.js';
 import { cliReferenceMarkdown } from './cli-reference.js';
+import { defaultKeysMarkdown, planLimitsMarkdown } from './plan-tables.js';
 
 /** Every block of the docs that the code owns, by name: `<!-- generated:NAME -->` ... `<!-- /generated -->`. */
 export const GENERATED_BLOCKS: Record<string, () => string> = {
@@ -21,6 +22,8 @@ export const GENERATED_BLOCKS: Record<string, () => string> = {
   sentences: sentenceTableMarkdown,
   'evaluation-order': faultTableMarkdown,
   cli: cliReferenceMarkdown,
+  plans: planLimitsMarkdown,
+  'default-keys': defaultKeysMarkdown,
 };
 
 const BLOCK = /<!-- generated:([\w-]+) -->\n([\s\S]*?)<!-- \/generated -->/g;
