@@ -1,7 +1,10 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { CHECKS, checkNamed } from '../checks/registry.js';
-import type { Check } from '../checks/check.js';
+import type { Check, ContractId } from '../checks/check.js';
+import { PROMISE_NAMES, PROMISES } from '../model/promise-rules.js';
+import { RULE_NAMES, RULES } from '../rules/rule-table.js';
+import type { CheckFinding } from '../runner/check-finding.js';
 import type { CheckResult } from '../runner/check-result.js';
 import { runChecks } from '../runner/run-checks.js';
 import { suiteSettings } from '../runner/suite-settings.js';
@@ -44,6 +47,52 @@ const reproducible = (failure: NonNullable<CheckResult['failure']>) =>
 const failedChecks = (results: CheckResult[]) =>
   results.filter((result) => result.outcome === 'failed').map((result) => result.check);
 
+/** What an id names: a promise, a rule, or a check's own expectation (four rules share a check's name: the rule wins). */
+const kindOfId = (id: ContractId): CheckFinding['kind'] =>
+  id in PROMISES ? 'promise' : id in RULES ? 'rule' : 'check';
+
+/** The findings of a run that name what the variant breaks, of its kind: the proof it was caught for that. */
+const findingsOfItsBreak = (results: CheckResult[], variant: { breaks: ContractId }) =>
+  results
+    .flatMap((result) => result.findings ?? [])
+    .filter(({ id, kind }) => id === variant.breaks && kind === kindOfId(variant.breaks))
+    .map(({ id, kind }) => `${kind} ${id}`);
+
+/**
+ * Rules no run can show failing: a MAY (a leniency a requirement permits) only ever warns, so no finding
+ * names it; the report lists it among the warnings.
+ */
+const ONLY_EVER_WARNED = new Set(RULE_NAMES.filter((rule) => RULES[rule].strength === 'MAY'));
+
+/**
+ * Rules and promises no variant breaks yet (issue 54): each is a defect until a variant shows it failing.
+ * The list only shrinks: the test below fails for an id missing from it and for one a variant now breaks.
+ * Some need a seam the fake's overrides lack (its server sets Content-Type, Content-Length and the CORS
+ * fields after them; Node sends no content after HEAD, in a 204 or a 304): a front, as for Host. Some
+ * rules judged by a check (`model: false`) have no finding of their own yet: the check's failure names
+ * no `broke`, so a variant's finding names the check or a promise instead.
+ */
+const NOT_YET_BROKEN: readonly ContractId[] = [
+  'content_type_on_content',
+  'content_length_matches',
+  'no_content_where_none_can_be',
+  'cors_exposes_the_spec_headers',
+  'repeated_credentials_refused',
+  'credential_only_where_declared',
+  'undefined_methods_refused',
+  'head_fields_as_get',
+  'method_overrides_ignored',
+  'if_modified_since_honoured',
+  'repeated_members_handled',
+  'property_names_exact',
+  'no_mass_assignment',
+  'bounded_consumption',
+  'trailers_change_no_header',
+  'connections_persist',
+  'pipelined_answers_in_order',
+  'lower_window_described',
+];
+
 describe('the contract suite against deliberately broken fakes', () => {
   it('has at least twelve variants, with distinct names, each naming checks that exist', () => {
     expect(BROKEN_VARIANTS.length).toBeGreaterThanOrEqual(12);
@@ -61,6 +110,15 @@ describe('the contract suite against deliberately broken fakes', () => {
       ...CAUGHT_BEHIND_A_FRONT.keys(),
     ]);
     expect(CHECKS.map((check) => check.name).filter((name) => !caught.has(name))).toEqual([]);
+  });
+
+  it('sees every rule of the table and every promise of the model broken by a variant (one never seen failing is a defect)', () => {
+    const broken = new Set<string>([
+      ...BROKEN_VARIANTS.map((variant) => variant.breaks),
+      ...CAUGHT_BEHIND_A_FRONT.keys(),
+      ...ONLY_EVER_WARNED,
+    ]);
+    expect([...RULE_NAMES, ...PROMISE_NAMES].filter((id) => !broken.has(id))).toEqual(NOT_YET_BROKEN);
   });
 
   it('finds each check a variant of the fake cannot break failing in the test that breaks it behind a front', () => {
@@ -81,6 +139,7 @@ describe('the contract suite against deliberately broken fakes', () => {
     let results: CheckResult[] = [];
     let byDefault: CheckResult[] = [];
     const caughtBySeed = new Map<number, string[]>();
+    const itsBreakBySeed = new Map<number, string[]>();
     const reproduced: Array<{ curl: string; printed: number; again: number }> = [];
     beforeAll(async () => {
       // Only the checks the variant names: that they fail is the claim (the whole suite passes on the fake above).
@@ -94,6 +153,7 @@ describe('the contract suite against deliberately broken fakes', () => {
           const settings = suiteSettings({ live: false, seed, ...(strict && { strict }) });
           const run = await runChecks(checks, target.descriptor, { settings });
           caughtBySeed.set(seed, failedChecks(run));
+          itsBreakBySeed.set(seed, findingsOfItsBreak(run, variant));
           if (seed !== SEEDS[0]) continue;
           results = run;
           for (const { failure } of results) {
@@ -108,13 +168,20 @@ describe('the contract suite against deliberately broken fakes', () => {
       if (strict) byDefault = await suiteAgainst(variant.fake, checks);
     }, 240_000);
 
-    it(`fails with ${variant.caughtBy.join(', ')}${variant.strict ? ' under --strict' : ''} (it breaks: ${variant.breaks})`, () => {
+    it(`fails with ${variant.caughtBy.join(', ')}${variant.strict ? ' under --strict' : ''} (it ${variant.does})`, () => {
       expect(failedChecks(results)).toEqual(expect.arrayContaining(variant.caughtBy));
     });
 
-    it(`is caught under each of ${SEEDS.length} seeds`, () => {
-      for (const seed of SEEDS)
+    const itsBreak = `${kindOfId(variant.breaks)} ${variant.breaks}`;
+    it(`reports a finding of ${itsBreak}, the one thing it breaks`, () => {
+      expect(findingsOfItsBreak(results, variant)).toContain(itsBreak);
+    });
+
+    it(`is caught under each of ${SEEDS.length} seeds, with a finding of what it breaks`, () => {
+      for (const seed of SEEDS) {
         expect([seed, caughtBySeed.get(seed)]).toEqual([seed, expect.arrayContaining(variant.caughtBy)]);
+        expect([seed, itsBreakBySeed.get(seed)]).toEqual([seed, expect.arrayContaining([itsBreak])]);
+      }
     });
 
     it('prints a curl for each failure that, run in bash, gets the answer the suite got', () => {

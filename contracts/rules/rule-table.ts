@@ -9,6 +9,7 @@
  * saw it; `checks` are the checks that send the requests which put the rule to the test.
  */
 import type { Capability } from '../core/capabilities.js';
+import type { CheckName } from '../core/contract-ids.js';
 import { THE_SPEC, type Requirement } from '../core/requirement.js';
 
 /**
@@ -37,7 +38,7 @@ export interface Rule {
   appliesTo: RuleScope;
   says: string;
   model: boolean;
-  checks: readonly string[];
+  checks: readonly CheckName[];
 }
 
 export const RULES = {

@@ -8,7 +8,7 @@ import { skipReason, type TargetDescriptor } from '../targets/target.js';
 import type { CheckResult } from './check-result.js';
 import { CHECKS } from '../checks/registry.js';
 
-const CHECK_NEEDS = new Map(CHECKS.map((check) => [check.name, check.needs]));
+const CHECK_NEEDS = new Map<string, (typeof CHECKS)[number]['needs']>(CHECKS.map((check) => [check.name, check.needs]));
 
 export type { EvidenceEntry } from '../generate/schema-evidence.js';
 

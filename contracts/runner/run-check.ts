@@ -94,17 +94,21 @@ function contextFor(
 /**
  * A result the model failed, with the check's own failure beside its findings when the check also threw
  * one of its own (the model saw a key admitted; the check, a wrong code elsewhere): two defects are two
- * causes, and neither hides the other. The same answer judged twice stays one finding.
+ * causes, and neither hides the other. The same answer judged twice stays one finding, unless the check
+ * names a rule or promise of its own for it: that id is what a variant breaking the rule must see.
  */
 function withOwnFailure(
   broken: CheckResult & { findings: CheckFinding[] },
   error: unknown,
-  checkName: string,
+  checkName: Check['name'],
   descriptor: TargetDescriptor,
 ): CheckResult {
   if (!isCheckFailure(error) || !error.exchange) return broken;
   const curl = curlCommand(error.exchange.request, descriptor.apiKey);
-  if (broken.findings.some((finding) => finding.curl === curl)) return broken;
+  // One answer judged twice is one finding, unless the check names another rule it broke than the model did.
+  const id = error.broke ?? checkName;
+  if (broken.findings.some((finding) => finding.curl === curl && (error.broke === undefined || finding.id === id)))
+    return broken;
   const own = findingOfCheck(
     checkName,
     { title: error.title, lines: [...error.lines], curl, status: error.exchange.status },

@@ -1,3 +1,5 @@
+import type { CheckName, PromiseName } from '../core/contract-ids.js';
+
 /**
  * Every sentence of the spec's prose, and what holds a target to it: the checks (and the run model's
  * promises) that verify it, or why it cannot be checked and where. `sentence-table.test.ts` fails when
@@ -6,7 +8,7 @@
 export interface SentenceRow {
   sentence: string;
   /** Checks of the registry and promises of the model (`contracts/model/promise-rules.ts`) that verify it. */
-  verifiedBy?: readonly string[];
+  verifiedBy?: readonly (CheckName | PromiseName)[];
   /** Why it is not checked: on which targets, and for what reason. */
   notCheckable?: string;
 }
