@@ -1,5 +1,9 @@
 import type { Answer } from '../../mocks/handlers/api-call.js';
-import { headerOf, withHeaders, withJson, wrapping, type BrokenVariant } from './variant.js';
+import { METHOD_OVERRIDE_FIELDS } from '../protocol/surroundings.js';
+import { headAsGet, headerOf, onSpecPath, withHeaders, withJson, wrapping, type BrokenVariant } from './variant.js';
+
+/** A Last-Modified every read offers: a date in the past, as an IMF-fixdate. */
+const LAST_MODIFIED = 'Wed, 01 Jan 2025 00:00:00 GMT';
 
 /** The answer's body as the text it goes out as. */
 const textOf = (answer: Answer) => answer.rawBody ?? (answer.body === undefined ? '' : JSON.stringify(answer.body));
@@ -11,12 +15,39 @@ const everyAnswerEdited = (edit: (headers: Headers, answer: Answer) => void) =>
     return withHeaders(answer, (headers) => edit(headers, answer));
   });
 
-/** The smallest integer past what an IEEE 754 double holds exactly (2^53): a JavaScript client reads it as another. */
+/** 2^53: past it a double holds only even integers, so a JavaScript client reads 2^53 + 1 as 2^53. */
 const PAST_SAFE_INTEGERS = 2 ** 53;
 
-/** A record with its `id` moved past the safe integers, when it has one. */
+/** A record with its `id` moved past the safe integers (to an even one, exact in JSON), when it has one: still one id per record. */
 const withUnsafeId = (record: unknown) =>
-  typeof record === 'object' && record !== null && 'id' in record ? { ...record, id: PAST_SAFE_INTEGERS } : record;
+  typeof record === 'object' && record !== null && 'id' in record && typeof record.id === 'number'
+    ? { ...record, id: PAST_SAFE_INTEGERS + 2 * record.id }
+    : record;
+
+/** Requests each minute window (by its end, epoch seconds) answered, as `minute-described-while-the-day-is-lower` counts them. */
+const answeredInMinute = new Map<number, number>();
+
+/**
+ * An answer that describes the day window rewritten to describe the minute: its end from the day's
+ * `RateLimit` (`"day";r=4;t=36017`: now is the day's Reset less t), its limit from `RateLimit-Policy`.
+ */
+function minuteDescribed(answer: Answer): Answer {
+  const day = /"day";r=(\d+);t=(\d+)/.exec(headerOf(answer, 'ratelimit') ?? '');
+  const limit = Number(/"minute";q=(\d+)/.exec(headerOf(answer, 'ratelimit-policy') ?? '')?.[1]);
+  const reset = Number(headerOf(answer, 'x-ratelimit-reset'));
+  if (!day || !limit || answer.status !== 200) return answer;
+  const now = reset - Number(day[2]);
+  const minuteEnd = (Math.floor(now / 60) + 1) * 60;
+  const answered = (answeredInMinute.get(minuteEnd) ?? 0) + 1;
+  answeredInMinute.set(minuteEnd, answered);
+  const remaining = Math.max(0, limit - answered);
+  return withHeaders(answer, (headers) => {
+    headers.set('X-RateLimit-Limit', String(limit));
+    headers.set('X-RateLimit-Remaining', String(remaining));
+    headers.set('X-RateLimit-Reset', String(minuteEnd));
+    headers.set('RateLimit', `"minute";r=${remaining};t=${minuteEnd - now}`);
+  });
+}
 
 /**
  * Variants breaking one rule of the table that a single answer shows (contracts/rules/answer-rules.ts,
@@ -110,5 +141,49 @@ export const ANSWER_RULE_VARIANTS: BrokenVariant[] = [
     caughtBy: ['answers_keep_the_protocol'],
     strict: true,
     fake: everyAnswerEdited((headers) => headers.set('Vary', '"Origin"')),
+  },
+  {
+    name: 'last-modified-never-revalidated',
+    breaks: 'if_modified_since_honoured',
+    does: 'reads offer a Last-Modified, but If-Modified-Since with it still answers 200 in full (RFC 9110 §13.1.3: SHOULD 304)',
+    caughtBy: ['conditional_requests_honoured'],
+    strict: true,
+    fake: wrapping(async (request, next) => {
+      const answer = await next({ headers: { 'If-Modified-Since': null } });
+      if (request.method !== 'GET' || answer.status !== 200) return answer;
+      return withHeaders(answer, (headers) => headers.set('Last-Modified', LAST_MODIFIED));
+    }),
+  },
+  {
+    name: 'method-override-answers-no-content',
+    breaks: 'method_overrides_ignored',
+    does: 'a GET naming another method in X-HTTP-Method-Override (or X-HTTP-Method, X-Method-Override) answers 204, as a framework that routes it to a handler without content does',
+    caughtBy: ['every_method_routed'],
+    strict: true,
+    fake: wrapping(async (request, next) => {
+      const answer = await next();
+      const overridden = METHOD_OVERRIDE_FIELDS.some((name) => request.header(name) !== null);
+      if (request.method !== 'GET' || !overridden || answer.status !== 200) return answer;
+      return { ...answer, status: 204, body: undefined, rawBody: undefined };
+    }),
+  },
+  {
+    name: 'head-without-nosniff',
+    breaks: 'head_fields_as_get',
+    does: 'HEAD is answered as its GET without content, but without the X-Content-Type-Options its GET carries (RFC 9110 §9.3.2: SHOULD send the same fields)',
+    caughtBy: ['every_method_routed'],
+    strict: true,
+    // Not on the deprecated /pets/{petId}: the fake's 405 lacks its Deprecation, a MUST of its own.
+    fake: headAsGet(
+      /^x-content-type-options$/i,
+      (request) => onSpecPath(request) && !request.path.startsWith('/pets/'),
+    ),
+  },
+  {
+    name: 'minute-described-while-the-day-is-lower',
+    breaks: 'lower_window_described',
+    does: 'answers always describe the minute window, also when the day window has fewer requests left (a limiter that reports its first window only)',
+    caughtBy: ['both_quota_windows_held'],
+    fake: wrapping(async (_request, next) => minuteDescribed(await next())),
   },
 ];

@@ -27,7 +27,7 @@ export const AUTH_AND_ERROR_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'key-read-from-query',
-    breaks: 'refused_never_admitted',
+    breaks: 'credential_only_where_declared',
     does: 'without Authorization, a key in the api_key query parameter is served as if it were the bearer token',
     caughtBy: ['missing_api_key_rejected'],
     fake: wrapping((request, next) => {
@@ -41,7 +41,7 @@ export const AUTH_AND_ERROR_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'key-read-from-x-api-key',
-    breaks: 'refused_never_admitted',
+    breaks: 'credential_only_where_declared',
     does: 'without Authorization, a key in an X-API-Key header is served as if it were the bearer token',
     caughtBy: ['missing_api_key_rejected'],
     fake: wrapping((request, next) => {

@@ -140,7 +140,7 @@ export const BODY_AND_STATE_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'no-body-size-limit',
-    breaks: 'refused_never_admitted',
+    breaks: 'bounded_consumption',
     does: 'a body over 16 KiB is accepted',
     caughtBy: ['payload_too_large_rejected'],
     fake: wrapping(async (request, next) => {

@@ -167,7 +167,7 @@ export const PROTOCOL_RULE_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'other-methods-answered-ok',
-    breaks: 'refused_never_admitted',
+    breaks: 'undefined_methods_refused',
     does: 'a method the path lacks (PUT, DELETE, PROPFIND, ...) is answered 200 (RFC 9110 §9.1, §15.5.6)',
     caughtBy: ['every_method_routed'],
     fake: wrapping(async (request, next) => {
@@ -217,7 +217,7 @@ export const PROTOCOL_RULE_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'repeated-member-crashes',
-    breaks: 'no_server_error',
+    breaks: 'repeated_members_handled',
     does: 'a body repeating a member name crashes the handler with a 500 (RFC 8259 §4; OWASP API8)',
     caughtBy: ['repeated_members_handled'],
     fake: wrapping(async (request, next) => {

@@ -1,23 +1,8 @@
 import type { Answer } from '../../mocks/handlers/api-call.js';
 import { override } from '../../mocks/handlers/typed-override.js';
-import { onSpecPath, textAnswer, tokenOf, withHeaders, wrapping, type BrokenVariant } from './variant.js';
+import { headAsGet, onSpecPath, textAnswer, tokenOf, withHeaders, wrapping, type BrokenVariant } from './variant.js';
 
 const KNOWN_KEYS = ['free-test-key', 'pro-test-key', 'business-test-key', 'enterprise-test-key'];
-
-/** A HEAD answered as its GET would be, from the fake's 405 (same guard headers), less the fields `drop` names. */
-function headAsGet(drop: RegExp) {
-  return wrapping(async (request, next) => {
-    const answer = await next();
-    if (request.method !== 'HEAD' || !onSpecPath(request) || answer.status !== 405) return answer;
-    const kept = Object.entries(answer.headers).filter(([name]) => !/^allow$/i.test(name) && !drop.test(name));
-    return {
-      status: 200,
-      headers: { ...Object.fromEntries(kept), 'Content-Type': 'application/json' },
-      body: undefined,
-      rawBody: '',
-    };
-  });
-}
 
 /** The fake with the bearer token rewritten before it is checked: what a lenient key comparison lets in. */
 function keyNormalised(normalise: (token: string) => string) {
@@ -115,6 +100,7 @@ export const RED_TEAM_VARIANTS: BrokenVariant[] = [
     caughtBy: ['every_method_routed'],
     fake: headAsGet(/^x-ratelimit-/i),
   },
+
   {
     name: 'method-override-honoured',
     breaks: 'earliest_refusal_answered',
@@ -282,7 +268,7 @@ export const RED_TEAM_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'id-mass-assigned',
-    breaks: 'refused_never_admitted',
+    breaks: 'no_mass_assignment',
     does: 'a create carrying id is stored under that id (the field stripped before validation, set after): mass assignment (OWASP API3)',
     caughtBy: ['server_fields_not_assignable'],
     fake: {

@@ -90,3 +90,21 @@ export function textAnswer(status: number, text: string, contentType: string, he
 export function codeOf(answer: Answer): unknown {
   return (answer.body as { code?: unknown } | undefined)?.code;
 }
+
+/**
+ * A HEAD answered as its GET would be, from the fake's 405 (same guard headers), less the fields `drop`
+ * names, on the paths `on` takes (the 405 lacks what an operation adds, such as `Deprecation`).
+ */
+export function headAsGet(drop: RegExp, on: (request: OverrideRequest) => boolean = onSpecPath) {
+  return wrapping(async (request, next) => {
+    const answer = await next();
+    if (request.method !== 'HEAD' || !on(request) || answer.status !== 405) return answer;
+    const kept = Object.entries(answer.headers).filter(([name]) => !/^allow$/i.test(name) && !drop.test(name));
+    return {
+      status: 200,
+      headers: { ...Object.fromEntries(kept), 'Content-Type': 'application/json' },
+      body: undefined,
+      rawBody: '',
+    };
+  });
+}

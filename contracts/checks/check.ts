@@ -90,6 +90,11 @@ export interface Check {
    * another client of the key fails it whatever the service does: `--shared-key` skips it.
    */
   countsEveryRequestOfTheKey?: true;
+  /**
+   * The rule of the table the check exists to hold, when it is one: a failure of its own names that rule
+   * (the finding's id), unless it names another (`CheckFailure.broke`).
+   */
+  holds?: RuleName;
   /** Runs the check against one target; throws a CheckFailure to fail. */
   run(context: CheckContext): Promise<void>;
 }

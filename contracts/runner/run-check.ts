@@ -100,21 +100,21 @@ function contextFor(
 function withOwnFailure(
   broken: CheckResult & { findings: CheckFinding[] },
   error: unknown,
-  checkName: Check['name'],
+  check: Check,
   descriptor: TargetDescriptor,
 ): CheckResult {
   if (!isCheckFailure(error) || !error.exchange) return broken;
   const curl = curlCommand(error.exchange.request, descriptor.apiKey);
   // One answer judged twice is one finding, unless the check names another rule it broke than the model did.
-  const id = error.broke ?? checkName;
-  if (broken.findings.some((finding) => finding.curl === curl && (error.broke === undefined || finding.id === id)))
+  const broke = error.broke ?? check.holds;
+  if (broken.findings.some((finding) => finding.curl === curl && (broke === undefined || finding.id === broke)))
     return broken;
   const own = findingOfCheck(
-    checkName,
+    check.name,
     { title: error.title, lines: [...error.lines], curl, status: error.exchange.status },
     error.exchange,
     descriptor.baseUrl,
-    error.broke,
+    broke,
   );
   return {
     ...broken,
@@ -228,7 +228,7 @@ async function runCheckWith(
   } catch (error) {
     await shrinkFindingsOf(session, tally);
     const broken = brokenPromise();
-    if (broken) return withOwnFailure(broken, error, check.name, descriptor);
+    if (broken) return withOwnFailure(broken, error, check, descriptor);
     if (isSkip(error)) {
       return { ...base, outcome: 'skipped', reason: error.message, ...finished() };
     }
@@ -256,7 +256,7 @@ async function runCheckWith(
         ...base,
         outcome: 'failed',
         failure,
-        findings: [findingOfCheck(check.name, failure, error.exchange, descriptor.baseUrl, error.broke)],
+        findings: [findingOfCheck(check.name, failure, error.exchange, descriptor.baseUrl, error.broke ?? check.holds)],
         ...finished(),
       };
     }
