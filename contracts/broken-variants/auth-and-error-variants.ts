@@ -10,13 +10,15 @@ const AS_FREE_KEY = { headers: { Authorization: 'Bearer free-test-key' } };
 export const AUTH_AND_ERROR_VARIANTS: BrokenVariant[] = [
   {
     name: 'no-auth',
-    breaks: 'a request without a key is served (as if it carried the free key)',
+    breaks: 'refused_never_admitted',
+    does: 'a request without a key is served (as if it carried the free key)',
     caughtBy: ['missing_api_key_rejected', 'create_requires_api_key'],
     fake: wrapping((request, next) => next(request.header('authorization') === null ? AS_FREE_KEY : undefined)),
   },
   {
     name: 'any-key-accepted',
-    breaks: 'an unknown or malformed key is served (as if it were the free key)',
+    breaks: 'invalid_api_key_rejected',
+    does: 'an unknown or malformed key is served (as if it were the free key)',
     caughtBy: ['invalid_api_key_rejected', 'create_requires_api_key'],
     fake: wrapping((request, next) => {
       const authorization = request.header('authorization');
@@ -25,7 +27,8 @@ export const AUTH_AND_ERROR_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'key-read-from-query',
-    breaks: 'without Authorization, a key in the api_key query parameter is served as if it were the bearer token',
+    breaks: 'credential_only_where_declared',
+    does: 'without Authorization, a key in the api_key query parameter is served as if it were the bearer token',
     caughtBy: ['missing_api_key_rejected'],
     fake: wrapping((request, next) => {
       const key = request.query.get('api_key');
@@ -38,7 +41,8 @@ export const AUTH_AND_ERROR_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'key-read-from-x-api-key',
-    breaks: 'without Authorization, a key in an X-API-Key header is served as if it were the bearer token',
+    breaks: 'credential_only_where_declared',
+    does: 'without Authorization, a key in an X-API-Key header is served as if it were the bearer token',
     caughtBy: ['missing_api_key_rejected'],
     fake: wrapping((request, next) => {
       const key = request.header('x-api-key');
@@ -51,7 +55,8 @@ export const AUTH_AND_ERROR_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'www-authenticate-missing',
-    breaks: '401 answers carry no WWW-Authenticate challenge',
+    breaks: 'bearer_challenge_on_401',
+    does: '401 answers carry no WWW-Authenticate challenge',
     caughtBy: ['missing_api_key_rejected', 'invalid_api_key_rejected'],
     fake: wrapping(async (_request, next) => {
       const answer = await next();
@@ -60,7 +65,8 @@ export const AUTH_AND_ERROR_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'error-status-mismatch',
-    breaks: 'Error.status differs from the HTTP status (every error says 400)',
+    breaks: 'errors_are_error_bodies',
+    does: 'Error.status differs from the HTTP status (every error says 400)',
     caughtBy: ['error_body_conformance'],
     fake: wrapping(async (_request, next) => {
       const answer = await next();
@@ -69,7 +75,8 @@ export const AUTH_AND_ERROR_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'unknown-path-html',
-    breaks: 'an unknown path answers an HTML 404 page instead of an Error',
+    breaks: 'errors_are_error_bodies',
+    does: 'an unknown path answers an HTML 404 page instead of an Error',
     caughtBy: ['unknown_path_not_found'],
     fake: wrapping(async (request, next) => {
       const answer = await next();
@@ -79,7 +86,8 @@ export const AUTH_AND_ERROR_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'allow-header-missing',
-    breaks: '405 answers carry no Allow header',
+    breaks: 'allow_lists_the_methods',
+    does: '405 answers carry no Allow header',
     caughtBy: ['method_not_allowed'],
     fake: wrapping(async (_request, next) => {
       const answer = await next();
@@ -88,7 +96,8 @@ export const AUTH_AND_ERROR_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'rate-limit-headers-missing-on-404',
-    breaks: 'an unknown path answers without X-RateLimit-* headers',
+    breaks: 'rate_limit_headers_on_every_response',
+    does: 'an unknown path answers without X-RateLimit-* headers',
     caughtBy: ['rate_limit_headers_on_every_response'],
     // After auth, on what no operation answers: the 404s and 405s of the router.
     fake: {

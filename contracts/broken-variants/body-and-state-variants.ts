@@ -11,7 +11,8 @@ type Fields = { [key: string]: unknown };
 export const BODY_AND_STATE_VARIANTS: BrokenVariant[] = [
   {
     name: 'category-id-as-string',
-    breaks: 'Category.id is sent as a string ("1"), not an integer',
+    breaks: 'list_categories_conforms',
+    does: 'Category.id is sent as a string ("1"), not an integer',
     caughtBy: ['list_categories_conforms'],
     fake: {
       overrides: [
@@ -25,7 +26,8 @@ export const BODY_AND_STATE_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'list-served-as-text-plain',
-    breaks: 'GET /categories declares Content-Type text/plain',
+    breaks: 'list_categories_conforms',
+    does: 'GET /categories declares Content-Type text/plain',
     caughtBy: ['list_categories_conforms'],
     fake: {
       overrides: [
@@ -40,7 +42,8 @@ export const BODY_AND_STATE_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'order-quantity-as-string',
-    breaks: 'Order.quantity is sent as a string',
+    breaks: 'list_orders_conforms',
+    does: 'Order.quantity is sent as a string',
     caughtBy: ['list_orders_conforms'],
     fake: {
       overrides: [
@@ -54,7 +57,8 @@ export const BODY_AND_STATE_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'pet-status-outside-enum',
-    breaks: 'Pet.status is "lost", outside available|pending|sold',
+    breaks: 'get_pet_conforms',
+    does: 'Pet.status is "lost", outside available|pending|sold',
     caughtBy: ['get_pet_conforms'],
     fake: {
       overrides: [
@@ -67,7 +71,8 @@ export const BODY_AND_STATE_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'create-answers-200',
-    breaks: 'a created category is answered 200 instead of the documented 201',
+    breaks: 'create_category_conforms',
+    does: 'a created category is answered 200 instead of the documented 201',
     caughtBy: ['create_category_conforms'],
     fake: {
       overrides: [
@@ -80,7 +85,8 @@ export const BODY_AND_STATE_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'extra-properties-accepted',
-    breaks: 'a body with unknown properties is not refused with 400 (they are silently dropped)',
+    breaks: 'refused_never_admitted',
+    does: 'a body with unknown properties is not refused with 400 (they are silently dropped)',
     caughtBy: ['invalid_body_rejected'],
     fake: {
       overrides: [
@@ -95,7 +101,8 @@ export const BODY_AND_STATE_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'invalid-body-stored',
-    breaks: 'an invalid body is answered 400 but stored anyway (coerced)',
+    breaks: 'invalid_body_not_stored',
+    does: 'an invalid body is answered 400 but stored anyway (coerced)',
     caughtBy: ['invalid_body_not_stored'],
     fake: {
       overrides: [
@@ -113,7 +120,8 @@ export const BODY_AND_STATE_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'malformed-json-500',
-    breaks: 'a body that is not JSON crashes the service (500, text/plain)',
+    breaks: 'no_server_error',
+    does: 'a body that is not JSON crashes the service (500, text/plain)',
     caughtBy: ['malformed_json_rejected'],
     fake: onCreate(async (request, next) => {
       const declaresJson = request.header('content-type')?.startsWith('application/json') ?? false;
@@ -125,13 +133,15 @@ export const BODY_AND_STATE_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'media-type-ignored',
-    breaks: 'a body declared as something other than application/json is accepted as JSON',
+    breaks: 'refused_never_admitted',
+    does: 'a body declared as something other than application/json is accepted as JSON',
     caughtBy: ['unsupported_media_type_rejected'],
     fake: onCreate((_request, next) => next({ headers: { 'Content-Type': 'application/json' } })),
   },
   {
     name: 'no-body-size-limit',
-    breaks: 'a body over 16 KiB is accepted',
+    breaks: 'bounded_consumption',
+    does: 'a body over 16 KiB is accepted',
     caughtBy: ['payload_too_large_rejected'],
     fake: wrapping(async (request, next) => {
       const text = isCreate(request) ? await request.text() : '';
@@ -140,7 +150,8 @@ export const BODY_AND_STATE_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'omitted-description-as-empty',
-    breaks: 'an omitted description comes back as "" instead of staying omitted',
+    breaks: 'stored_as_sent',
+    does: 'an omitted description comes back as "" instead of staying omitted',
     caughtBy: ['valid_bodies_stored_as_sent'],
     fake: {
       overrides: [
@@ -155,7 +166,8 @@ export const BODY_AND_STATE_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'stateless-create',
-    breaks: 'a created category never shows up in the list (creation keeps no state)',
+    breaks: 'stored_as_sent',
+    does: 'a created category never shows up in the list (creation keeps no state)',
     caughtBy: ['valid_bodies_stored_as_sent'],
     fake: {
       overrides: [
@@ -167,7 +179,8 @@ export const BODY_AND_STATE_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'duplicate-ids',
-    breaks: 'every created category is given id 1, an id already taken',
+    breaks: 'ids_unique',
+    does: 'every created category is given id 1, an id already taken',
     caughtBy: ['category_ids_unique'],
     fake: {
       overrides: [

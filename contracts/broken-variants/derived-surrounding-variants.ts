@@ -28,8 +28,8 @@ function guarded(refuses: (request: OverrideRequest) => string | undefined): Bro
 export const DERIVED_SURROUNDING_VARIANTS: BrokenVariant[] = [
   {
     name: 'list-filtered-by-member-query',
-    breaks:
-      "a list operation filters its records by any query parameter named like a member of them (GET /store/orders?petId=1 lists pet 1's orders only), though the spec declares no query parameter and says an undeclared one changes nothing",
+    breaks: 'undeclared_elements_change_nothing',
+    does: "a list operation filters its records by any query parameter named like a member of them (GET /store/orders?petId=1 lists pet 1's orders only), though the spec declares no query parameter and says an undeclared one changes nothing",
     caughtBy: ['undeclared_surroundings_ignored'],
     fake: wrapping(async (request, next) => {
       const answer = await next();
@@ -43,8 +43,8 @@ export const DERIVED_SURROUNDING_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'query-overrides-body-member',
-    breaks:
-      "a create takes a body member from the query string when one is named like it (POST /categories?name=dog stores dog, whatever the body's name), as frameworks that merge every part of a request into one bag of parameters do",
+    breaks: 'undeclared_elements_change_nothing',
+    does: "a create takes a body member from the query string when one is named like it (POST /categories?name=dog stores dog, whatever the body's name), as frameworks that merge every part of a request into one bag of parameters do",
     caughtBy: ['undeclared_surroundings_ignored'],
     fake: onCreate(async (request, next) => {
       const body = (await request.json()) as Record<string, unknown> | undefined;
@@ -55,8 +55,8 @@ export const DERIVED_SURROUNDING_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'upgrade-refused',
-    breaks:
-      'a request with an Upgrade field (with Connection: Upgrade) is refused with 400, as a guard against h2c smuggling in front of the service does, though RFC 9110 §7.8 lets a server ignore it and the spec says an undeclared field changes nothing',
+    breaks: 'undeclared_elements_change_nothing',
+    does: 'a request with an Upgrade field (with Connection: Upgrade) is refused with 400, as a guard against h2c smuggling in front of the service does, though RFC 9110 §7.8 lets a server ignore it and the spec says an undeclared field changes nothing',
     caughtBy: ['undeclared_surroundings_ignored'],
     fake: guarded((request) =>
       request.header('upgrade') === null ? undefined : 'Upgrade: protocol switching is not allowed.',
@@ -64,8 +64,8 @@ export const DERIVED_SURROUNDING_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'percent-escape-refused',
-    breaks:
-      'a path with a percent-encoded unreserved character in a segment the spec writes (/%63ategories) is refused with 400, as a firewall rule against encoded paths does, though RFC 3986 §6.2.2.2 makes it the same path (answered as that path, or as an unknown one)',
+    breaks: 'undeclared_elements_change_nothing',
+    does: 'a path with a percent-encoded unreserved character in a segment the spec writes (/%63ategories) is refused with 400, as a firewall rule against encoded paths does, though RFC 3986 §6.2.2.2 makes it the same path (answered as that path, or as an unknown one)',
     caughtBy: ['undeclared_surroundings_ignored'],
     fake: guarded((request) =>
       /(^|\/)%[0-9A-F]{2}[a-z]/i.test(request.path) ? 'path: percent-encoded characters are not allowed.' : undefined,

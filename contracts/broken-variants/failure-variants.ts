@@ -38,7 +38,8 @@ function preflightsCharged(): BrokenConfiguration {
 export const FAILURE_VARIANTS: BrokenVariant[] = [
   {
     name: 'failure-as-html-page',
-    breaks: "a 500 is a framework's HTML error page, not the spec's Error (the declared InternalError)",
+    breaks: 'errors_are_error_bodies',
+    does: "a 500 is a framework's HTML error page, not the spec's Error (the declared InternalError)",
     caughtBy: ['declared_failure_conforms'],
     fake: wrapping(async (_request, next) => {
       const answer = await next();
@@ -51,8 +52,8 @@ export const FAILURE_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'large-ids-fail',
-    breaks:
-      'GET /pets/{petId} past 2^31 answers the declared 500 (an int32 parser), well formed and with every header: a declared status is still a defect when a valid request provokes it',
+    breaks: 'no_server_error',
+    does: 'GET /pets/{petId} past 2^31 answers the declared 500 (an int32 parser), well formed and with every header: a declared status is still a defect when a valid request provokes it',
     caughtBy: ['valid_parameters_accepted'],
     fake: {
       overrides: [
@@ -72,8 +73,8 @@ export const FAILURE_VARIANTS: BrokenVariant[] = [
 
   {
     name: 'preflight-demands-key',
-    breaks:
-      'a CORS preflight (OPTIONS with Origin and Access-Control-Request-Method) without a key is refused 401, as a gateway that authenticates every method does: no browser can then call the interface',
+    breaks: 'preflight_needs_no_key',
+    does: 'a CORS preflight (OPTIONS with Origin and Access-Control-Request-Method) without a key is refused 401, as a gateway that authenticates every method does: no browser can then call the interface',
     caughtBy: ['every_method_routed'],
     strict: true,
     fake: wrapping(async (request, next) => {
@@ -89,8 +90,8 @@ export const FAILURE_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'preflights-charged',
-    breaks:
-      'each CORS preflight counts in the limit on requests without a valid key (the limiter runs before CORS), as the 401s after it show: a browser app spends that limit on preflights',
+    breaks: 'preflight_needs_no_key',
+    does: 'each CORS preflight counts in the limit on requests without a valid key (the limiter runs before CORS), as the 401s after it show: a browser app spends that limit on preflights',
     caughtBy: ['uncharged_requests_cost_nothing'],
     strict: true,
     fake: preflightsCharged(),

@@ -13,8 +13,8 @@ const inChunks = (request: OverrideRequest) =>
 export const FRAMING_VARIANTS: BrokenVariant[] = [
   {
     name: 'body-limit-only-when-length-declared',
-    breaks:
-      'the 16 KiB limit is read from Content-Length: a body over it sent in chunks goes through (as the same JSON without its padding)',
+    breaks: 'limits_hold_under_every_framing',
+    does: 'the 16 KiB limit is read from Content-Length: a body over it sent in chunks goes through (as the same JSON without its padding)',
     caughtBy: ['limits_hold_under_every_framing'],
     fake: wrapping(async (request, next) => {
       if (!inChunks(request)) return next();
@@ -29,7 +29,8 @@ export const FRAMING_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'media-type-unchecked-for-chunked-bodies',
-    breaks: 'a body sent in chunks is read as JSON whatever its Content-Type (text/plain is not answered 415)',
+    breaks: 'limits_hold_under_every_framing',
+    does: 'a body sent in chunks is read as JSON whatever its Content-Type (text/plain is not answered 415)',
     caughtBy: ['limits_hold_under_every_framing'],
     fake: wrapping((request, next) =>
       inChunks(request) ? next({ headers: { 'content-type': 'application/json' } }) : next(),
@@ -37,8 +38,8 @@ export const FRAMING_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'connection-kept-after-close',
-    breaks:
-      "every answer says Connection: keep-alive, so the server keeps the connection after a client's Connection: close (RFC 9112 §9.6)",
+    breaks: 'close_ends_the_connection',
+    does: "every answer says Connection: keep-alive, so the server keeps the connection after a client's Connection: close (RFC 9112 §9.6)",
     caughtBy: ['connection_rules_kept'],
     fake: wrapping(async (_request, next) =>
       withHeaders(await next(), (headers) => headers.set('Connection', 'keep-alive')),
@@ -46,8 +47,8 @@ export const FRAMING_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'chunked-answers-to-http10',
-    breaks:
-      'a keyed read sent on a connection the client closes (as an HTTP/1.0 client does) is answered in chunks, which HTTP/1.0 does not have (RFC 9112 §6.1)',
+    breaks: 'no_chunked_answer_to_http10',
+    does: 'a keyed read sent on a connection the client closes (as an HTTP/1.0 client does) is answered in chunks, which HTTP/1.0 does not have (RFC 9112 §6.1)',
     caughtBy: ['connection_rules_kept'],
     fake: wrapping(async (request, next) => {
       const answer = await next();

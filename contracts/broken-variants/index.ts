@@ -1,3 +1,4 @@
+import { ANSWER_RULE_VARIANTS } from './answer-rule-variants.js';
 import { AUTH_AND_ERROR_VARIANTS } from './auth-and-error-variants.js';
 import { BODY_AND_STATE_VARIANTS } from './body-and-state-variants.js';
 import { DERIVED_SURROUNDING_VARIANTS } from './derived-surrounding-variants.js';
@@ -18,7 +19,7 @@ import type { BrokenVariant } from './variant.js';
  * Deliberately broken fakes, each breaking one rule through the fake's own options; the suite must fail
  * each with the named checks. Test material of this repository, not part of the public `contracts` entry.
  *
- * To add one: `{ name, breaks, caughtBy, fake }` in a `*-variants.ts` file whose array is spread below.
+ * To add one: `{ name, breaks, does, caughtBy, fake }` (`breaks`: the id of the rule, promise or check it breaks) in a `*-variants.ts` file whose array is spread below.
  * `fake` is `FakeOptions` (keys, ban, clock, faults, overrides...); most breaks are one override:
  * `{ overrides: [override.get('/categories', async ({ next }) => withJson(await next(), edit))] }` for an
  * operation's answer after auth, or `wrapping(async (request, next) => ...)` for every request in front
@@ -40,6 +41,7 @@ export const BROKEN_VARIANTS: readonly BrokenVariant[] = [
   ...SURROUNDING_VARIANTS,
   ...DERIVED_SURROUNDING_VARIANTS,
   ...FRAMING_VARIANTS,
+  ...ANSWER_RULE_VARIANTS,
 ];
 
 /** The variant of this name; throws naming it when there is none, so a renamed variant fails the test that used it. */

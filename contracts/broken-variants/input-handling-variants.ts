@@ -80,32 +80,37 @@ function lenientInteger(raw: string): number | undefined {
 export const INPUT_HANDLING_VARIANTS: BrokenVariant[] = [
   {
     name: 'names-trimmed',
-    breaks: 'whitespace around string fields is trimmed before storing',
+    breaks: 'stored_as_sent',
+    does: 'whitespace around string fields is trimmed before storing',
     caughtBy: ['valid_bodies_stored_as_sent'],
     fake: storingStrings((value) => value.trim() || value),
   },
   {
     name: 'unicode-normalised',
-    breaks: 'string fields are stored in Unicode normal form C (a decomposed é comes back composed)',
+    breaks: 'stored_as_sent',
+    does: 'string fields are stored in Unicode normal form C (a decomposed é comes back composed)',
     caughtBy: ['valid_bodies_stored_as_sent'],
     fake: storingStrings((value) => value.normalize('NFC')),
   },
   {
     name: 'astral-characters-replaced',
-    breaks: 'characters beyond the BMP are stored as U+FFFD (a three-byte utf8 column)',
+    breaks: 'stored_as_sent',
+    does: 'characters beyond the BMP are stored as U+FFFD (a three-byte utf8 column)',
     caughtBy: ['valid_bodies_stored_as_sent'],
     fake: storingStrings((value) => value.replace(/[\u{10000}-\u{10ffff}]/gu, '\ufffd')),
   },
   {
     name: 'control-characters-stripped',
-    breaks: 'control characters are removed from stored strings',
+    breaks: 'stored_as_sent',
+    does: 'control characters are removed from stored strings',
     caughtBy: ['valid_bodies_stored_as_sent'],
     // eslint-disable-next-line no-control-regex -- the variant strips exactly the C0 control characters
     fake: storingStrings((value) => value.replace(/[\u0000-\u001f]/g, '') || value),
   },
   {
     name: 'length-counted-in-utf16-units',
-    breaks: 'maxLength is counted in UTF-16 code units, so 100 astral characters are refused as 200',
+    breaks: 'valid_bodies_stored_as_sent',
+    does: 'maxLength is counted in UTF-16 code units, so 100 astral characters are refused as 200',
     caughtBy: ['valid_bodies_stored_as_sent'],
     fake: onCreate(async (request, next) => {
       const body = (await request.json()) as Fields | undefined;
@@ -115,8 +120,8 @@ export const INPUT_HANDLING_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'length-counted-in-graphemes',
-    breaks:
-      'maxLength is counted in grapheme clusters, so a name of 101+ code points with combining marks is accepted (and cut to 100)',
+    breaks: 'refused_never_admitted',
+    does: 'maxLength is counted in grapheme clusters, so a name of 101+ code points with combining marks is accepted (and cut to 100)',
     caughtBy: ['invalid_body_rejected'],
     fake: onCreate(async (request, next) => {
       const body = (await request.json()) as Fields | undefined;
@@ -128,7 +133,8 @@ export const INPUT_HANDLING_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'list-drops-description',
-    breaks: 'the list leaves out descriptions (the create answer has them)',
+    breaks: 'stored_as_sent',
+    does: 'the list leaves out descriptions (the create answer has them)',
     caughtBy: ['valid_bodies_stored_as_sent'],
     fake: {
       overrides: [
@@ -140,7 +146,8 @@ export const INPUT_HANDLING_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'trailing-data-ignored',
-    breaks: 'the body is parsed up to the end of its first JSON value and the rest ignored',
+    breaks: 'refused_never_admitted',
+    does: 'the body is parsed up to the end of its first JSON value and the rest ignored',
     caughtBy: ['malformed_json_rejected'],
     fake: onCreate(async (request, next) => {
       const text = await request.text();
@@ -150,7 +157,8 @@ export const INPUT_HANDLING_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'invalid-utf8-replaced',
-    breaks: 'bodies are decoded leniently: bytes that are not UTF-8 become U+FFFD instead of a 400',
+    breaks: 'refused_never_admitted',
+    does: 'bodies are decoded leniently: bytes that are not UTF-8 become U+FFFD instead of a 400',
     caughtBy: ['malformed_json_rejected'],
     fake: onCreate(async (request, next) => {
       const lenient = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true }).decode(await request.bytes());
@@ -159,7 +167,8 @@ export const INPUT_HANDLING_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'deep-nesting-crashes',
-    breaks: 'a body nested more than 1,000 deep overflows a recursive parser: 500',
+    breaks: 'no_server_error',
+    does: 'a body nested more than 1,000 deep overflows a recursive parser: 500',
     caughtBy: ['malformed_json_rejected'],
     fake: onCreate(async (request, next) =>
       nestingDepth(await request.text()) > 1_000
@@ -169,7 +178,8 @@ export const INPUT_HANDLING_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'path-ids-parsed-leniently',
-    breaks: 'petId is read with a lenient number parser: 0x10, 1e3, " 1", 1_000 and other scripts\' digits are ids',
+    breaks: 'invalid_parameters_rejected',
+    does: 'petId is read with a lenient number parser: 0x10, 1e3, " 1", 1_000 and other scripts\' digits are ids',
     caughtBy: ['invalid_parameters_rejected'],
     fake: wrapping((request, next) => {
       const decoded = petIdOf(request);
@@ -179,8 +189,8 @@ export const INPUT_HANDLING_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'long-names-crash',
-    breaks:
-      'a name past 255 code points answers 500 (it overflows a narrower column) instead of 400 like any name past 100',
+    breaks: 'no_server_error',
+    does: 'a name past 255 code points answers 500 (it overflows a narrower column) instead of 400 like any name past 100',
     caughtBy: ['invalid_body_rejected'],
     fake: onCreate(async (request, next) => {
       const name = ((await request.json()) as Fields | undefined)?.name;
@@ -190,7 +200,8 @@ export const INPUT_HANDLING_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'large-ids-refused',
-    breaks: 'petId past 2^53 is refused with 400 (it is parsed as a double), though int64 allows it',
+    breaks: 'valid_parameters_accepted',
+    does: 'petId past 2^53 is refused with 400 (it is parsed as a double), though int64 allows it',
     caughtBy: ['valid_parameters_accepted'],
     fake: wrapping((request, next) => {
       const raw = PET_PATH.exec(request.path)?.[1];
@@ -200,7 +211,8 @@ export const INPUT_HANDLING_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'unknown-id-answers-another-pet',
-    breaks: 'an unknown petId is answered with the first pet instead of 404',
+    breaks: 'valid_parameters_accepted',
+    does: 'an unknown petId is answered with the first pet instead of 404',
     caughtBy: ['valid_parameters_accepted'],
     fake: {
       overrides: [
@@ -213,7 +225,8 @@ export const INPUT_HANDLING_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'query-decoding-crashes',
-    breaks: 'a query string with a malformed percent-escape crashes the service (500)',
+    breaks: 'no_server_error',
+    does: 'a query string with a malformed percent-escape crashes the service (500)',
     caughtBy: ['unknown_query_ignored'],
     fake: wrapping(async (request, next) => {
       try {

@@ -49,7 +49,8 @@ function racing(
 export const PROMISE_MODEL_VARIANTS: BrokenVariant[] = [
   {
     name: 'create-ids-race',
-    breaks: 'creates in flight together are answered with the same id (the id is read, then written)',
+    breaks: 'ids_unique',
+    does: 'creates in flight together are answered with the same id (the id is read, then written)',
     caughtBy: ['concurrent_clients_serialisable'],
     fake: racing(
       (request) => request.method === 'POST' && request.path === '/categories',
@@ -66,8 +67,8 @@ export const PROMISE_MODEL_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'quota-lost-update',
-    breaks:
-      'requests in flight together each read the count before any wrote it: they claim one place, and a burst past the limit is admitted',
+    breaks: 'one_place_per_answer',
+    does: 'requests in flight together each read the count before any wrote it: they claim one place, and a burst past the limit is admitted',
     caughtBy: ['concurrent_clients_serialisable'],
     fake: racing(
       (request) => tokenOf(request) !== undefined && request.method === 'GET',
@@ -89,8 +90,8 @@ export const PROMISE_MODEL_VARIANTS: BrokenVariant[] = [
     const lastHeaders = new Map<string, Answer>();
     return {
       name: 'wrong-method-uncharged',
-      breaks:
-        'a known path with another method is refused (405) before the quota is counted: it costs nothing, and says so',
+      breaks: 'charged_once_per_admitted_request',
+      does: 'a known path with another method is refused (405) before the quota is counted: it costs nothing, and says so',
       caughtBy: ['every_outcome_charged'],
       fake: wrapping(async (request, next) => {
         const token = tokenOf(request);
@@ -113,8 +114,8 @@ export const PROMISE_MODEL_VARIANTS: BrokenVariant[] = [
   })(),
   {
     name: 'reset-a-second-early',
-    breaks:
-      'X-RateLimit-Reset is rounded down: one second before the end of the fixed window (the spec says rounded up)',
+    breaks: 'fixed_utc_windows',
+    does: 'X-RateLimit-Reset is rounded down: one second before the end of the fixed window (the spec says rounded up)',
     caughtBy: ['rate_limit_reset_in_window'],
     fake: wrapping(async (_request, next) => {
       const answer = await next();
@@ -126,7 +127,8 @@ export const PROMISE_MODEL_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'orders-declared-deprecated',
-    breaks: 'GET /store/orders answers with Deprecation and Sunset, though the spec does not mark it deprecated',
+    breaks: 'deprecation_only_where_declared',
+    does: 'GET /store/orders answers with Deprecation and Sunset, though the spec does not mark it deprecated',
     caughtBy: ['list_orders_conforms'],
     fake: wrapping(async (request, next) => {
       const answer = await next();
@@ -139,8 +141,8 @@ export const PROMISE_MODEL_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'categories-newest-first',
-    breaks:
-      'GET /categories lists the newest category first (descending ids), though the spec fixes ascending id order',
+    breaks: 'listed_in_ascending_id_order',
+    does: 'GET /categories lists the newest category first (descending ids), though the spec fixes ascending id order',
     caughtBy: ['list_categories_conforms'],
     fake: {
       overrides: [
@@ -154,8 +156,8 @@ export const PROMISE_MODEL_VARIANTS: BrokenVariant[] = [
     let keyed = 0;
     return {
       name: 'spurious-429',
-      breaks:
-        'every seventh keyed request is answered 429 rate_limit_exceeded though the headers before it announced requests left',
+      breaks: 'no_surprise_rate_limit',
+      does: 'every seventh keyed request is answered 429 rate_limit_exceeded though the headers before it announced requests left',
       caughtBy: ['near_miss_paths_not_found', 'invalid_parameters_rejected'],
       fake: wrapping(async (request, next) => {
         const answer = await next();
@@ -172,8 +174,8 @@ export const PROMISE_MODEL_VARIANTS: BrokenVariant[] = [
   })(),
   {
     name: 'refused-key-charged',
-    breaks:
-      "a request with a key the service refuses (401) is charged to the free key of its client, as a limiter keyed on the client's address rather than on the key does",
+    breaks: 'charged_once_per_admitted_request',
+    does: "a request with a key the service refuses (401) is charged to the free key of its client, as a limiter keyed on the client's address rather than on the key does",
     caughtBy: ['uncharged_requests_cost_nothing'],
     fake: wrapping(async (request, next) => {
       const answer = await next();

@@ -24,7 +24,8 @@ let dayRefusedInMinute: number | undefined;
 export const PROTOCOL_RULE_VARIANTS: BrokenVariant[] = [
   {
     name: 'json-member-repeated',
-    breaks: 'every JSON object answered repeats its first member (RFC 8259 §4; the spec gives each property one value)',
+    breaks: 'json_member_names_unique',
+    does: 'every JSON object answered repeats its first member (RFC 8259 §4; the spec gives each property one value)',
     caughtBy: ['answers_keep_the_protocol'],
     strict: true,
     fake: wrapping(async (_request, next) => {
@@ -35,7 +36,8 @@ export const PROTOCOL_RULE_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'json-with-bom',
-    breaks: 'JSON answers start with a byte order mark (RFC 8259 §8.1: MUST NOT)',
+    breaks: 'json_is_utf8_without_bom',
+    does: 'JSON answers start with a byte order mark (RFC 8259 §8.1: MUST NOT)',
     caughtBy: ['answers_keep_the_protocol'],
     fake: wrapping(async (_request, next) => {
       const answer = await next();
@@ -45,7 +47,8 @@ export const PROTOCOL_RULE_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'json-declared-latin1',
-    breaks: 'JSON answers say charset=iso-8859-1 (RFC 8259 §8.1: JSON is UTF-8)',
+    breaks: 'json_is_utf8_without_bom',
+    does: 'JSON answers say charset=iso-8859-1 (RFC 8259 §8.1: JSON is UTF-8)',
     caughtBy: ['answers_keep_the_protocol'],
     fake: wrapping(async (_request, next) =>
       withHeaders(await next(), (headers) => headers.set('Content-Type', 'application/json; charset=iso-8859-1')),
@@ -53,7 +56,8 @@ export const PROTOCOL_RULE_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'challenge-repeats-realm',
-    breaks: 'the 401 challenge repeats realm (RFC 6750 §3: each attribute at most once)',
+    breaks: 'bearer_challenge_on_401',
+    does: 'the 401 challenge repeats realm (RFC 6750 §3: each attribute at most once)',
     caughtBy: ['answers_keep_the_protocol'],
     fake: wrapping(async (_request, next) =>
       withHeaders(await next(), (headers) => {
@@ -64,8 +68,8 @@ export const PROTOCOL_RULE_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'keyed-answers-public',
-    breaks:
-      'answers to keyed requests say Cache-Control: public, max-age=300 (RFC 9111 §3.5: a shared cache would serve them to other keys)',
+    breaks: 'keyed_answers_not_shared',
+    does: 'answers to keyed requests say Cache-Control: public, max-age=300 (RFC 9111 §3.5: a shared cache would serve them to other keys)',
     caughtBy: ['answers_keep_the_protocol'],
     strict: true,
     fake: wrapping(async (_request, next) =>
@@ -74,7 +78,8 @@ export const PROTOCOL_RULE_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'server-version-in-404',
-    breaks: 'a 404 names the server and its version, as a default error page does (OWASP API8)',
+    breaks: 'no_internals_in_answers',
+    does: 'a 404 names the server and its version, as a default error page does (OWASP API8)',
     caughtBy: ['answers_keep_the_protocol'],
     fake: wrapping(async (_request, next) => {
       const answer = await next();
@@ -84,7 +89,8 @@ export const PROTOCOL_RULE_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'session-cookie-set',
-    breaks: 'successful answers set a session cookie (OWASP API8; RFC 6750 §5.3)',
+    breaks: 'no_cookies',
+    does: 'successful answers set a session cookie (OWASP API8; RFC 6750 §5.3)',
     caughtBy: ['answers_keep_the_protocol'],
     strict: true,
     fake: wrapping(async (_request, next) => {
@@ -96,7 +102,8 @@ export const PROTOCOL_RULE_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'key-echoed-in-401',
-    breaks: 'a 401 for an unknown key repeats the key in its message (OWASP API2, API8)',
+    breaks: 'credential_never_echoed',
+    does: 'a 401 for an unknown key repeats the key in its message (OWASP API2, API8)',
     caughtBy: ['answers_leak_nothing'],
     fake: wrapping(async (request, next) => {
       const answer = await next();
@@ -107,7 +114,8 @@ export const PROTOCOL_RULE_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'stack-trace-in-400',
-    breaks: 'a 400 for a body that is not JSON carries the parser stack trace (OWASP API8)',
+    breaks: 'no_internals_in_answers',
+    does: 'a 400 for a body that is not JSON carries the parser stack trace (OWASP API8)',
     caughtBy: ['answers_leak_nothing'],
     fake: wrapping(async (request, next) => {
       const answer = await next();
@@ -121,7 +129,8 @@ export const PROTOCOL_RULE_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'cors-reflects-any-origin',
-    breaks: 'Access-Control-Allow-Origin repeats whatever Origin came, with Allow-Credentials: true (OWASP API8)',
+    breaks: 'cors_not_open_with_credentials',
+    does: 'Access-Control-Allow-Origin repeats whatever Origin came, with Allow-Credentials: true (OWASP API8)',
     caughtBy: ['answers_leak_nothing'],
     strict: true,
     fake: wrapping(async (request, next) => {
@@ -137,7 +146,8 @@ export const PROTOCOL_RULE_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'lenient-bearer-parsing',
-    breaks: 'any Authorization value holding a known key is accepted: comma lists, auth-params, quotes (RFC 6750 §2.1)',
+    breaks: 'malformed_credentials_refused',
+    does: 'any Authorization value holding a known key is accepted: comma lists, auth-params, quotes (RFC 6750 §2.1)',
     caughtBy: ['malformed_credentials_refused'],
     fake: wrapping((request, next) => {
       const authorization = request.header('authorization') ?? '';
@@ -147,8 +157,8 @@ export const PROTOCOL_RULE_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'key-trimmed-of-unicode-spaces',
-    breaks:
-      'the token is trimmed as JavaScript trims (U+00A0 and other Unicode spaces), so `Bearer <key><U+00A0>` admits a token that is not the one sent (RFC 6750 §2.1: b64token has no such character)',
+    breaks: 'malformed_credentials_refused',
+    does: 'the token is trimmed as JavaScript trims (U+00A0 and other Unicode spaces), so `Bearer <key><U+00A0>` admits a token that is not the one sent (RFC 6750 §2.1: b64token has no such character)',
     caughtBy: ['malformed_credentials_refused', 'invalid_api_key_rejected'],
     fake: wrapping((request, next) => {
       const token = /^Bearer (.+)$/i.exec(request.header('authorization') ?? '')?.[1]?.trim();
@@ -157,7 +167,8 @@ export const PROTOCOL_RULE_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'other-methods-answered-ok',
-    breaks: 'a method the path lacks (PUT, DELETE, PROPFIND, ...) is answered 200 (RFC 9110 §9.1, §15.5.6)',
+    breaks: 'undefined_methods_refused',
+    does: 'a method the path lacks (PUT, DELETE, PROPFIND, ...) is answered 200 (RFC 9110 §9.1, §15.5.6)',
     caughtBy: ['every_method_routed'],
     fake: wrapping(async (request, next) => {
       const answer = await next();
@@ -167,7 +178,8 @@ export const PROTOCOL_RULE_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'head-answers-other-type',
-    breaks: 'HEAD answers 200 as text/plain where GET answers JSON (RFC 9110 §9.3.2)',
+    breaks: 'head_is_get_without_content',
+    does: 'HEAD answers 200 as text/plain where GET answers JSON (RFC 9110 §9.3.2)',
     caughtBy: ['every_method_routed'],
     fake: wrapping(async (request, next) => {
       const answer = await next();
@@ -183,7 +195,8 @@ export const PROTOCOL_RULE_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'etag-never-honoured',
-    breaks: 'reads offer an ETag but If-None-Match with it still answers 200 (RFC 9110 §13.1.2)',
+    breaks: 'if_none_match_honoured',
+    does: 'reads offer an ETag but If-None-Match with it still answers 200 (RFC 9110 §13.1.2)',
     caughtBy: ['conditional_requests_honoured'],
     fake: wrapping(async (request, next) => {
       const answer = await next();
@@ -193,7 +206,8 @@ export const PROTOCOL_RULE_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'not-modified-to-any-tag',
-    breaks: 'any If-None-Match answers 304, even a tag never offered (RFC 9110 §13.1.2)',
+    breaks: 'if_none_match_honoured',
+    does: 'any If-None-Match answers 304, even a tag never offered (RFC 9110 §13.1.2)',
     caughtBy: ['conditional_requests_honoured'],
     fake: wrapping(async (request, next) => {
       const answer = await next();
@@ -203,7 +217,8 @@ export const PROTOCOL_RULE_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'repeated-member-crashes',
-    breaks: 'a body repeating a member name crashes the handler with a 500 (RFC 8259 §4; OWASP API8)',
+    breaks: 'repeated_members_handled',
+    does: 'a body repeating a member name crashes the handler with a 500 (RFC 8259 §4; OWASP API8)',
     caughtBy: ['repeated_members_handled'],
     fake: wrapping(async (request, next) => {
       const answer = await next();
@@ -213,7 +228,8 @@ export const PROTOCOL_RULE_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'day-forgotten-each-minute',
-    breaks: 'a used-up day window admits again in the next minute (the day counter is read per minute)',
+    breaks: 'no_admission_past_the_limit',
+    does: 'a used-up day window admits again in the next minute (the day counter is read per minute)',
     caughtBy: ['both_quota_windows_held'],
     fake: wrapping(async (request, next) => {
       const answer = await next();
@@ -242,8 +258,8 @@ export const PROTOCOL_RULE_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'schema-errors-as-422',
-    breaks:
-      "a body or parameter that breaks its schema is answered 422 (a framework default, FastAPI's among them), not 400 invalid_request as the spec says",
+    breaks: 'earliest_refusal_answered',
+    does: "a body or parameter that breaks its schema is answered 422 (a framework default, FastAPI's among them), not 400 invalid_request as the spec says",
     caughtBy: ['error_messages_name_the_field', 'invalid_body_rejected'],
     fake: wrapping(async (_request, next) => {
       const answer = await next();
@@ -253,7 +269,8 @@ export const PROTOCOL_RULE_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'etag-unquoted',
-    breaks: 'reads offer an ETag that is not an entity-tag (no quotes: RFC 9110 §8.8.3)',
+    breaks: 'entity_tag_syntax',
+    does: 'reads offer an ETag that is not an entity-tag (no quotes: RFC 9110 §8.8.3)',
     caughtBy: ['conditional_requests_honoured'],
     fake: wrapping(async (request, next) => {
       const answer = await next();
@@ -263,7 +280,8 @@ export const PROTOCOL_RULE_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'last-modified-in-the-future',
-    breaks: 'reads say Last-Modified a day after their Date (RFC 9110 §8.8.2: never later than the message)',
+    breaks: 'last_modified_syntax',
+    does: 'reads say Last-Modified a day after their Date (RFC 9110 §8.8.2: never later than the message)',
     caughtBy: ['conditional_requests_honoured'],
     fake: wrapping(async (request, next) => {
       const answer = await next();

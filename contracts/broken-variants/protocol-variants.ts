@@ -12,7 +12,8 @@ const withAuthorization = (authorization: string | null) => ({ headers: { Author
 export const PROTOCOL_VARIANTS: BrokenVariant[] = [
   {
     name: 'key-prefix-accepted',
-    breaks: 'a token that starts with a valid key is accepted (the key is compared with startsWith)',
+    breaks: 'invalid_api_key_rejected',
+    does: 'a token that starts with a valid key is accepted (the key is compared with startsWith)',
     caughtBy: ['invalid_api_key_rejected'],
     fake: wrapping((request, next) => {
       const token = tokenOf(request);
@@ -25,7 +26,8 @@ export const PROTOCOL_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'key-case-folded',
-    breaks: 'keys are compared case-insensitively',
+    breaks: 'invalid_api_key_rejected',
+    does: 'keys are compared case-insensitively',
     caughtBy: ['invalid_api_key_rejected'],
     fake: wrapping((request, next) => {
       const token = tokenOf(request);
@@ -38,7 +40,8 @@ export const PROTOCOL_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'auth-scheme-case-sensitive',
-    breaks: 'only "Bearer" with a capital B is read; "bearer <key>" counts as no key (RFC 9110 §11.1)',
+    breaks: 'equivalent_reads_answered_alike',
+    does: 'only "Bearer" with a capital B is read; "bearer <key>" counts as no key (RFC 9110 §11.1)',
     caughtBy: ['equivalent_reads_answered_alike', 'equivalent_writes_answered_alike'],
     fake: wrapping((request, next) => {
       const authorization = request.header('authorization');
@@ -47,7 +50,8 @@ export const PROTOCOL_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'charset-parameter-refused',
-    breaks: 'Content-Type must be exactly "application/json": a charset parameter or other case gets 415',
+    breaks: 'earliest_refusal_answered',
+    does: 'Content-Type must be exactly "application/json": a charset parameter or other case gets 415',
     caughtBy: ['equivalent_writes_answered_alike'],
     fake: onCreate(async (request, next) => {
       const contentType = request.header('content-type');
@@ -57,7 +61,8 @@ export const PROTOCOL_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'json-read-by-pattern',
-    breaks: 'fields are pulled out of the body text with a pattern, so \\u escapes are stored undecoded',
+    breaks: 'equivalent_writes_answered_alike',
+    does: 'fields are pulled out of the body text with a pattern, so \\u escapes are stored undecoded',
     caughtBy: ['equivalent_writes_answered_alike'],
     fake: onCreate(async (request, next) => {
       const text = await request.text();
@@ -70,7 +75,8 @@ export const PROTOCOL_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'accept-must-be-exact',
-    breaks: 'any Accept other than exactly "application/json" (none, */*, a list) gets 406',
+    breaks: 'equivalent_reads_answered_alike',
+    does: 'any Accept other than exactly "application/json" (none, */*, a list) gets 406',
     caughtBy: ['equivalent_reads_answered_alike'],
     // 406 is outside the fake's catalogue on purpose: this broken service invents its own error.
     fake: wrapping(async (request, next) =>
@@ -85,7 +91,8 @@ export const PROTOCOL_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'percent-encoded-ids-refused',
-    breaks: 'a percent-encoded petId (/pets/%31) is refused with 400 instead of read as /pets/1',
+    breaks: 'equivalent_reads_answered_alike',
+    does: 'a percent-encoded petId (/pets/%31) is refused with 400 instead of read as /pets/1',
     caughtBy: ['equivalent_reads_answered_alike'],
     fake: wrapping((request, next) =>
       next(/^\/pets\/[^/]*%/.test(request.path) ? { path: '/pets/not-decoded' } : undefined),
@@ -93,8 +100,8 @@ export const PROTOCOL_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'lenient-path-matching',
-    breaks:
-      'paths are matched like a lenient router: any letter case, a trailing slash, empty segments and encoded slashes reach the operation',
+    breaks: 'refused_never_admitted',
+    does: 'paths are matched like a lenient router: any letter case, a trailing slash, empty segments and encoded slashes reach the operation',
     caughtBy: ['near_miss_paths_not_found'],
     fake: wrapping((request, next) => {
       const lenient = request.path
@@ -107,7 +114,8 @@ export const PROTOCOL_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'not-found-before-auth',
-    breaks: 'an unknown path is answered 404 before the key is checked',
+    breaks: 'earliest_refusal_answered',
+    does: 'an unknown path is answered 404 before the key is checked',
     caughtBy: ['evaluation_order_reads', 'evaluation_order_writes'],
     fake: wrapping((request, next) =>
       next(hasValidKey(request) || onSpecPath(request) ? undefined : withAuthorization('Bearer enterprise-test-key')),
@@ -115,7 +123,8 @@ export const PROTOCOL_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'validation-before-auth',
-    breaks: 'a write body is validated before the key is checked: an invalid body without a key gets 400, not 401',
+    breaks: 'earliest_refusal_answered',
+    does: 'a write body is validated before the key is checked: an invalid body without a key gets 400, not 401',
     caughtBy: ['evaluation_order_writes'],
     fake: wrapping(async (request, next) => {
       if (!isCreate(request) || hasValidKey(request)) return next();

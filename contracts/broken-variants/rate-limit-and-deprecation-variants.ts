@@ -5,7 +5,8 @@ import { codeOf, headerOf, withHeaders, withJson, wrapping, type BrokenVariant }
 export const RATE_LIMIT_AND_DEPRECATION_VARIANTS: BrokenVariant[] = [
   {
     name: 'remaining-not-decreasing',
-    breaks: 'X-RateLimit-Remaining stays at Limit - 1 whatever the count',
+    breaks: 'charged_once_per_admitted_request',
+    does: 'X-RateLimit-Remaining stays at Limit - 1 whatever the count',
     caughtBy: ['rate_limit_remaining_decreases'],
     fake: wrapping(async (_request, next) => {
       const answer = await next();
@@ -16,7 +17,8 @@ export const RATE_LIMIT_AND_DEPRECATION_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'reset-in-milliseconds',
-    breaks: 'X-RateLimit-Reset is sent in epoch milliseconds, not seconds',
+    breaks: 'fixed_utc_windows',
+    does: 'X-RateLimit-Reset is sent in epoch milliseconds, not seconds',
     caughtBy: ['rate_limit_reset_in_window'],
     fake: wrapping(async (_request, next) => {
       const answer = await next();
@@ -28,7 +30,8 @@ export const RATE_LIMIT_AND_DEPRECATION_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'retry-after-missing',
-    breaks: 'a 429 carries no Retry-After',
+    breaks: 'fixed_utc_windows',
+    does: 'a 429 carries no Retry-After',
     caughtBy: ['rate_limit_exceeded_answer'],
     fake: wrapping(async (_request, next) => {
       const answer = await next();
@@ -37,7 +40,8 @@ export const RATE_LIMIT_AND_DEPRECATION_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'retry-after-rounded-down',
-    breaks: 'Retry-After is one second short of the end of the window (rounded down, not up)',
+    breaks: 'quota_window_rolls_over',
+    does: 'Retry-After is one second short of the end of the window (rounded down, not up)',
     caughtBy: ['quota_window_rolls_over'],
     fake: wrapping(async (_request, next) => {
       const answer = await next();
@@ -48,7 +52,8 @@ export const RATE_LIMIT_AND_DEPRECATION_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'ban-reported-as-rate-limit',
-    breaks: 'a banned key is answered rate_limit_exceeded, so the ban is never announced',
+    breaks: 'fixed_utc_windows',
+    does: 'a banned key is answered rate_limit_exceeded, so the ban is never announced',
     caughtBy: ['ban_after_repeated_rejections'],
     fake: wrapping(async (_request, next) => {
       const answer = await next();
@@ -58,7 +63,8 @@ export const RATE_LIMIT_AND_DEPRECATION_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'deprecation-header-missing',
-    breaks: 'GET /pets/{petId} answers without the Deprecation header',
+    breaks: 'deprecation_headers_as_declared',
+    does: 'GET /pets/{petId} answers without the Deprecation header',
     caughtBy: ['deprecation_headers'],
     fake: wrapping(async (request, next) => {
       const answer = await next();
@@ -69,7 +75,8 @@ export const RATE_LIMIT_AND_DEPRECATION_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'alive-after-sunset',
-    breaks: 'GET /pets/{petId} still answers 200 after its Sunset date',
+    breaks: 'sunset_answers_gone',
+    does: 'GET /pets/{petId} still answers 200 after its Sunset date',
     caughtBy: ['sunset_answers_gone'],
     fake: {
       overrides: [

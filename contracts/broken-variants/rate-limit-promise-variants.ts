@@ -68,25 +68,29 @@ const rejectionNamesTheNextMinute: BrokenConfiguration = wrapping(async (_reques
 export const RATE_LIMIT_PROMISE_VARIANTS: BrokenVariant[] = [
   {
     name: 'remaining-one-too-many',
-    breaks: 'X-RateLimit-Remaining announces one request more than the service admits',
+    breaks: 'no_surprise_rate_limit',
+    does: 'X-RateLimit-Remaining announces one request more than the service admits',
     caughtBy: ['rate_limit_promises_kept'],
     fake: announcing((remaining) => remaining + 1),
   },
   {
     name: 'remaining-three-short',
-    breaks: 'X-RateLimit-Remaining announces three fewer than the service admits (0 while three more get in)',
+    breaks: 'no_admission_past_the_limit',
+    does: 'X-RateLimit-Remaining announces three fewer than the service admits (0 while three more get in)',
     caughtBy: ['rate_limit_promises_kept'],
     fake: announcing((remaining) => remaining - 3),
   },
   {
     name: 'errors-shown-uncharged',
-    breaks: 'a 400 or 404 costs one request, but its X-RateLimit-Remaining is the count before it',
+    breaks: 'charged_once_per_admitted_request',
+    does: 'a 400 or 404 costs one request, but its X-RateLimit-Remaining is the count before it',
     caughtBy: ['rate_limit_promises_kept'],
     fake: announcing((remaining, status) => (status === 400 || status === 404 ? remaining + 1 : remaining)),
   },
   {
     name: 'reset-slides',
-    breaks: 'X-RateLimit-Reset is always 60 s after the request (a sliding promise), not the end of the fixed window',
+    breaks: 'fixed_utc_windows',
+    does: 'X-RateLimit-Reset is always 60 s after the request (a sliding promise), not the end of the fixed window',
     caughtBy: ['rate_limit_promises_kept'],
     fake: wrapping(async (_request, next) => {
       const answer = await next();
@@ -99,28 +103,29 @@ export const RATE_LIMIT_PROMISE_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'retry-after-into-the-day',
-    breaks:
-      "a 429 of the used-up minute window describes the day window (its Reset, Limit and a Retry-After to the day's end), which earlier answers show has requests left",
+    breaks: 'no_surprise_rate_limit',
+    does: "a 429 of the used-up minute window describes the day window (its Reset, Limit and a Retry-After to the day's end), which earlier answers show has requests left",
     caughtBy: ['rate_limit_promises_kept'],
     fake: retryAfterIntoTheDay,
   },
   {
     name: 'rejection-names-the-next-minute',
-    breaks:
-      "a 429 of the used-up minute window names the next minute's end (X-RateLimit-Reset and Retry-After a minute late)",
+    breaks: 'fixed_utc_windows',
+    does: "a 429 of the used-up minute window names the next minute's end (X-RateLimit-Reset and Retry-After a minute late)",
     caughtBy: ['quota_window_rolls_over'],
     fake: rejectionNamesTheNextMinute,
   },
   {
     name: 'limit-of-the-day',
-    breaks: "answers describing the minute window carry the day window's X-RateLimit-Limit",
+    breaks: 'fixed_utc_windows',
+    does: "answers describing the minute window carry the day window's X-RateLimit-Limit",
     caughtBy: ['rate_limit_promises_kept'],
     fake: limitOfTheDay,
   },
   {
     name: 'quota-after-validation',
-    breaks:
-      'past the limit, a request that fails validation is answered 400 instead of 429 (validation runs before the quota)',
+    breaks: 'no_admission_past_the_limit',
+    does: 'past the limit, a request that fails validation is answered 400 instead of 429 (validation runs before the quota)',
     caughtBy: ['rate_limit_promises_kept'],
     fake: wrapping(async (request, next) => {
       const answer = await next();

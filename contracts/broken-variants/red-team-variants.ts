@@ -1,23 +1,8 @@
 import type { Answer } from '../../mocks/handlers/api-call.js';
 import { override } from '../../mocks/handlers/typed-override.js';
-import { onSpecPath, textAnswer, tokenOf, withHeaders, wrapping, type BrokenVariant } from './variant.js';
+import { headAsGet, onSpecPath, textAnswer, tokenOf, withHeaders, wrapping, type BrokenVariant } from './variant.js';
 
 const KNOWN_KEYS = ['free-test-key', 'pro-test-key', 'business-test-key', 'enterprise-test-key'];
-
-/** A HEAD answered as its GET would be, from the fake's 405 (same guard headers), less the fields `drop` names. */
-function headAsGet(drop: RegExp) {
-  return wrapping(async (request, next) => {
-    const answer = await next();
-    if (request.method !== 'HEAD' || !onSpecPath(request) || answer.status !== 405) return answer;
-    const kept = Object.entries(answer.headers).filter(([name]) => !/^allow$/i.test(name) && !drop.test(name));
-    return {
-      status: 200,
-      headers: { ...Object.fromEntries(kept), 'Content-Type': 'application/json' },
-      body: undefined,
-      rawBody: '',
-    };
-  });
-}
 
 /** The fake with the bearer token rewritten before it is checked: what a lenient key comparison lets in. */
 function keyNormalised(normalise: (token: string) => string) {
@@ -41,8 +26,8 @@ const hasContent = (answer: Answer) => answer.body !== undefined || answer.rawBo
 export const RED_TEAM_VARIANTS: BrokenVariant[] = [
   {
     name: 'content-type-sent-twice',
-    breaks:
-      'answers carry two Content-Type fields, the first with charset (a framework and a middleware each set one): no media type (RFC 9110 §8.3, §5.3)',
+    breaks: 'content_type_syntax',
+    does: 'answers carry two Content-Type fields, the first with charset (a framework and a middleware each set one): no media type (RFC 9110 §8.3, §5.3)',
     caughtBy: ['answers_keep_the_protocol'],
     fake: wrapping(async (_request, next) => {
       const answer = await next();
@@ -55,7 +40,8 @@ export const RED_TEAM_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'date-in-iso-format',
-    breaks: 'Date is an ISO 8601 timestamp, not an IMF-fixdate (RFC 9110 §5.6.7, §6.6.1)',
+    breaks: 'date_on_answers',
+    does: 'Date is an ISO 8601 timestamp, not an IMF-fixdate (RFC 9110 §5.6.7, §6.6.1)',
     caughtBy: ['answers_keep_the_protocol'],
     fake: wrapping(async (_request, next) =>
       withHeaders(await next(), (headers) => headers.set('Date', new Date().toISOString())),
@@ -63,7 +49,8 @@ export const RED_TEAM_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'server-header-versioned',
-    breaks: 'every answer says Server: nginx/1.25.3, the version an attacker looks flaws up by (OWASP API8)',
+    breaks: 'server_version_hidden',
+    does: 'every answer says Server: nginx/1.25.3, the version an attacker looks flaws up by (OWASP API8)',
     caughtBy: ['answers_keep_the_protocol'],
     strict: true,
     fake: wrapping(async (_request, next) =>
@@ -72,7 +59,8 @@ export const RED_TEAM_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'location-on-another-host',
-    breaks: 'a 201 says Location: on another host, which no client should follow to find the record (RFC 9110 §15.3.2)',
+    breaks: 'location_names_this_interface',
+    does: 'a 201 says Location: on another host, which no client should follow to find the record (RFC 9110 §15.3.2)',
     caughtBy: ['create_category_conforms'],
     strict: true,
     fake: wrapping(async (_request, next) => {
@@ -84,8 +72,8 @@ export const RED_TEAM_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'trace-echoes-request',
-    breaks:
-      'TRACE is answered 200 with the request echoed back, Authorization included (RFC 9110 §9.3.8: a key any page that can send TRACE then reads; the spec answers 405)',
+    breaks: 'refused_never_admitted',
+    does: 'TRACE is answered 200 with the request echoed back, Authorization included (RFC 9110 §9.3.8: a key any page that can send TRACE then reads; the spec answers 405)',
     caughtBy: ['every_method_routed'],
     fake: wrapping(async (request, next) => {
       if (request.method !== 'TRACE') return next();
@@ -95,7 +83,8 @@ export const RED_TEAM_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'allow-lists-head',
-    breaks: 'Allow lists HEAD (and OPTIONS) where HEAD answers 405 (RFC 9110 §10.2.1: Allow lists supported methods)',
+    breaks: 'allow_lists_the_methods',
+    does: 'Allow lists HEAD (and OPTIONS) where HEAD answers 405 (RFC 9110 §10.2.1: Allow lists supported methods)',
     caughtBy: ['every_method_routed'],
     fake: wrapping(async (_request, next) =>
       withHeaders(await next(), (headers) => {
@@ -106,14 +95,16 @@ export const RED_TEAM_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'head-without-rate-limit',
-    breaks: 'HEAD is answered as its GET without content, but without the X-RateLimit-* the spec puts on every answer',
+    breaks: 'head_is_get_without_content',
+    does: 'HEAD is answered as its GET without content, but without the X-RateLimit-* the spec puts on every answer',
     caughtBy: ['every_method_routed'],
     fake: headAsGet(/^x-ratelimit-/i),
   },
+
   {
     name: 'method-override-honoured',
-    breaks:
-      'a GET naming another method in X-HTTP-Method-Override (or X-HTTP-Method, X-Method-Override, _method) is routed as that method (OWASP API5)',
+    breaks: 'earliest_refusal_answered',
+    does: 'a GET naming another method in X-HTTP-Method-Override (or X-HTTP-Method, X-Method-Override, _method) is routed as that method (OWASP API5)',
     caughtBy: ['every_method_routed'],
     fake: wrapping(async (request, next) => {
       const named = request.header('x-http-method-override') ?? request.query.get('_method');
@@ -129,7 +120,8 @@ export const RED_TEAM_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'cors-trusts-null-origin',
-    breaks: 'Origin: null (a sandboxed iframe, any page can send it) is granted CORS with credentials (OWASP API8)',
+    breaks: 'cors_not_open_with_credentials',
+    does: 'Origin: null (a sandboxed iframe, any page can send it) is granted CORS with credentials (OWASP API8)',
     caughtBy: ['answers_leak_nothing'],
     strict: true,
     fake: wrapping(async (request, next) => {
@@ -144,7 +136,8 @@ export const RED_TEAM_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'html-errors-for-browsers',
-    breaks: 'errors asked for by a browser (Accept: text/html first) are an HTML page, not the spec’s Error',
+    breaks: 'errors_are_error_bodies',
+    does: 'errors asked for by a browser (Accept: text/html first) are an HTML page, not the spec’s Error',
     caughtBy: ['answers_keep_the_protocol'],
     fake: wrapping(async (request, next) => {
       const answer = await next();
@@ -160,8 +153,8 @@ export const RED_TEAM_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'debug-routes-open',
-    breaks:
-      'GET /v1/debug (and /actuator, /metrics) answers the service’s internals to any customer key (OWASP API5, API9)',
+    breaks: 'refused_never_admitted',
+    does: 'GET /v1/debug (and /actuator, /metrics) answers the service’s internals to any customer key (OWASP API5, API9)',
     caughtBy: ['undeclared_routes_refused'],
     fake: wrapping(async (request, next) => {
       const answer = await next();
@@ -172,13 +165,15 @@ export const RED_TEAM_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'key-padding-stripped',
-    breaks: 'the key is compared after stripping base64 "=" padding, so `<key>==` is accepted (RFC 6750 §2.1)',
+    breaks: 'invalid_api_key_rejected',
+    does: 'the key is compared after stripping base64 "=" padding, so `<key>==` is accepted (RFC 6750 §2.1)',
     caughtBy: ['invalid_api_key_rejected'],
     fake: keyNormalised((token) => token.replace(/=+$/, '')),
   },
   {
     name: 'long-credential-crashes',
-    breaks: 'a credential over 1,000 characters crashes the key lookup with a 500 (OWASP API4)',
+    breaks: 'no_server_error',
+    does: 'a credential over 1,000 characters crashes the key lookup with a 500 (OWASP API4)',
     caughtBy: ['invalid_api_key_rejected'],
     fake: wrapping(async (request, next) =>
       (request.header('authorization') ?? '').length > 1_000
@@ -188,8 +183,8 @@ export const RED_TEAM_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'key-read-from-form-body',
-    breaks:
-      'without Authorization, a form body access_token= (RFC 6750 §2.2) is read as the key; the spec declares only the header',
+    breaks: 'earliest_refusal_answered',
+    does: 'without Authorization, a form body access_token= (RFC 6750 §2.2) is read as the key; the spec declares only the header',
     caughtBy: ['create_requires_api_key'],
     fake: wrapping(async (request, next) => {
       if (request.header('authorization') !== null) return next();
@@ -199,8 +194,8 @@ export const RED_TEAM_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'if-none-match-star-ignored',
-    breaks:
-      'reads offer an ETag and honour it, but If-None-Match: * answers 200 (RFC 9110 §13.1.2: * matches any representation)',
+    breaks: 'if_none_match_honoured',
+    does: 'reads offer an ETag and honour it, but If-None-Match: * answers 200 (RFC 9110 §13.1.2: * matches any representation)',
     caughtBy: ['conditional_requests_honoured'],
     fake: wrapping(async (request, next) => {
       const answer = await next();
@@ -214,8 +209,8 @@ export const RED_TEAM_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'anonymous-401-cached-for-all',
-    breaks:
-      'a 401 to a request without a key says Cache-Control: public, max-age=3600 and no Vary: Authorization: a shared cache hands it to every keyed client (RFC 9111 §4.1)',
+    breaks: 'storable_answers_vary_by_credential',
+    does: 'a 401 to a request without a key says Cache-Control: public, max-age=3600 and no Vary: Authorization: a shared cache hands it to every keyed client (RFC 9111 §4.1)',
     caughtBy: ['missing_api_key_rejected'],
     strict: true,
     fake: wrapping(async (request, next) => {
@@ -227,8 +222,8 @@ export const RED_TEAM_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'preflight-allows-headers-star',
-    breaks:
-      'a preflight answers Access-Control-Allow-Headers: *, which never covers Authorization: no browser can send the key (Fetch standard)',
+    breaks: 'cors_lets_the_key_through',
+    does: 'a preflight answers Access-Control-Allow-Headers: *, which never covers Authorization: no browser can send the key (Fetch standard)',
     caughtBy: ['every_method_routed'],
     strict: true,
     fake: wrapping(async (request, next) => {
@@ -240,8 +235,8 @@ export const RED_TEAM_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'key-guessing-unthrottled',
-    breaks:
-      'past the window of unauthenticated requests, unknown keys still get 401, never 429: a client can guess keys without limit (OWASP API2)',
+    breaks: 'guessing_throttled',
+    does: 'past the window of unauthenticated requests, unknown keys still get 401, never 429: a client can guess keys without limit (OWASP API2)',
     caughtBy: ['key_guessing_throttled'],
     strict: true,
     fake: wrapping(async (request, next) => {
@@ -261,8 +256,8 @@ export const RED_TEAM_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'not-modified-since-anything',
-    breaks:
-      'any If-Modified-Since answers 304, a date from 1994 too, though reads offer no Last-Modified (RFC 9110 §13.1.3)',
+    breaks: 'not_modified_only_when_unchanged',
+    does: 'any If-Modified-Since answers 304, a date from 1994 too, though reads offer no Last-Modified (RFC 9110 §13.1.3)',
     caughtBy: ['conditional_requests_honoured'],
     fake: wrapping(async (request, next) => {
       const answer = await next();
@@ -273,8 +268,8 @@ export const RED_TEAM_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'id-mass-assigned',
-    breaks:
-      'a create carrying id is stored under that id (the field stripped before validation, set after): mass assignment (OWASP API3)',
+    breaks: 'no_mass_assignment',
+    does: 'a create carrying id is stored under that id (the field stripped before validation, set after): mass assignment (OWASP API3)',
     caughtBy: ['server_fields_not_assignable'],
     fake: {
       overrides: [

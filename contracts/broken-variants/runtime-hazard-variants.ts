@@ -52,8 +52,8 @@ function depthOf(text: string): number {
 export const RUNTIME_HAZARD_VARIANTS: BrokenVariant[] = [
   {
     name: 'body-copied-by-assignment',
-    breaks:
-      "the body is copied with Object.assign before validation: a __proto__ member sets the copy's prototype and vanishes (the schema break is stored, 201), and members sent only inside __proto__ are read through it",
+    breaks: 'refused_never_admitted',
+    does: "the body is copied with Object.assign before validation: a __proto__ member sets the copy's prototype and vanishes (the schema break is stored, 201), and members sent only inside __proto__ are read through it",
     caughtBy: ['runtime_hazards_answered'],
     fake: creatingFrom((_text, parsed) => {
       if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return parsed;
@@ -64,8 +64,8 @@ export const RUNTIME_HAZARD_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'lone-surrogate-fails',
-    breaks:
-      'a string holding a lone surrogate (a JSON escape RFC 8259 allows) makes the service fail with 500, as a strict UTF-8 encoder does',
+    breaks: 'no_server_error',
+    does: 'a string holding a lone surrogate (a JSON escape RFC 8259 allows) makes the service fail with 500, as a strict UTF-8 encoder does',
     caughtBy: ['runtime_hazards_answered'],
     fake: creatingFrom((_text, parsed) => {
       const name = (parsed as Fields | null)?.name;
@@ -75,8 +75,8 @@ export const RUNTIME_HAZARD_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'lone-surrogate-replaced',
-    breaks:
-      "a lone surrogate is stored as U+FFFD, as Go's encoding/json does: the record is answered 201 but holds another string than the one sent",
+    breaks: 'stored_as_sent',
+    does: "a lone surrogate is stored as U+FFFD, as Go's encoding/json does: the record is answered 201 but holds another string than the one sent",
     caughtBy: ['runtime_hazards_answered'],
     fake: creatingFrom((_text, parsed) => {
       const name = (parsed as Fields | null)?.name;
@@ -86,8 +86,8 @@ export const RUNTIME_HAZARD_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'format-characters-refused',
-    breaks:
-      'a string holding a line separator (U+2028), a byte-order mark or a right-to-left override is refused with 400, though the spec lets a service refuse only NUL, lone surrogates and noncharacters: every other string is stored exactly as sent',
+    breaks: 'runtime_hazards_answered',
+    does: 'a string holding a line separator (U+2028), a byte-order mark or a right-to-left override is refused with 400, though the spec lets a service refuse only NUL, lone surrogates and noncharacters: every other string is stored exactly as sent',
     caughtBy: ['runtime_hazards_answered'],
     fake: onCreate(async (request, next) => {
       const name = ((await request.json()) as Fields | undefined)?.name;
@@ -98,8 +98,8 @@ export const RUNTIME_HAZARD_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'deep-nesting-fails',
-    breaks:
-      "a body nested more than 1,000 deep makes the service fail with 500, as a recursive parser with Python's default limit does",
+    breaks: 'no_server_error',
+    does: "a body nested more than 1,000 deep makes the service fail with 500, as a recursive parser with Python's default limit does",
     caughtBy: ['runtime_hazards_answered'],
     fake: creatingFrom((text, parsed) => {
       if (depthOf(text) > 1_000) throw new RangeError('maximum recursion depth exceeded');

@@ -21,8 +21,8 @@ const FRENCH_CODES: Record<string, string> = {
 export const SURROUNDING_VARIANTS: BrokenVariant[] = [
   {
     name: 'internal-address-admitted',
-    breaks:
-      'a request without a key whose X-Forwarded-For (or X-Real-IP, Forwarded, ...) names a loopback or private address is served, as internal traffic, with the free key',
+    breaks: 'undeclared_elements_change_nothing',
+    does: 'a request without a key whose X-Forwarded-For (or X-Real-IP, Forwarded, ...) names a loopback or private address is served, as internal traffic, with the free key',
     caughtBy: ['undeclared_surroundings_ignored'],
     fake: wrapping((request, next) =>
       request.header('authorization') === null && claimsInternal(request)
@@ -32,8 +32,8 @@ export const SURROUNDING_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'internal-address-uncharged',
-    breaks:
-      'a keyed request whose X-Forwarded-For (or X-Real-IP, Forwarded, ...) names a loopback or private address is not charged: its X-RateLimit-Remaining is the count before it',
+    breaks: 'charged_once_per_admitted_request',
+    does: 'a keyed request whose X-Forwarded-For (or X-Real-IP, Forwarded, ...) names a loopback or private address is not charged: its X-RateLimit-Remaining is the count before it',
     caughtBy: ['undeclared_surroundings_ignored'],
     fake: wrapping(async (request, next) => {
       const answer = await next();
@@ -44,7 +44,8 @@ export const SURROUNDING_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'original-url-rewrites',
-    breaks: "X-Original-URL and X-Rewrite-URL replace the request line's path (as IIS rewrite modules do)",
+    breaks: 'undeclared_elements_change_nothing',
+    does: "X-Original-URL and X-Rewrite-URL replace the request line's path (as IIS rewrite modules do)",
     caughtBy: ['undeclared_surroundings_ignored'],
     fake: wrapping((request, next) => {
       const rewritten = request.header('x-original-url') ?? request.header('x-rewrite-url');
@@ -53,7 +54,8 @@ export const SURROUNDING_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'codes-follow-accept-language',
-    breaks: 'the machine-readable Error code is translated for a client whose Accept-Language prefers French',
+    breaks: 'undeclared_elements_change_nothing',
+    does: 'the machine-readable Error code is translated for a client whose Accept-Language prefers French',
     caughtBy: ['undeclared_surroundings_ignored'],
     fake: wrapping(async (request, next) => {
       const answer = await next();
@@ -65,8 +67,8 @@ export const SURROUNDING_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'jsonp-callback',
-    breaks:
-      'a callback query parameter turns the JSON answer into JavaScript (JSONP): callback(...) as application/javascript',
+    breaks: 'undeclared_elements_change_nothing',
+    does: 'a callback query parameter turns the JSON answer into JavaScript (JSONP): callback(...) as application/javascript',
     caughtBy: ['undeclared_surroundings_ignored'],
     fake: wrapping(async (request, next) => {
       const answer = await next();
@@ -82,8 +84,8 @@ export const SURROUNDING_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'chunked-body-refused',
-    breaks:
-      'a body sent in chunks (no Content-Length) is read as empty and refused with 400, though every HTTP/1.1 recipient must parse chunked framing (RFC 9112 §7.1)',
+    breaks: 'required_forms_accepted',
+    does: 'a body sent in chunks (no Content-Length) is read as empty and refused with 400, though every HTTP/1.1 recipient must parse chunked framing (RFC 9112 §7.1)',
     caughtBy: ['undeclared_surroundings_ignored'],
     fake: wrapping((request, next) => {
       if (!/chunked/i.test(request.header('transfer-encoding') ?? '')) return next();

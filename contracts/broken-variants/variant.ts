@@ -1,4 +1,6 @@
 import type { FakeOptions } from '../../mocks/fake.js';
+import type { ContractId } from '../checks/check.js';
+import type { CheckName } from '../core/contract-ids.js';
 import type { Answer } from '../../mocks/handlers/api-call.js';
 import type { OverrideRequest, RequestChanges } from '../../mocks/handlers/overrides.js';
 import { override } from '../../mocks/handlers/typed-override.js';
@@ -7,14 +9,20 @@ import { override } from '../../mocks/handlers/typed-override.js';
  * A fake broken in exactly one rule, and the checks that must catch it. The break is configuration a
  * user could write (`FakeOptions`: keys, ban policy, clock, faults, overrides...), so the variant runs on
  * the very pipeline users run, in any host.
- * @example { name: 'retry-after-missing', breaks: 'a 429 carries no Retry-After', caughtBy: [...], fake: wrapping(...) }
+ * @example { name: 'retry-after-missing', breaks: 'rate_limit_exceeded_answer', does: 'a 429 carries no Retry-After', caughtBy: [...], fake: wrapping(...) }
  */
 export interface BrokenVariant {
   name: string;
-  /** The one rule of the spec or of the design (docs/explanation/design.md) the variant breaks. */
-  breaks: string;
+  /**
+   * The id of what it breaks: a rule of the table or a promise of the model, or, where neither states
+   * it, the check whose own expectation it breaks. The variant is caught only when a finding with this
+   * id appears (broken-variants.test.ts): a check failing for another reason proves nothing.
+   */
+  breaks: ContractId;
+  /** What the variant does, in words: the one thing of the spec or the design (docs/explanation/design.md) it gets wrong. */
+  does: string;
   /** Checks that must fail on this variant (others may fail too, as a consequence). */
-  caughtBy: string[];
+  caughtBy: CheckName[];
   /**
    * The rule it breaks is a SHOULD (an RFC's SHOULD, OWASP hardening, a "may" of the spec): the checks
    * fail under `--strict`, and a default run passes them with a warning.
@@ -81,4 +89,22 @@ export function textAnswer(status: number, text: string, contentType: string, he
 /** The code of an answer's `Error` body, if it has one. */
 export function codeOf(answer: Answer): unknown {
   return (answer.body as { code?: unknown } | undefined)?.code;
+}
+
+/**
+ * A HEAD answered as its GET would be, from the fake's 405 (same guard headers), less the fields `drop`
+ * names, on the paths `on` takes (the 405 lacks what an operation adds, such as `Deprecation`).
+ */
+export function headAsGet(drop: RegExp, on: (request: OverrideRequest) => boolean = onSpecPath) {
+  return wrapping(async (request, next) => {
+    const answer = await next();
+    if (request.method !== 'HEAD' || !on(request) || answer.status !== 405) return answer;
+    const kept = Object.entries(answer.headers).filter(([name]) => !/^allow$/i.test(name) && !drop.test(name));
+    return {
+      status: 200,
+      headers: { ...Object.fromEntries(kept), 'Content-Type': 'application/json' },
+      body: undefined,
+      rawBody: '',
+    };
+  });
 }

@@ -26,6 +26,7 @@ function serverOwnedFields(model: OperationModel): Array<[string, JsonSchema]> {
 /** Every write carrying a field only the service sets, with a valid value, is refused and stores nothing. */
 export const serverFieldsNotAssignable: Check = {
   name: 'server_fields_not_assignable',
+  holds: 'no_mass_assignment',
   verifies:
     'every write (from the spec) whose body adds a field only the service sets (a property of its answer the request schema lacks, such as id), with a valid value, answers 400 invalid_request and stores nothing (OWASP API3)',
   needs: ['writes'],

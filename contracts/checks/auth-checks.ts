@@ -5,6 +5,7 @@ import { errorCodeOf, headerOf, type ContractRequest, type Exchange, type Reques
 import type { Check, CheckContext } from './check.js';
 import { expectConforms, expectErrorBody, expectStatus, expectThat } from './expectations.js';
 import { isBearerCredential } from '../rules/http-grammar.js';
+import { underRule } from './rule-reports.js';
 
 function expectBearerChallenge(exchange: Exchange, context: string, invalidToken: boolean): void {
   const challenge = headerOf(exchange, 'www-authenticate');
@@ -93,12 +94,9 @@ export const missingApiKeyRejected: Check = {
       );
       for (const { what, auth } of KEY_ELSEWHERE) {
         const elsewhere = exampleRequest(model, { auth });
-        await expectRejected(
-          context,
-          model.operation.operationId,
-          elsewhere,
-          'missing_api_key',
-          `${elsewhere.method} ${elsewhere.path} with ${what} and no Authorization`,
+        const where = `${elsewhere.method} ${elsewhere.path} with ${what} and no Authorization`;
+        await underRule('credential_only_where_declared', () =>
+          expectRejected(context, model.operation.operationId, elsewhere, 'missing_api_key', where),
         );
       }
     }

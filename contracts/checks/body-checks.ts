@@ -299,6 +299,7 @@ const OVERSIZED_PADDING = ' '.repeat(17 * 1024);
 /** A valid but oversized body answers 413 `payload_too_large`. */
 export const payloadTooLargeRejected: Check = {
   name: 'payload_too_large_rejected',
+  holds: 'bounded_consumption',
   verifies: 'a schema-valid write body over 16 KiB answers 413 payload_too_large',
   needs: ['writes', 'bodyLimit'],
   async run(context) {

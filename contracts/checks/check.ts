@@ -1,4 +1,6 @@
 import type { Capability } from '../core/capabilities.js';
+import type { CheckName, PromiseName } from '../core/contract-ids.js';
+import type { RuleName } from '../rules/rule-table.js';
 import type { PlanLimits } from '../core/plan-limits.js';
 import type { TargetClock } from '../core/target-clock.js';
 import type { BrokenPromise } from '../model/broken-promise.js';
@@ -64,13 +66,35 @@ export interface CheckContext {
   marked(request: ContractRequest): ContractRequest;
 }
 
+/**
+ * What a finding, a broken variant or a sentence can name: a check (its own expectation), a rule of the
+ * table under the spec, or a promise of the model. Four rules share their name with the check that tries
+ * them; a finding's `kind` says which it is.
+ */
+export type ContractId = CheckName | RuleName | PromiseName;
+
 /** A named check with one signature: it resolves when the target conforms and throws a CheckFailure otherwise. */
 export interface Check {
-  /** Stable snake_case name; reports, variants and CI refer to it. */
-  name: string;
+  /** Stable snake_case name; reports, variants and CI refer to it (one of `CHECK_NAMES`, core/contract-ids.ts). */
+  name: CheckName;
   /** One line: what a pass guarantees. */
   verifies: string;
   needs: readonly Capability[];
+  /**
+   * It drives the key's window to a 429 on a live target: it costs the key's whole per-minute limit
+   * (runner/run-cost.ts), and it counts every request of the key (as `countsEveryRequestOfTheKey`).
+   */
+  drivesWindow?: true;
+  /**
+   * It counts every request of the key (it compares Remaining before and after its own requests), so
+   * another client of the key fails it whatever the service does: `--shared-key` skips it.
+   */
+  countsEveryRequestOfTheKey?: true;
+  /**
+   * The rule of the table the check exists to hold, when it is one: a failure of its own names that rule
+   * (the finding's id), unless it names another (`CheckFailure.broke`).
+   */
+  holds?: RuleName;
   /** Runs the check against one target; throws a CheckFailure to fail. */
   run(context: CheckContext): Promise<void>;
 }
@@ -89,7 +113,7 @@ export class CheckFailure extends Error {
     /** Every request of a failing sequence, in the order sent (reports print each as `curl`). */
     readonly sequence?: ReadonlyArray<{ label: string; exchange: Exchange }>,
     /** What broke, when it is a promise of the model or a rule of the table: the finding's id. */
-    readonly broke?: string,
+    readonly broke?: PromiseName | RuleName,
   ) {
     super([title, ...lines].join('\n'));
   }

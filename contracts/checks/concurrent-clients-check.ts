@@ -148,6 +148,7 @@ function failure(
  */
 export const concurrentClientsSerialisable: Check = {
   name: 'concurrent_clients_serialisable',
+  countsEveryRequestOfTheKey: true,
   verifies:
     'fixed bursts of two clients creating and reading at once, then generated sequences from several clients at once (reads, bursts, creates), end in an outcome some serial order explains: ids unique, every write stored and listed, admissions exactly what X-RateLimit-Remaining announced, no two answers in one place; a failure shrinks to the fewest requests and clients',
   needs: ['stateful'],

@@ -26,6 +26,7 @@ function otherValue(value: unknown): unknown {
  */
 export const repeatedMembersHandled: Check = {
   name: 'repeated_members_handled',
+  holds: 'repeated_members_handled',
   verifies:
     'every write whose body repeats a member (two valid values) is refused with 400 invalid_request or answered with one of the values sent, never 5xx or a value nobody sent',
   needs: ['writes'],

@@ -37,6 +37,7 @@ function provoking(model: OperationModel, status: string): ContractRequest | und
 /** One request per documented outcome of every operation, and for unknown paths and other methods, in a row. */
 export const everyOutcomeCharged: Check = {
   name: 'every_outcome_charged',
+  countsEveryRequestOfTheKey: true,
   verifies:
     "every operation counts against the key's quota whatever its outcome: each documented status the suite can provoke (and an unknown path, another method) lowers X-RateLimit-Remaining by exactly one, a 401 only the anonymous bucket, judged by the run's model",
   needs: ['stateful'],

@@ -5,7 +5,7 @@ import { headerOf, type ContractRequest, type Exchange } from '../core/exchange.
 import type { Check } from './check.js';
 import { expectErrorBody, expectStatus } from './expectations.js';
 import { judgeAllowed, judgeHead, judgeMethodOverride } from './method-judges.js';
-import { BROWSER_ORIGIN, parserRefusal, reportRule, sendOrNothing } from './rule-reports.js';
+import { BROWSER_ORIGIN, parserRefusal, reportRule, sendOrNothing, underRule } from './rule-reports.js';
 import { recoversBearerToken } from '../rules/http-grammar.js';
 
 /** The spec names two codes for a refused key ("missing_api_key and invalid_api_key (401)") and never says which a malformed field gets. */
@@ -85,7 +85,7 @@ export const everyMethodRouted: Check = {
           );
           continue;
         }
-        expectStatus(exchange, [405], what);
+        await underRule('undefined_methods_refused', () => expectStatus(exchange, [405], what));
         expectErrorBody(exchange, 'method_not_allowed', what);
         // Authentication comes first: without a key, the same method is a 401 (only on the first path: it costs quota).
         if (index === 0) {

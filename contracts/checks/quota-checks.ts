@@ -77,6 +77,7 @@ async function spareALongWindow(context: CheckContext): Promise<void> {
 /** One 429: `Retry-After` integer seconds, `Remaining: 0`, the `Error` body; never a second rejection. */
 export const rateLimitExceededAnswer: Check = {
   name: 'rate_limit_exceeded_answer',
+  drivesWindow: true,
   verifies:
     'past the limit the answer is 429 rate_limit_exceeded with Retry-After (integer seconds), Remaining 0 and an Error',
   needs: ['quota'],
@@ -156,6 +157,7 @@ function expectUsedUpMinute(
  */
 export const quotaWindowRollsOver: Check = {
   name: 'quota_window_rolls_over',
+  drivesWindow: true,
   verifies:
     'the 429 names the end of the minute used up (Reset, and Retry-After to it); after Retry-After (a moved clock on the fake, a real wait on a URL) the key is admitted again: Remaining starts over, Reset moves a minute on',
   needs: ['quota'],

@@ -14,6 +14,7 @@ export function rateLimitHeadersOf(exchange: Exchange, context?: string): RateLi
 /** Three requests in a row: Remaining goes down by exactly one each time, Limit stays and matches the plan. */
 export const rateLimitRemainingDecreases: Check = {
   name: 'rate_limit_remaining_decreases',
+  countsEveryRequestOfTheKey: true,
   verifies: "X-RateLimit-Remaining decreases by one per request and X-RateLimit-Limit is constant and the plan's limit",
   needs: ['stateful'],
   async run({ send, plan }) {

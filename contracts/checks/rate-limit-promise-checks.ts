@@ -155,6 +155,7 @@ async function liveOneWindow(context: CheckContext, kinds: Kind[], window: numbe
 /** What the rate-limit headers announce comes true over whole windows (real waits on a live target). */
 export const rateLimitPromisesKept: Check = {
   name: 'rate_limit_promises_kept',
+  drivesWindow: true,
   verifies:
     'over whole windows, a client that trusts X-RateLimit-* and Retry-After is never surprised: Remaining > 0 is admitted and costs one (errors too, 401s nothing), exactly Remaining more are admitted, then 429 (before routing and validation), and Retry-After later a fresh window',
   needs: ['quota'],

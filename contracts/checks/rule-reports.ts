@@ -2,7 +2,8 @@ import { answeredBeforeAnyOperation } from '../core/described-bucket.js';
 import { RULES, severityOf, type RuleName } from '../rules/rule-table.js';
 import type { ContractRequest, Exchange } from '../core/exchange.js';
 import { NoAnswer } from '../transport/raw-request.js';
-import { CheckFailure, type CheckContext } from './check.js';
+import { heldText, type BrokenPromise } from '../model/broken-promise.js';
+import { CheckFailure, isCheckFailure, type CheckContext } from './check.js';
 
 /** The origin of a web app calling the interface from a browser. */
 export const BROWSER_ORIGIN = 'https://app.example';
@@ -37,6 +38,20 @@ export function reportRule(
     return;
   }
   context.report({ promise: rule, title, lines, exchange, ...(severity === 'warning' && { severity }) });
+}
+
+/**
+ * Runs a check's expectations that hold one MUST of the rule table or one promise of the model: a failure
+ * they throw names it, so its finding carries that id (a variant breaking it is seen failing for it).
+ * @example await underRule('undefined_methods_refused', () => expectStatus(exchange, [405], what));
+ */
+export async function underRule<T>(id: BrokenPromise['promise'], expectations: () => T | Promise<T>): Promise<T> {
+  try {
+    return await expectations();
+  } catch (error) {
+    if (!isCheckFailure(error) || error.broke !== undefined) throw error;
+    throw new CheckFailure(error.title, [...error.lines, heldText(id)], error.exchange, error.sequence, id);
+  }
 }
 
 /**

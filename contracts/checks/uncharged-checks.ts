@@ -139,6 +139,7 @@ async function judgePreflight(context: CheckContext, read: ContractRequest, befo
  */
 export const unchargedRequestsCostNothing: Check = {
   name: 'uncharged_requests_cost_nothing',
+  countsEveryRequestOfTheKey: true,
   verifies:
     "a 401 and an answer before any operation, each between two reads with the key, leave the key's window moved by one (the read); two CORS preflights move neither the key's window nor the limit on requests without a valid key (measured on the 401s around them)",
   needs: ['stateful'],

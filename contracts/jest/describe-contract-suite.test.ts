@@ -6,7 +6,11 @@ import { contractTests, type ContractTest } from './describe-contract-suite.js';
 const target = { title: 'a target', capabilities: [], lacking: {} };
 const [first, second, third] = CHECKS.filter((check) => check.needs.length === 0);
 
-function resultOf(check: string, outcome: CheckResult['outcome'], extra: Partial<CheckResult> = {}): CheckResult {
+function resultOf(
+  check: CheckResult['check'],
+  outcome: CheckResult['outcome'],
+  extra: Partial<CheckResult> = {},
+): CheckResult {
   return { check, verifies: '', outcome, notes: [], durationMs: 1, requests: 1, observed: [], ...extra };
 }
 

@@ -1,4 +1,5 @@
 import type { Capability } from '../core/capabilities.js';
+import type { PromiseName } from '../core/contract-ids.js';
 import type { Requirement } from '../core/requirement.js';
 import { theSpecSays } from '../sentences/spec-sentences.js';
 import type { Strength } from '../rules/rule-table.js';
@@ -10,6 +11,8 @@ export interface ModelPromise {
   strength: Strength;
   requirement: Requirement;
   promise: string;
+  /** Judged by the quota model (model/quota-model.ts): a 429 that breaks it announces no wait worth taking. */
+  judgedByQuotaModel?: true;
 }
 
 /** The sentence that makes both the charge of each request and its one place in the window. */
@@ -22,6 +25,7 @@ const COUNTS_ONE_IN_EACH_WINDOW: Requirement = theSpecSays(['Each request with a
  */
 export const PROMISES = {
   charged_once_per_admitted_request: {
+    judgedByQuotaModel: true,
     strength: 'MUST',
     requirement: COUNTS_ONE_IN_EACH_WINDOW,
     needs: ['stateful'],
@@ -29,6 +33,7 @@ export const PROMISES = {
       "every admitted request lowers X-RateLimit-Remaining of its key's window by exactly one, whatever its outcome (2xx, 400, 404, 405, 413, 415, 410); a 401 and a 429 cost the key nothing",
   },
   no_surprise_rate_limit: {
+    judgedByQuotaModel: true,
     strength: 'MUST',
     requirement: theSpecSays(['Requests left in that window']),
     needs: ['stateful'],
@@ -36,18 +41,21 @@ export const PROMISES = {
       'no 429 rate_limit_exceeded for a window that has requests left: as its last answer announced, or as answers describing the other window imply (that one had fewer left)',
   },
   no_admission_past_the_limit: {
+    judgedByQuotaModel: true,
     strength: 'MUST',
     requirement: theSpecSays(['A request that a used-up']),
     needs: ['stateful'],
     promise: 'once a window announced 0 left (or a 429), nothing more is admitted until it ends',
   },
   one_place_per_answer: {
+    judgedByQuotaModel: true,
     strength: 'MUST',
     requirement: COUNTS_ONE_IN_EACH_WINDOW,
     needs: ['stateful'],
     promise: 'answers to concurrent requests claim distinct places in the window, in an order some serial run explains',
   },
   fixed_utc_windows: {
+    judgedByQuotaModel: true,
     strength: 'MUST',
     requirement: theSpecSays(['Every operation needs an API']),
     needs: ['stateful'],
@@ -55,6 +63,7 @@ export const PROMISES = {
       "X-RateLimit-Reset is the end (rounded up) of a fixed UTC minute or day, no further away than that window lasts; X-RateLimit-Limit is constant per window and the plan's when known; a 429 says Remaining 0 and a Retry-After of at most the time left",
   },
   lower_window_described: {
+    judgedByQuotaModel: true,
     strength: 'MUST',
     requirement: theSpecSays(['Every response carries `X-RateLimit-Limit`, `X-RateLimit-Remaining`']),
     needs: ['stateful'],
@@ -127,10 +136,6 @@ export const PROMISES = {
     promise:
       "every error answer, on any path, is the spec's Error as application/json whose status is the HTTP status; a 405 lists the path's methods in Allow",
   },
-} as const satisfies Record<string, ModelPromise>;
+} as const satisfies Record<PromiseName, ModelPromise>;
 
-/** The name of one promise of {@link PROMISES}. */
-export type PromiseName = keyof typeof PROMISES;
-
-/** Every promise's name, in the order of the table. */
-export const PROMISE_NAMES = Object.keys(PROMISES) as PromiseName[];
+export { PROMISE_NAMES, type PromiseName } from '../core/contract-ids.js';

@@ -5,6 +5,7 @@ import { integerHeaderOf } from '../core/header-value.js';
 import { DAY, MINUTE, SLACK_SECONDS, endsWindowAround } from '../core/quota-windows.js';
 import { rateLimitVerdict, type RateLimitHeaders } from '../core/rate-limit-headers.js';
 import type { BrokenPromise, Observation } from './broken-promise.js';
+import { PROMISE_NAMES, PROMISES, type ModelPromise } from './promise-rules.js';
 import { RecentlySet } from './recently-set.js';
 
 // The most buckets (keys) and tokens remembered: a proxy in front of real traffic sees any number of
@@ -14,14 +15,9 @@ const MAX_REMEMBERED = 10_000;
 type WindowKind = 'minute' | 'day';
 
 /** The promises the quota model judges: a 429 that breaks one of them announces no wait worth taking. */
-export const QUOTA_PROMISES: ReadonlySet<string> = new Set([
-  'charged_once_per_admitted_request',
-  'fixed_utc_windows',
-  'lower_window_described',
-  'no_admission_past_the_limit',
-  'no_surprise_rate_limit',
-  'one_place_per_answer',
-]);
+export const QUOTA_PROMISES: ReadonlySet<string> = new Set(
+  PROMISE_NAMES.filter((name) => (PROMISES[name] as ModelPromise).judgedByQuotaModel),
+);
 
 /** What one answer announced about its window: its `X-RateLimit-*` triple. */
 type Announcement = RateLimitHeaders;

@@ -5,7 +5,7 @@ import { coverageText, matrixText } from './matrix-report.js';
 import { disagreementsOf, type SuiteReport } from './suite-report.js';
 
 const result = (check: string, outcome: CheckResult['outcome'], title?: string): CheckResult => ({
-  check,
+  check: check as CheckResult['check'], // made-up names: a report renders any check
   verifies: 'v',
   outcome,
   ...(title && { failure: { title, lines: [] } }),

@@ -9,6 +9,7 @@
  * saw it; `checks` are the checks that send the requests which put the rule to the test.
  */
 import type { Capability } from '../core/capabilities.js';
+import type { CheckName } from '../core/contract-ids.js';
 import type { Requirement } from '../core/requirement.js';
 import { theSpecSays } from '../sentences/spec-sentences.js';
 
@@ -38,7 +39,7 @@ export interface Rule {
   appliesTo: RuleScope;
   says: string;
   model: boolean;
-  checks: readonly string[];
+  checks: readonly CheckName[];
 }
 
 export const RULES = {

@@ -1,4 +1,6 @@
+import type { CheckName } from '../core/contract-ids.js';
 import { operationOfRequest } from '../core/spec-operations.js';
+import type { ContractId } from '../checks/check.js';
 import type { Exchange } from '../core/exchange.js';
 import { brokenHeading, heldText, type BrokenPromise } from '../model/broken-promise.js';
 import { PROMISES } from '../model/promise-rules.js';
@@ -12,7 +14,7 @@ import { curlCommand } from '../transport/curl-command.js';
  */
 export interface CheckFinding {
   /** The promise's or the rule's name (`charged_once_per_admitted_request`, `date_on_answers`), or the check's own. */
-  id: string;
+  id: ContractId;
   kind: 'promise' | 'rule' | 'check';
   /** The operation of the first exchange that showed it, when the request was one of the spec's. */
   operation?: string;
@@ -65,11 +67,11 @@ export function findingsOfBroken(broken: readonly BrokenPromise[], baseUrl: stri
 
 /** A check's own failure: its id is the promise or rule it says broke, else the check's name. */
 export function findingOfCheck(
-  check: string,
+  check: CheckName,
   failure: { title: string; lines: string[]; curl?: string; status?: number },
   exchange: Exchange | undefined,
   baseUrl: string,
-  broke?: string,
+  broke?: BrokenPromise['promise'],
 ): CheckFinding {
   const operation = exchange && operationOf(exchange, baseUrl);
   const kind = broke === undefined ? 'check' : broke in PROMISES ? 'promise' : 'rule';

@@ -1,8 +1,9 @@
+import type { CheckName } from '../core/contract-ids.js';
 import type { CheckFinding } from './check-finding.js';
 
 /** What one check concluded against one target: a typed value that reports are built from. */
 export interface CheckResult {
-  check: string;
+  check: CheckName;
   verifies: string;
   outcome: 'passed' | 'failed' | 'skipped';
   /** Why the check did not run (skipped only). */

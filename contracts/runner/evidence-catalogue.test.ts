@@ -12,7 +12,7 @@ import {
 
 const WRITES = 'not allowed on this target: pass --allow writes to let the suite create categories';
 const skipped = (check: string, reason: string): CheckResult => ({
-  check,
+  check: check as CheckResult['check'], // made-up names: a report renders any check
   verifies: '',
   outcome: 'skipped',
   reason,

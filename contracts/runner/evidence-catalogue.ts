@@ -13,7 +13,7 @@ import { catalogueCounts, type EvidenceCount } from './evidence-counts.js';
 
 export { catalogueCounts, type EvidenceCount } from './evidence-counts.js';
 
-const CHECK_NEEDS = new Map(CHECKS.map((check) => [check.name, check.needs]));
+const CHECK_NEEDS = new Map<string, (typeof CHECKS)[number]['needs']>(CHECKS.map((check) => [check.name, check.needs]));
 
 export type { EvidenceEntry } from '../generate/schema-evidence.js';
 

@@ -94,23 +94,27 @@ function contextFor(
 /**
  * A result the model failed, with the check's own failure beside its findings when the check also threw
  * one of its own (the model saw a key admitted; the check, a wrong code elsewhere): two defects are two
- * causes, and neither hides the other. The same answer judged twice stays one finding.
+ * causes, and neither hides the other. The same answer judged twice stays one finding, unless the check
+ * names a rule or promise of its own for it: that id is what a variant breaking the rule must see.
  */
 function withOwnFailure(
   broken: CheckResult & { findings: CheckFinding[] },
   error: unknown,
-  checkName: string,
+  check: Check,
   descriptor: TargetDescriptor,
 ): CheckResult {
   if (!isCheckFailure(error) || !error.exchange) return broken;
   const curl = curlCommand(error.exchange.request, descriptor.apiKey);
-  if (broken.findings.some((finding) => finding.curl === curl)) return broken;
+  // One answer judged twice is one finding, unless the check names another rule it broke than the model did.
+  const broke = error.broke ?? check.holds;
+  if (broken.findings.some((finding) => finding.curl === curl && (broke === undefined || finding.id === broke)))
+    return broken;
   const own = findingOfCheck(
-    checkName,
+    check.name,
     { title: error.title, lines: [...error.lines], curl, status: error.exchange.status },
     error.exchange,
     descriptor.baseUrl,
-    error.broke,
+    broke,
   );
   return {
     ...broken,
@@ -224,7 +228,7 @@ async function runCheckWith(
   } catch (error) {
     await shrinkFindingsOf(session, tally);
     const broken = brokenPromise();
-    if (broken) return withOwnFailure(broken, error, check.name, descriptor);
+    if (broken) return withOwnFailure(broken, error, check, descriptor);
     if (isSkip(error)) {
       return { ...base, outcome: 'skipped', reason: error.message, ...finished() };
     }
@@ -252,7 +256,7 @@ async function runCheckWith(
         ...base,
         outcome: 'failed',
         failure,
-        findings: [findingOfCheck(check.name, failure, error.exchange, descriptor.baseUrl, error.broke)],
+        findings: [findingOfCheck(check.name, failure, error.exchange, descriptor.baseUrl, error.broke ?? check.holds)],
         ...finished(),
       };
     }

@@ -1,15 +1,15 @@
 import type { Capability } from '../core/capabilities.js';
+import { CHECKS } from '../checks/registry.js';
 import { REFUSED_UP_FRONT } from './run-bounds.js';
 
 /**
- * The checks that drive the key's window to a 429 on a live target, one window each: each costs the
- * key's whole per-minute limit, so their cost grows with the plan (an enterprise key: 5,000 each).
+ * The checks that drive the key's window to a 429 on a live target (`drivesWindow`), one window each:
+ * each costs the key's whole per-minute limit, so their cost grows with the plan (an enterprise key:
+ * 5,000 each).
  */
-export const WINDOW_DRIVING_CHECKS: ReadonlySet<string> = new Set([
-  'rate_limit_exceeded_answer',
-  'rate_limit_promises_kept',
-  'quota_window_rolls_over',
-]);
+export const WINDOW_DRIVING_CHECKS: ReadonlySet<string> = new Set(
+  CHECKS.filter((check) => check.drivesWindow).map((check) => check.name),
+);
 
 // Measured against the standalone fake with a key that never waits (667 requests at --runs 5, 791 at
 // --runs 20, on 2026-11-26; contracts/cli/run-bounds.test.ts compares a run with its estimate): the

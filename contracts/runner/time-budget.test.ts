@@ -18,7 +18,7 @@ afterAll(() => server.close());
 const target = async () =>
   (await connectUrlTarget({ baseUrl: server.baseUrl, apiKey: 'free-test-key', allow: [] })).descriptor;
 const waitingCheck = (seconds: number): Check => ({
-  name: 'waits',
+  name: 'waits' as Check['name'], // a check of this test only, in no registry
   verifies: "nothing; it needs the target's time to pass",
   needs: [],
   async run(context) {
@@ -72,7 +72,7 @@ describe('the time budget of a run (--max-minutes)', () => {
 // must still end as left out, neither passed (nothing was judged) nor failed (the target did nothing wrong).
 describe('a budget used up inside generated cases', () => {
   const generated: Check = {
-    name: 'generated',
+    name: 'generated' as Check['name'], // a check of this test only, in no registry
     verifies: 'nothing; it sends one request per generated case',
     needs: [],
     async run(context) {

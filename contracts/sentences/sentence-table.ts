@@ -1,3 +1,4 @@
+import type { CheckName, PromiseName } from '../core/contract-ids.js';
 import { SpecPhraseError, specSentence, specSentences, type SpecSentence } from './spec-sentences.js';
 
 /**
@@ -11,7 +12,7 @@ export interface SentenceRow {
   /** Words of the sentence, found in that sentence only (`specSentence`); the sentence is read from the spec. */
   phrase: string;
   /** Checks of the registry and promises of the model (`contracts/model/promise-rules.ts`) that verify it. */
-  verifiedBy?: readonly string[];
+  verifiedBy?: readonly (CheckName | PromiseName)[];
   /** Why it is not checked: on which targets, and for what reason. */
   notCheckable?: string;
 }
