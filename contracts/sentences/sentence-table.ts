@@ -219,7 +219,7 @@ export const SENTENCE_TABLE: readonly SentenceRow[] = [
   },
   {
     sentence: 'The created category, with the id the service assigned.',
-    verifiedBy: ['create_category_conforms', 'category_ids_unique', 'ids_unique'],
+    verifiedBy: ['create_category_conforms', 'writes_read_back', 'ids_unique'],
   },
   {
     sentence: 'Deprecated: every response carries `Deprecation`, `Sunset` and `Link` headers.',
@@ -254,7 +254,7 @@ export const SENTENCE_TABLE: readonly SentenceRow[] = [
   },
   {
     sentence: 'A positive identifier assigned by the service, unique among the records of its kind.',
-    verifiedBy: ['create_category_conforms', 'ids_unique', 'category_ids_unique'],
+    verifiedBy: ['create_category_conforms', 'ids_unique', 'writes_read_back'],
   },
   {
     sentence: 'Category name; 1 to 100 characters, not only whitespace.',
