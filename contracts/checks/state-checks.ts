@@ -7,7 +7,7 @@ import {
 } from '../generate/operation-model.js';
 import type { ContractRequest, Exchange } from '../core/exchange.js';
 import type { DocumentedOperation } from '../core/spec-document.js';
-import type { Check, CheckContext } from './check.js';
+import { CheckNotApplicable, type Check, type CheckContext } from './check.js';
 import { expectConforms, expectStatus } from './expectations.js';
 
 // The checks here drive traffic; the run's model (model/record-ledger.ts) judges what it shows: ids
@@ -16,6 +16,8 @@ import { expectConforms, expectStatus } from './expectations.js';
 /** The operations of the spec on one collection's records, by kind. */
 interface Collection {
   list: DocumentedOperation;
+  /** Reads of one record. */
+  reads: OperationModel[];
   creates: OperationModel[];
   replaces: OperationModel[];
   deletes: OperationModel[];
@@ -25,10 +27,11 @@ function collections(): Collection[] {
   const byList = new Map<DocumentedOperation, Collection>();
   for (const model of operationModels()) {
     const list = model.listedBy;
-    if (!list || model.kind === 'read') continue;
-    if (!byList.has(list)) byList.set(list, { list, creates: [], replaces: [], deletes: [] });
+    if (!list) continue;
+    if (!byList.has(list)) byList.set(list, { list, reads: [], creates: [], replaces: [], deletes: [] });
     const collection = byList.get(list)!;
-    if (model.kind === 'create') collection.creates.push(model);
+    if (model.kind === 'read') collection.reads.push(model);
+    else if (model.kind === 'create') collection.creates.push(model);
     else if (model.kind === 'replace') collection.replaces.push(model);
     else collection.deletes.push(model);
   }
@@ -62,21 +65,21 @@ function onRecord(model: OperationModel, id: string): ContractRequest {
 }
 
 /**
- * A request of an operation on one record (a delete, a replace) that acts on a record of its own: one
- * created now by its collection's create, else the last its list holds. Each call, another record.
+ * A request of an operation on one record (a delete, a replace) that acts on a record of its own, created
+ * now by its collection's create: each call, another record. The run never changes a record it did not
+ * create (on a live service, someone's data), so without a create on the collection the check cannot go on.
  * @example const request = await requestOnARecord(context, deleteModel); await context.send(request);
  */
 export async function requestOnARecord(context: CheckContext, model: OperationModel): Promise<ContractRequest> {
   const create = operationModels().find(
     (candidate) => candidate.kind === 'create' && candidate.listedBy && candidate.listedBy === model.listedBy,
   );
-  if (create) {
-    const id = idIn(await answered(context, create, exampleRequest(create)));
-    if (id !== undefined) return onRecord(model, id);
-  }
-  const listed = model.listedBy ? (await list(context, model.listedBy)).json : undefined;
-  const last = Array.isArray(listed) ? (listed.at(-1) as { id?: unknown } | undefined) : undefined;
-  return onRecord(model, typeof last?.id === 'number' || typeof last?.id === 'string' ? pathValue(last.id) : '1');
+  const id = create && idIn(await answered(context, create, exampleRequest(create)));
+  if (id === undefined)
+    throw new CheckNotApplicable(
+      `${model.operation.operationId} acts on a record the run must create first, and the spec has no create on its collection that answers an id`,
+    );
+  return onRecord(model, id);
 }
 
 /**
@@ -86,10 +89,10 @@ export async function requestOnARecord(context: CheckContext, model: OperationMo
 export const writesReadBack: Check = {
   name: 'writes_read_back',
   verifies:
-    "on each collection of the spec, every create (twice with one body), replace and delete is followed by a list, and the run's model holds each list to them: new ids unique, records listed as answered, a deleted one gone",
+    "on each collection of the spec, every create (twice with one body), replace and delete is followed by a list (and a delete by a read of the record), and the run's model holds each to them: new ids unique, records listed as answered, a deleted one gone",
   needs: ['writes', 'stateful'],
   async run(context) {
-    for (const { list: listOperation, creates, replaces, deletes } of collections()) {
+    for (const { list: listOperation, reads, creates, replaces, deletes } of collections()) {
       await list(context, listOperation);
       const ids: string[] = [];
       for (const create of creates) {
@@ -105,9 +108,11 @@ export const writesReadBack: Check = {
         await list(context, listOperation);
       }
       for (const deletion of deletes) {
-        const id = ids.pop();
-        await answered(context, deletion, id ? onRecord(deletion, id) : await requestOnARecord(context, deletion));
+        const request = ids.length > 0 ? onRecord(deletion, ids.pop()!) : await requestOnARecord(context, deletion);
+        await answered(context, deletion, request);
         await list(context, listOperation);
+        // The deleted record read through each read of one record: the model holds it to no answer of it.
+        for (const read of reads) await context.send({ ...exampleRequest(read), path: request.path });
       }
     }
   },
