@@ -83,6 +83,17 @@ export async function requestOnARecord(context: CheckContext, model: OperationMo
 }
 
 /**
+ * The operation's example request, as a check sends it to be admitted: an operation that deletes or
+ * replaces one record acts on a record the run created for it ({@link requestOnARecord}), never on the
+ * example's (on a live service, someone's data).
+ * @example const plain = await requestToAdmit(context, model);
+ */
+export async function requestToAdmit(context: CheckContext, model: OperationModel): Promise<ContractRequest> {
+  const changesOne = (model.kind === 'delete' || model.kind === 'replace') && model.pathParameters.length > 0;
+  return changesOne ? requestOnARecord(context, model) : exampleRequest(model);
+}
+
+/**
  * Every write of the spec read back, by kind: on each collection, a list, records created (two from the
  * same body), a list, each replaced and one deleted by every replace and delete, a list after each.
  */

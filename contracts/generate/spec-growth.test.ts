@@ -28,7 +28,7 @@ describe('the suite run from a copy of the spec grown by DELETE /categories/{cat
     });
 
     it('exits 0 from `npm run contract` against it as a URL, as a user runs it (PETSTORE_SPEC=copy)', async () => {
-      const { code, printed } = await grown.contractCli('correct', [
+      const { code, printed, deleted } = await grown.contractCli('correct', [
         '--api-key',
         'enterprise-test-key',
         '--allow',
@@ -40,6 +40,9 @@ describe('the suite run from a copy of the spec grown by DELETE /categories/{cat
         code: 0,
         summary: expect.stringMatching(/ 0 failed$/),
       });
+      // It deletes only categories it created: never one of the three seeded (someone's data on a live service).
+      expect(deleted.length).toBeGreaterThan(0);
+      expect(deleted.filter((id) => id <= 3)).toEqual([]);
     }, 300_000);
   });
 

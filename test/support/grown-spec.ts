@@ -94,8 +94,14 @@ export interface GrownSuite {
   operationModels(): OperationModel[];
   /** Every check against the fake with the grown operations, behaving as `behaviour` says. */
   runAgainst(behaviour: GrownBehaviour): Promise<CheckResult[]>;
-  /** `npm run contract` from the copy against that fake as a URL (keys: the fake's own): its exit code and what it printed. */
-  contractCli(behaviour: GrownBehaviour, args: readonly string[]): Promise<{ code: number; printed: string }>;
+  /**
+   * `npm run contract` from the copy against that fake as a URL (keys: the fake's own): its exit code, what
+   * it printed, and the ids of the categories it deleted.
+   */
+  contractCli(
+    behaviour: GrownBehaviour,
+    args: readonly string[],
+  ): Promise<{ code: number; printed: string; deleted: number[] }>;
   /** Deletes the copy. */
   remove(): void;
 }
@@ -139,7 +145,7 @@ export async function grownSuite(growth: readonly Growth[]): Promise<GrownSuite>
 
   const allowed = growth.map((operation) => METHOD_OF[operation]).join(', ');
 
-  function fakeOptions(behaviour: GrownBehaviour) {
+  function fakeOptions(behaviour: GrownBehaviour, deleted: number[] = []) {
     let store: StoreWithDeletions | undefined;
     /** The category a path names, after the spec's order: a malformed id is a 400, an unknown one a 404. */
     const categoryOf = async (path: string, headers: Record<string, string>, deletedToo: boolean) => {
@@ -157,6 +163,7 @@ export async function grownSuite(growth: readonly Growth[]): Promise<GrownSuite>
       const found = await categoryOf(path, headers, false);
       if ('status' in found) return found;
       if (behaviour !== 'deleted-still-listed') store!.deleted.add(found.id);
+      deleted.push(found.id);
       return { status: 204, headers, body: undefined };
     };
     const routes: Override = override.all(async ({ request, headers, next }) => {
@@ -205,11 +212,12 @@ export async function grownSuite(growth: readonly Growth[]): Promise<GrownSuite>
       }
     },
     async contractCli(behaviour, args) {
-      const target = await startFakeTarget(fakeOptions(behaviour));
+      const deleted: number[] = [];
+      const target = await startFakeTarget(fakeOptions(behaviour, deleted));
       try {
         const { io, out, err } = capturedIo();
         const code = await runContractCli(['--target', target.descriptor.baseUrl, ...args], io);
-        return { code, printed: [...out, ...err].join('\n') };
+        return { code, printed: [...out, ...err].join('\n'), deleted };
       } finally {
         await target.close();
       }
