@@ -266,8 +266,8 @@ export class RecordLedger {
       broken.push({
         promise: 'stored_as_sent',
         title: listed
-          ? 'A created record is listed otherwise than it was answered'
-          : 'A created record is missing from the list',
+          ? 'A record is listed otherwise than its last write answered it'
+          : 'A record the run wrote is missing from the list',
         lines: [
           `Received: ${listed ? snippet(JSON.stringify(listed), 160) : `no record with id ${id} among ${records.length}`} / Expected: ${snippet(JSON.stringify(created.record), 160)}, as its ${created.exchange.request.method} answered`,
         ],

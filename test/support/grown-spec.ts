@@ -16,8 +16,11 @@ import type { Override } from '../../mocks/handlers/overrides.js';
 // after PETSTORE_SPEC is set, and the variable is taken out again at once (jest gives each test file
 // its own modules, but one process environment).
 
-/** The operations a copy of the spec is grown by, on `/categories/{categoryId}`. */
-export type Growth = 'delete' | 'read';
+/**
+ * The operations a copy of the spec is grown by, on `/categories/{categoryId}`. The fake implements the
+ * delete and the read; the replace is in the document only (for tests of what the suite reads from it).
+ */
+export type Growth = 'delete' | 'read' | 'replace';
 
 /** How the grown operations of the service under test behave: correctly, or broken in one way. */
 export type GrownBehaviour = 'correct' | 'keyless-delete' | 'deleted-still-listed' | 'deleted-still-read';
@@ -58,6 +61,24 @@ const GROWN_OPERATIONS: Record<Growth, object> = {
     parameters: [ID_PARAMETER],
     responses: { '204': { description: 'The category is deleted.', headers: RATE_LIMIT_HEADERS }, ...ON_ONE_CATEGORY },
   },
+  replace: {
+    operationId: 'replaceCategory',
+    summary: 'Replace a category',
+    tags: ['categories'],
+    parameters: [ID_PARAMETER],
+    requestBody: {
+      required: true,
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/NewCategory' } } },
+    },
+    responses: {
+      '200': {
+        description: 'The category as stored.',
+        headers: RATE_LIMIT_HEADERS,
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Category' } } },
+      },
+      ...ON_ONE_CATEGORY,
+    },
+  },
   read: {
     operationId: 'getCategory',
     summary: 'Find a category by id',
@@ -74,7 +95,7 @@ const GROWN_OPERATIONS: Record<Growth, object> = {
   },
 };
 
-const METHOD_OF: Record<Growth, string> = { delete: 'DELETE', read: 'GET' };
+const METHOD_OF: Record<Growth, string> = { delete: 'DELETE', read: 'GET', replace: 'PUT' };
 
 /** spec/openapi.yaml grown by the operations, each written as the spec writes its own. */
 function grownSpec(growth: readonly Growth[]): string {
