@@ -30,7 +30,7 @@ export { specSentence, specSentences, SpecPhraseError, type SpecSentence } from 
 export { REQUEST_DEFECTS, type RequestDefect } from './checks/evaluation-order-checks.js';
 /** Generated cases: a seeded, shrinking property over requests, and the operations read from the spec. */
 export { checkProperty, type PropertyOptions } from './checks/property.js';
-export { operationModels, type OperationModel } from './generate/operation-model.js';
+export { operationModels, type OperationKind, type OperationModel } from './generate/operation-model.js';
 /** Runs one check or many against a target and returns typed results. */
 export { runCheck, type RunCheckOptions } from './runner/run-check.js';
 export { runChecks, type RunChecksOptions } from './runner/run-checks.js';

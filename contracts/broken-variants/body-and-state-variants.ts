@@ -181,7 +181,7 @@ export const BODY_AND_STATE_VARIANTS: BrokenVariant[] = [
     name: 'duplicate-ids',
     breaks: 'ids_unique',
     does: 'every created category is given id 1, an id already taken',
-    caughtBy: ['category_ids_unique'],
+    caughtBy: ['writes_read_back'],
     fake: {
       overrides: [
         override.post('/categories', async ({ next }) => {

@@ -48,8 +48,9 @@ async function expectRejected(
   expectConforms(operationId, exchange, what);
 }
 
-const reads = () => operationModels().filter((model) => model.safe);
-const writes = () => operationModels().filter((model) => !model.safe);
+// By kind: a read any target takes; a create, replace or delete only where writes are allowed.
+const reads = () => operationModels().filter((model) => model.kind === 'read');
+const writes = () => operationModels().filter((model) => model.kind !== 'read');
 
 /** `otherScheme`: another well-formed auth-scheme, or none at all (see {@link expectRejected}). */
 type Credential = { what: string; auth: RequestAuth; otherScheme?: true };

@@ -1,13 +1,12 @@
 import fc from 'fast-check';
-import { isDeepStrictEqual } from 'node:util';
 import { snippet } from '../conformance/response-conformance.js';
 import { invalidObjectCases } from '../generate/invalid-values.js';
 import { malformedBodies } from '../generate/malformed-bodies.js';
 import { exampleRequest, operationModels, successOf, type OperationModel } from '../generate/operation-model.js';
 import { checkProperty, NoveltyStop } from './property.js';
 import { boundaryObjects, validValues } from '../generate/valid-values.js';
-import { resolveSchema, type JsonSchema } from '../core/spec-document.js';
-import type { ContractRequest, Exchange } from '../core/exchange.js';
+import type { JsonSchema } from '../core/spec-document.js';
+import type { ContractRequest } from '../core/exchange.js';
 import type { Check, CheckContext } from './check.js';
 import { expectConforms, expectErrorBody, expectStatus, expectThat } from './expectations.js';
 
@@ -88,76 +87,35 @@ function refusedRequests(
   return inTurns;
 }
 
-/** The answer holds exactly what was sent, plus the fields the service assigns (in the answer's schema only). */
-function expectEcho(model: WriteModel, sent: Body, exchange: Exchange): void {
-  const requestFields = new Set(Object.keys((resolveSchema(model.bodySchema).properties ?? {}) as object));
-  const answer = exchange.json as Body;
-  const changed = Object.keys(sent).filter((name) => !isDeepStrictEqual(answer[name], sent[name]));
-  const added = Object.keys(answer).filter((name) => requestFields.has(name) && !(name in sent));
-  expectThat(
-    changed.length === 0 && added.length === 0,
-    `The answer differs from the body sent (${model.operation.operationId})`,
-    [
-      ...changed.map(
-        (name) =>
-          `${name}: Received ${snippet(JSON.stringify(answer[name]) ?? 'nothing', 200)} / Sent ${snippet(JSON.stringify(sent[name]), 200)}`,
-      ),
-      ...added.map(
-        (name) => `${name}: Received ${JSON.stringify(answer[name])} / Sent nothing (an omitted field stays omitted)`,
-      ),
-    ],
-    exchange,
-  );
-}
-
-async function expectListedAsAnswered(context: CheckContext, model: WriteModel, created: Body): Promise<void> {
-  const list = model.listedBy;
-  if (!list) return;
-  const exchange = await context.send({ method: list.method, path: list.path });
-  expectStatus(exchange, [Number(successOf(list))], `${list.method} ${list.path} after creating`);
-  expectConforms(list.operationId, exchange, `${list.method} ${list.path} after creating`);
-  const listed = (exchange.json as Body[]).find((entry) => isDeepStrictEqual(entry.id, created.id));
-  expectThat(
-    listed !== undefined,
-    `Created record missing from ${list.method} ${list.path}`,
-    [`Received: no entry with id ${JSON.stringify(created.id)} / Expected: ${JSON.stringify(created)}`],
-    exchange,
-  );
-  expectThat(
-    isDeepStrictEqual(listed, created),
-    `Listed record differs from the created one (${list.operationId})`,
-    [`Received: ${JSON.stringify(listed)}`, `Expected: ${JSON.stringify(created)}`],
-    exchange,
-  );
-}
-
-/** Generated valid bodies, boundaries first: accepted, answered and listed byte for byte as sent. */
+/**
+ * Generated valid bodies, boundaries first, each created and read back: the run's model judges the
+ * answer and every later list (stored_as_sent), the check that they are accepted.
+ */
 export const validBodiesStoredAsSent: Check = {
   name: 'valid_bodies_stored_as_sent',
   verifies:
     'for every write (from the spec), generated valid bodies (each length boundary, any Unicode, optional fields present and absent) are accepted, answered and listed exactly as sent',
   needs: ['writes', 'stateful'],
   async run(context) {
-    // Where a key's quota limits the run, one list after the creates shows them all: the run's model
-    // holds every later list to every record created (stored_as_sent), so a list per create is repetition.
+    // Where a key's quota limits the run, one list after the creates shows them all: the model holds
+    // every later list to every record created, so a list per create is repetition.
     const listEach = context.patience() === undefined;
     for (const model of writesWithBodies()) {
       const { method, path } = exampleRequest(model);
+      const list = model.listedBy;
       await checkProperty(
         context,
         `${model.operation.operationId} valid bodies`,
         validValues(model.bodySchema) as fc.Arbitrary<Body>,
         async (body) => {
-          const request = context.marked({ method, path, json: body });
-          const exchange = await context.send(request);
+          const exchange = await context.send({ method, path, json: body });
           expectStatus(exchange, [model.successStatus], `a valid body`);
           expectConforms(model.operation.operationId, exchange, 'a valid body');
-          expectEcho(model, request.json as Body, exchange);
-          if (listEach) await expectListedAsAnswered(context, model, exchange.json as Body);
+          if (listEach && list) await context.send({ method: list.method, path: list.path });
         },
         { examples: boundaryObjects(model.bodySchema) },
       );
-      if (!listEach && model.listedBy) await context.send({ method: model.listedBy.method, path: model.listedBy.path });
+      if (!listEach && list) await context.send({ method: list.method, path: list.path });
     }
   },
 };

@@ -28,8 +28,8 @@ class Step implements fc.AsyncCommand<object, Client> {
 }
 
 const [read, write] = [
-  operationModels().find((model) => model.safe)!,
-  operationModels().find((model) => !model.safe && model.listedBy),
+  operationModels().find((model) => model.kind === 'read')!,
+  operationModels().find((model) => model.kind === 'create' && model.listedBy),
 ];
 
 function steps(context: CheckContext, local: boolean): Array<fc.Arbitrary<fc.AsyncCommand<object, Client>>> {

@@ -6,6 +6,7 @@ import { resolveSchema } from '../core/spec-document.js';
 import { errorCodeOf, type Exchange } from '../core/exchange.js';
 import type { Check, CheckContext } from './check.js';
 import { expectConforms, expectThat } from './expectations.js';
+import { requestOnARecord } from './state-checks.js';
 
 /** What must be the same in two answers: the body, bar fields a write's service assigns (its id). */
 function comparable(model: OperationModel, exchange: Exchange): unknown {
@@ -18,8 +19,11 @@ function comparable(model: OperationModel, exchange: Exchange): unknown {
 }
 
 async function expectAnsweredAlike(context: CheckContext, model: OperationModel): Promise<void> {
+  // A delete is answered alike only on a record that is there: the plain request and each spelling get one of their own.
+  const onItsOwnRecord = model.kind === 'delete';
+  const plainRequest = async () => (onItsOwnRecord ? requestOnARecord(context, model) : exampleRequest(model));
   // Marked first: the respelt bodies are built from it, and a raw body is never marked on the way.
-  const plain = context.marked(exampleRequest(model));
+  const plain = context.marked(await plainRequest());
   const baseline = await context.send(plain);
   const about = `${plain.method} ${plain.path}`;
   expectConforms(model.operation.operationId, baseline, `${about}, plainly spelt`);
@@ -28,7 +32,11 @@ async function expectAnsweredAlike(context: CheckContext, model: OperationModel)
       equivalence.appliesTo === 'any' ||
       (equivalence.appliesTo === 'body' ? plain.json !== undefined : model.pathParameters.length > 0);
     if (!applies) continue;
-    for (const { spelt, request } of equivalence.spellings(plain, model)) {
+    const spellings = equivalence.spellings(plain, model);
+    for (const [index, spelling] of spellings.entries()) {
+      const { spelt, request } = onItsOwnRecord
+        ? equivalence.spellings(context.marked(await plainRequest()), model)[index]!
+        : spelling;
       const exchange = await context.send(request);
       const what = `${about} with ${spelt} (${equivalence.name}, ${equivalence.basis})`;
       expectThat(

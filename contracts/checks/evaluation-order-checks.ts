@@ -2,6 +2,7 @@ import { invalidObjectCases } from '../generate/invalid-values.js';
 import { exampleRequest, operationModels, pathOf, type OperationModel } from '../generate/operation-model.js';
 import fc from 'fast-check';
 import type { ContractRequest } from '../core/exchange.js';
+import { unknownChildOf } from '../core/spec-operations.js';
 import type { Check, CheckContext } from './check.js';
 import { expectConforms, expectErrorBody, expectStatus } from './expectations.js';
 
@@ -50,7 +51,7 @@ export const REQUEST_DEFECTS: readonly RequestDefect[] = [
     status: 404,
     code: 'not_found',
     appliesTo: () => true,
-    apply: (request) => ({ ...request, path: `${request.path.split('?')[0]}/no-such-child` }),
+    apply: (request) => ({ ...request, path: unknownChildOf(request.path.split('?')[0]!) }),
   },
   {
     name: 'an undocumented method',

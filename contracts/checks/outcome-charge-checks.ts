@@ -1,6 +1,7 @@
 import { exampleRequest, operationModels, pathOf, type OperationModel } from '../generate/operation-model.js';
 import type { ContractRequest } from '../core/exchange.js';
 import type { Check } from './check.js';
+import { requestToAdmit } from './state-checks.js';
 
 const INT64_MAX = '9223372036854775807';
 
@@ -41,14 +42,17 @@ export const everyOutcomeCharged: Check = {
   verifies:
     "every operation counts against the key's quota whatever its outcome: each documented status the suite can provoke (and an unknown path, another method) lowers X-RateLimit-Remaining by exactly one, a 401 only the anonymous bucket, judged by the run's model",
   needs: ['stateful'],
-  async run({ send, capabilities, note }) {
+  async run(context) {
+    const { send, capabilities, note } = context;
     const models = operationModels().filter((model) => model.safe || capabilities.includes('writes'));
     const missing: string[] = [];
     const requests: ContractRequest[] = [];
     for (const model of models) {
       for (const status of Object.keys(model.operation.responses)) {
         if (status === '429') continue;
-        const request = provoking(model, status);
+        // A delete's or a replace's success acts on a record the run creates for it (before the row).
+        const admitted = Number(status) === model.successStatus && !model.safe;
+        const request = admitted ? await requestToAdmit(context, model) : provoking(model, status);
         if (request) requests.push(request);
         else missing.push(`${model.operation.operationId} ${status}`);
       }

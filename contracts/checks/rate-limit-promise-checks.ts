@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { exampleRequest, operationModels, pathOf } from '../generate/operation-model.js';
 import type { ContractRequest } from '../core/exchange.js';
+import { unknownChildOf } from '../core/spec-operations.js';
 import { SLACK_SECONDS } from '../core/quota-windows.js';
 import { CheckNotApplicable, type Check, type CheckContext } from './check.js';
 import { expectErrorBody, expectStatus, expectThat, integerHeader } from './expectations.js';
@@ -30,7 +31,7 @@ function requestOf(kind: Kind): ContractRequest {
             ),
             expectsRateLimit: true,
           }
-        : { ...plain, path: `${plain.path}/no-such-child`, expectsRateLimit: true };
+        : { ...plain, path: unknownChildOf(plain.path), expectsRateLimit: true };
     case 'unknown-path':
       return { method: 'GET', path: '/no-such-resource', expectsRateLimit: true };
     case 'anonymous':

@@ -25,7 +25,7 @@ import {
 } from './error-checks.js';
 import { banAfterRepeatedRejections, quotaWindowRollsOver, rateLimitExceededAnswer } from './quota-checks.js';
 import { rateLimitRemainingDecreases, rateLimitResetInWindow } from './rate-limit-checks.js';
-import { categoryIdsUnique } from './state-checks.js';
+import { writesReadBack } from './state-checks.js';
 import { equivalentReadsAnsweredAlike, equivalentWritesAnsweredAlike } from './equivalence-checks.js';
 import { evaluationOrderReads, evaluationOrderWrites } from './evaluation-order-checks.js';
 import { invalidParametersRejected, unknownQueryIgnored, validParametersAccepted } from './generated-read-checks.js';
@@ -88,7 +88,7 @@ export const CHECKS: readonly Check[] = [
   unsupportedMediaTypeRejected,
   payloadTooLargeRejected,
   equivalentWritesAnsweredAlike,
-  categoryIdsUnique,
+  writesReadBack,
   unknownPathNotFound,
   nearMissPathsNotFound,
   methodNotAllowed,

@@ -1,10 +1,11 @@
 import fc from 'fast-check';
 import { malformedBodies } from '../generate/malformed-bodies.js';
 import { validValues } from '../generate/valid-values.js';
-import { exampleRequest, operationModels, type OperationModel } from '../generate/operation-model.js';
+import { operationModels, type OperationModel } from '../generate/operation-model.js';
 import { UNTRUSTED_ORIGINS } from '../rules/security-rules.js';
 import type { ContractRequest, RequestAuth } from '../core/exchange.js';
 import type { Check } from './check.js';
+import { requestToAdmit } from './state-checks.js';
 
 const keyIn = (header: string, spell: (key: string) => string, shown: string): RequestAuth => ({
   spell,
@@ -19,8 +20,12 @@ const keyIn = (header: string, spell: (key: string) => string, shown: string): R
  * careless parser throw, a hostile Origin. What each answer must not carry is the model's to judge
  * (`credential_never_echoed`, `no_internals_in_answers`, `no_cookies`, `cors_not_open_with_credentials`).
  */
-function provocations(model: OperationModel, seed: number, parsesStrictly: boolean): ContractRequest[] {
-  const plain = exampleRequest(model);
+function provocations(
+  model: OperationModel,
+  plain: ContractRequest,
+  seed: number,
+  parsesStrictly: boolean,
+): ContractRequest[] {
   const requests: ContractRequest[] = [
     { ...plain, auth: { spell: (key) => `Bearer ${key}-x`, shown: 'Bearer ${PETSTORE_API_KEY}-x', invalid: true } },
     { ...plain, auth: keyIn('X-API-Key', (key) => key, '${PETSTORE_API_KEY}') },
@@ -45,7 +50,8 @@ export const answersLeakNothing: Check = {
   verifies:
     'for every operation, requests an attacker sends (the key near-missed or in other carriers, a hostile Origin, traversal and debug parameters, bodies that break parsers) get answers that carry no credential, no stack trace, file path or server version, no cookie, and no CORS grant to any origin with credentials (OWASP API2, API8)',
   needs: [],
-  async run({ send, capabilities, seed, patience }) {
+  async run(context) {
+    const { send, capabilities, seed, patience } = context;
     const paced = patience() !== undefined;
     let readDone = false;
     for (const model of operationModels()) {
@@ -53,7 +59,9 @@ export const answersLeakNothing: Check = {
       // Where the key's quota limits the run: every provocation on one read and on every write.
       if (paced && model.safe && readDone) continue;
       readDone ||= model.safe;
-      for (const request of provocations(model, seed, capabilities.includes('uniformErrors'))) await send(request);
+      const plain = await requestToAdmit(context, model);
+      for (const request of provocations(model, plain, seed, capabilities.includes('uniformErrors')))
+        await send(request);
     }
   },
 };
@@ -71,10 +79,11 @@ export const answersKeepTheProtocol: Check = {
   verifies:
     'every kind of answer of every operation (success, 401 without and with a key, 400, 404, 405, and each asked for by a browser that prefers HTML) keeps the rule table: representation metadata, JSON (UTF-8, no BOM, unique member names), challenges, Allow, Retry-After, Cache-Control on keyed answers',
   needs: [],
-  async run({ send, capabilities }) {
+  async run(context) {
+    const { send, capabilities } = context;
     for (const model of operationModels()) {
       if (!model.safe && !capabilities.includes('writes')) continue;
-      const plain = exampleRequest(model);
+      const plain = await requestToAdmit(context, model);
       await send(plain);
       await send({ ...plain, auth: 'none' });
       await send({ ...plain, auth: { bearer: 'not-a-key-of-this-service' } });

@@ -45,7 +45,7 @@ export const CHECK_NAMES = [
   'unsupported_media_type_rejected',
   'payload_too_large_rejected',
   'equivalent_writes_answered_alike',
-  'category_ids_unique',
+  'writes_read_back',
   'unknown_path_not_found',
   'near_miss_paths_not_found',
   'method_not_allowed',

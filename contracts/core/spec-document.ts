@@ -58,6 +58,8 @@ export interface DocumentedOperation {
   parameters: DocumentedParameter[];
   requestBody?: DocumentedRequestBody;
   responses: Record<string, DocumentedResponse>;
+  /** `x-operation-kind` (read, create, replace, delete): what the operation does, where its method cannot say. */
+  declaredKind?: string;
 }
 
 /** The parts of the document the suite reads: its operations with every `$ref` resolved. */
@@ -164,6 +166,7 @@ export function readSpecDocument(document: object): SpecDocument {
         path,
         deprecated: operation.deprecated === true,
         ...(typeof operation['x-sunset'] === 'string' ? { sunset: operation['x-sunset'] } : {}),
+        ...(typeof operation['x-operation-kind'] === 'string' && { declaredKind: operation['x-operation-kind'] }),
         parameters: documentedParameters(root, [...pathParameters, ...((operation.parameters ?? []) as unknown[])]),
         ...(requestBody && { requestBody }),
         responses,

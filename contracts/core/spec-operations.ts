@@ -3,11 +3,11 @@
 import { normalizedPath } from '../../spec/path-normalization.js';
 import { documentedSpec, type DocumentedOperation } from './spec-document.js';
 
-function templatePattern(path: string): RegExp {
+function templatePattern(path: string, parameter = '[^/]+'): RegExp {
   const source = path
     .split(/\{[^}]+\}/)
     .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-    .join('[^/]+');
+    .join(parameter);
   return new RegExp(`^${source}$`);
 }
 
@@ -58,4 +58,25 @@ export function operationOfRequest(method: string, url: string, baseUrl: string)
   if (path === undefined) return undefined;
   // Method tokens are case-sensitive (RFC 9110 §9.1): `get` is another method than GET, so a 405 is its answer.
   return operationsOfPath(path).find((operation) => operation.method === method);
+}
+
+/**
+ * The values of a template's parameters in a path (as the path spells them); undefined when it does not fit.
+ * @example pathValuesOf('/pets/{petId}', '/pets/7') // { petId: '7' }
+ */
+export function pathValuesOf(template: string, path: string): Record<string, string> | undefined {
+  const names = [...template.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]!);
+  const values = templatePattern(template, '([^/]+)').exec(path);
+  return values ? Object.fromEntries(names.map((name, index) => [name, values[index + 1]!])) : undefined;
+}
+
+/**
+ * A path below `path` that no operation of the spec has: `/no-such-child` added, once more for each time
+ * the result still fits a template (below `/categories`, a spec with `/categories/{categoryId}` routes one).
+ * @example unknownChildOf('/categories') // '/categories/no-such-child/no-such-child' when /categories/{id} exists
+ */
+export function unknownChildOf(path: string): string {
+  let child = `${path}/no-such-child`;
+  while (operationsOfPath(child).length > 0) child = `${child}/no-such-child`;
+  return child;
 }

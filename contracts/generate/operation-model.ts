@@ -10,17 +10,58 @@ import {
 import type { ContractRequest } from '../core/exchange.js';
 import { boundaryValues, validValues } from './valid-values.js';
 
+/**
+ * What an operation does to the records of its collection: reads them, creates one, replaces one, or
+ * deletes one. Read from the method (RFC 9110 §9.3: GET and HEAD read, POST creates, PUT and PATCH
+ * replace, DELETE deletes); `x-operation-kind` says it where the method cannot (a POST that searches).
+ */
+export type OperationKind = 'read' | 'create' | 'replace' | 'delete';
+
+const OPERATION_KINDS: readonly OperationKind[] = ['read', 'create', 'replace', 'delete'];
+
+const KIND_OF_METHOD: Readonly<Record<string, OperationKind>> = {
+  GET: 'read',
+  HEAD: 'read',
+  POST: 'create',
+  PUT: 'replace',
+  PATCH: 'replace',
+  DELETE: 'delete',
+};
+
+/**
+ * The kind of an operation: its `x-operation-kind`, else its method's.
+ * @example kindOf(documentedOperation('createCategory')) // 'create'
+ */
+export function kindOf(operation: DocumentedOperation): OperationKind {
+  const declared = operation.declaredKind;
+  if (declared !== undefined && !(OPERATION_KINDS as readonly string[]).includes(declared))
+    throw new Error(
+      `spec: ${operation.operationId} has x-operation-kind "${declared}"; it must be one of ${OPERATION_KINDS.join(', ')}`,
+    );
+  const kind = (declared as OperationKind | undefined) ?? KIND_OF_METHOD[operation.method];
+  if (!kind)
+    throw new Error(
+      `spec: ${operation.operationId} is a ${operation.method}, whose kind the suite cannot tell: add x-operation-kind (${OPERATION_KINDS.join(', ')})`,
+    );
+  return kind;
+}
+
 /** What the generated checks know of one operation, all of it read from the spec. */
 export interface OperationModel {
   operation: DocumentedOperation;
-  /** GET, HEAD: a request changes nothing, so any target may take it. */
+  /** What it does to its collection's records. */
+  kind: OperationKind;
+  /** A read: a request changes nothing, so any target may take it. */
   safe: boolean;
   pathParameters: DocumentedParameter[];
   /** The `application/json` request body's schema, when the operation takes one. */
   bodySchema?: JsonSchema;
   /** The first documented 2xx. */
   successStatus: number;
-  /** For a write: the GET on the same path that lists what it stores (a JSON array of the same schema). */
+  /**
+   * The list of the collection the operation acts on, a GET answering a JSON array: on the same path for a
+   * create (of the schema it answers), on the path one `{parameter}` up for an operation on one record.
+   */
   listedBy?: DocumentedOperation;
 }
 
@@ -34,15 +75,22 @@ function schemaName(schema: JsonSchema | undefined): string | undefined {
   return typeof schema?.$ref === 'string' ? schema.$ref : undefined;
 }
 
+/** The path of the collection an operation on one record acts on: `/categories` for `/categories/{categoryId}`. */
+const collectionPath = (path: string) => /^(.+)\/\{[^}/]+\}$/.exec(path)?.[1];
+
 function listOperationFor(
   operation: DocumentedOperation,
+  kind: OperationKind,
   operations: DocumentedOperation[],
 ): DocumentedOperation | undefined {
-  const created = schemaName(operation.responses[successOf(operation) ?? '']?.content[JSON_MEDIA]);
+  const onRecord = kind !== 'create' && collectionPath(operation.path);
+  const path = onRecord || operation.path;
+  // Whatever holds the record an operation answers is a list of that schema; a delete answers none.
+  const answered = schemaName(operation.responses[successOf(operation) ?? '']?.content[JSON_MEDIA]);
   return operations.find((candidate) => {
-    if (candidate.method !== 'GET' || candidate.path !== operation.path) return false;
+    if (candidate.method !== 'GET' || candidate.path !== path || candidate === operation) return false;
     const items = candidate.responses[successOf(candidate) ?? '']?.content[JSON_MEDIA];
-    return items?.type === 'array' && schemaName(items.items as JsonSchema) === created;
+    return items?.type === 'array' && (answered === undefined || schemaName(items.items as JsonSchema) === answered);
   });
 }
 
@@ -56,13 +104,14 @@ export function operationModels(spec: SpecDocument = documentedSpec()): Operatio
   return operations.flatMap((operation) => {
     const success = successOf(operation);
     if (!success) return [];
-    const safe = operation.method === 'GET' || operation.method === 'HEAD';
+    const kind = kindOf(operation);
     const bodySchema = operation.requestBody?.content[JSON_MEDIA];
-    const listedBy = safe ? undefined : listOperationFor(operation, operations);
+    const listedBy = listOperationFor(operation, kind, operations);
     return [
       {
         operation,
-        safe,
+        kind,
+        safe: kind === 'read',
         pathParameters: operation.parameters.filter((parameter) => parameter.in === 'path'),
         ...(bodySchema && { bodySchema }),
         successStatus: Number(success),

@@ -209,6 +209,10 @@ describe("the model of the spec's promises", () => {
     const created = exchange('POST', '/categories', 201, { remaining: 59, body, json: { id: 4, name: 'a' } });
     const again = exchange('POST', '/categories', 201, { remaining: 58, body, json: { id: 4, name: 'a' } });
     expect(oneByOne(model(), [created, again])).toEqual(['ids_unique']);
+    // No operation of the spec deletes a category: an id a list answered is never free again.
+    const listed = exchange('GET', '/categories', 200, { remaining: 59, json: [{ id: 1, name: 'dog' }] });
+    const takesListedId = exchange('POST', '/categories', 201, { remaining: 58, body, json: { id: 1, name: 'a' } });
+    expect(oneByOne(model(), [listed, takesListedId])).toEqual(['ids_unique']);
     expect(
       oneByOne(model(), [
         exchange('POST', '/categories', 201, { remaining: 59, body, json: { id: 4, name: 'a', description: '' } }),

@@ -149,7 +149,7 @@ export class PromiseModel {
       broken.push(
         ...declaredHeaderBreaks(operation, observation.exchange, this.judges('deprecation_headers_as_declared')),
       );
-      broken.push(...this.#records.judge(operation, observation, stateful));
+      broken.push(...this.#records.judge(operation, observation, stateful, path));
     }
     const underBase = burst.filter(
       ({ exchange }) => exchange.request.url.startsWith(this.#options.baseUrl) && !refusedByParser(exchange),

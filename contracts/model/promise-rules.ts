@@ -81,7 +81,7 @@ export const PROMISES = {
     requirement: theSpecSays(['The response is the category']),
     needs: ['stateful'],
     promise:
-      'a created record is answered with exactly the fields sent, and every later list the spec declares complete (`x-paginated: false`: "Not paginated") includes it exactly as answered',
+      'a created or replaced record is answered with exactly the fields sent, and every later list the spec declares complete (`x-paginated: false`: "Not paginated") includes it exactly as answered and holds no record the run deleted (nor does a later read find one)',
   },
   listed_in_ascending_id_order: {
     strength: 'MUST',

@@ -35,6 +35,12 @@ export class RecentlySet<V> {
     }
   }
 
+  /** Forgets one key; false when it was not held. */
+  delete(key: string): boolean {
+    if (key === this.#newest) this.#newest = undefined;
+    return this.#entries.delete(key);
+  }
+
   /** Forgets every key but `kept`. */
   keepOnly(kept: string): void {
     for (const key of [...this.#entries.keys()]) if (key !== kept) this.#entries.delete(key);

@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { snippet } from '../conformance/response-conformance.js';
 import { operationModels, type OperationModel } from '../generate/operation-model.js';
+import { pathValuesOf } from '../core/spec-operations.js';
 import { resolveSchema } from '../core/spec-document.js';
 import type { DocumentedOperation, DocumentedResponse } from '../core/spec-document.js';
 import type { Exchange } from '../core/exchange.js';
@@ -28,6 +29,23 @@ interface Created {
   exchange: Exchange;
 }
 
+/** A record the run deleted: no list or read sent after the delete's answer may show it. */
+interface Deleted {
+  answered: number;
+  exchange: Exchange;
+}
+
+/** What the run knows of one collection (the records one list operation answers). */
+interface Collection {
+  /** Records created or replaced by the run, as last answered, by id. */
+  records: RecentlySet<Created>;
+  deleted: RecentlySet<Deleted>;
+  /** The ids the last complete list answered: a record created after it takes none of them. */
+  listed?: { ids: Set<string>; answered: number; exchange: Exchange };
+  /** The spec has a delete on it: an id may leave it, and another client may have freed one. */
+  deletable: boolean;
+}
+
 const isRecord = (value: unknown): value is Record =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 const idOf = (record: Record) =>
@@ -49,29 +67,30 @@ function bodySent(exchange: Exchange): unknown {
 }
 
 /**
- * The records half of the model: per collection of the spec (a list operation, and the write that adds
- * to it), what the run created, and what every list must therefore say.
+ * The records half of the model: per collection of the spec (a list operation, and the operations that
+ * create, replace or delete its records, by their kind), what the run changed, and what every list and
+ * read must therefore say.
  */
 export class RecordLedger {
-  /** The writes that add to a collection, by operationId, with the fields their body schema names. */
-  readonly #writes: Map<string, { write: OperationModel; fields: string[] }>;
-  readonly #created = new Map<string, RecentlySet<Created>>();
+  /** The operations on a collection's records, by operationId, with the fields their body schema names. */
+  readonly #models: Map<string, { model: OperationModel; fields: string[] }>;
+  readonly #collections = new Map<string, Collection>();
   #log: CreatedRecord[] = [];
 
   constructor() {
-    this.#writes = new Map(
+    this.#models = new Map(
       operationModels()
-        .filter((model) => !model.safe && model.listedBy)
-        .map((write) => [
-          write.operation.operationId,
-          { write, fields: Object.keys(resolveSchema(write.bodySchema ?? {}).properties ?? {}) },
+        .filter((model) => model.listedBy)
+        .map((model) => [
+          model.operation.operationId,
+          { model, fields: Object.keys(resolveSchema(model.bodySchema ?? {}).properties ?? {}) },
         ]),
     );
   }
 
   /** The target forgot its records (the fake's reset). */
   reset(): void {
-    this.#created.clear();
+    this.#collections.clear();
     this.#log = [];
   }
 
@@ -80,27 +99,70 @@ export class RecordLedger {
     return this.#log.slice(-MAX_RECORDS);
   }
 
-  /** Judges one answered exchange of a known operation, in the order the answers came. */
-  judge(operation: DocumentedOperation, { exchange, sent, answered }: Observation, stateful: boolean): BrokenPromise[] {
-    const write = this.#writes.get(operation.operationId);
-    if (write && exchange.status === write.write.successStatus && isRecord(exchange.json))
-      return this.#judgeCreated(write, exchange, answered, stateful);
+  /** Judges one answered exchange of a known operation (on `path`, below the base address), in the order the answers came. */
+  judge(operation: DocumentedOperation, observation: Observation, stateful: boolean, path: string): BrokenPromise[] {
+    const { exchange, sent } = observation;
+    const known = this.#models.get(operation.operationId);
+    const succeeded = exchange.status === known?.model.successStatus;
+    if (
+      known &&
+      succeeded &&
+      isRecord(exchange.json) &&
+      (known.model.kind === 'create' || known.model.kind === 'replace')
+    )
+      return this.#judgeWritten(known, observation, stateful, path);
+    if (known?.model.kind === 'delete' && exchange.status >= 200 && exchange.status <= 299) {
+      const id = this.#recordId(known.model, path);
+      const collection = this.#collection(known.model.listedBy!.operationId);
+      if (id !== undefined) {
+        collection.records.delete(id);
+        collection.deleted.set(id, { answered: observation.answered, exchange });
+      }
+      return [];
+    }
+    if (stateful && known?.model.kind === 'read' && exchange.status >= 200 && exchange.status <= 299) {
+      const id = this.#recordId(known.model, path);
+      const deleted =
+        id === undefined ? undefined : this.#collection(known.model.listedBy!.operationId).deleted.get(id);
+      if (deleted && deleted.answered < sent)
+        return [
+          {
+            promise: 'stored_as_sent',
+            title: 'A deleted record is still read',
+            lines: [
+              `Received: ${exchange.status} for the record ${id} / Expected: no record, as its delete answered ${deleted.exchange.status}`,
+            ],
+            exchange,
+            involved: [deleted.exchange, exchange],
+          },
+        ];
+    }
     const documented = operation.responses[String(exchange.status)];
     if (documented && Array.isArray(exchange.json) && (documented.orderedBy || documented.complete))
-      return this.#judgeList(operation, documented, exchange, sent, stateful);
+      return this.#judgeList(operation, documented, exchange, sent, stateful, observation.answered);
     return [];
   }
 
-  #judgeCreated(
-    { write, fields }: { write: OperationModel; fields: string[] },
-    exchange: Exchange,
-    answered: number,
+  /** The id of the record an operation on one record acts on: its path's last parameter. */
+  #recordId(model: OperationModel, path: string): string | undefined {
+    const last = model.pathParameters.at(-1);
+    return last && pathValuesOf(model.operation.path, path)?.[last.name];
+  }
+
+  /** A create's or a replace's answer: the record as stored. */
+  #judgeWritten(
+    { model, fields }: { model: OperationModel; fields: string[] },
+    { exchange, sent, answered }: Observation,
     stateful: boolean,
+    path: string,
   ): BrokenPromise[] {
     const record = exchange.json as Record;
-    this.#log.push({ operationId: write.operation.operationId, record });
-    // Trimmed in batches: shifting one off a full log on every create would cost its length each time.
-    if (this.#log.length >= 2 * MAX_RECORDS) this.#log = this.#log.slice(-MAX_RECORDS);
+    const created = model.kind === 'create';
+    if (created) {
+      this.#log.push({ operationId: model.operation.operationId, record });
+      // Trimmed in batches: shifting one off a full log on every create would cost its length each time.
+      if (this.#log.length >= 2 * MAX_RECORDS) this.#log = this.#log.slice(-MAX_RECORDS);
+    }
     if (!stateful) return [];
     const broken: BrokenPromise[] = [];
     const sentBody = bodySent(exchange);
@@ -119,37 +181,57 @@ export class RecordLedger {
       );
       broken.push({
         promise: 'stored_as_sent',
-        title: 'The created record is not what was sent',
+        title: `The ${created ? 'created' : 'replaced'} record is not what was sent`,
         lines: [
           `Received: ${snippet(JSON.stringify(asAnswered), 200)} / Expected: ${snippet(JSON.stringify(asSent), 200)} (the fields sent, exactly; none added)`,
         ],
         exchange,
       });
     }
-    const collection = this.#collection(write.listedBy!.operationId);
-    const id = idOf(record);
-    const earlier = id === undefined ? undefined : collection.get(id);
-    if (earlier) {
+    const collection = this.#collection(model.listedBy!.operationId);
+    const id = created ? idOf(record) : this.#recordId(model, path);
+    if (id === undefined) return broken;
+    const earlier = created ? collection.records.get(id) : undefined;
+    const { listed } = collection;
+    // Only where no record can leave the collection: an id another client freed may be given again.
+    const listedBefore =
+      created &&
+      !collection.deletable &&
+      listed &&
+      listed.answered < sent &&
+      listed.ids.has(id) &&
+      !collection.deleted.get(id);
+    if (earlier || listedBefore) {
+      const other = earlier
+        ? `${snippet(JSON.stringify(earlier.record), 120)} was created with it`
+        : 'a listed record has it';
       broken.push({
         promise: 'ids_unique',
-        title: 'Two created records were answered with the same id',
+        title: 'A created record was answered with an id another record has',
         lines: [
-          `Received: id ${id} for ${snippet(JSON.stringify(record), 120)} / Expected: an id no other record has; ${snippet(JSON.stringify(earlier.record), 120)} was created with it`,
+          `Received: id ${id} for ${snippet(JSON.stringify(record), 120)} / Expected: an id no other record has; ${other}`,
         ],
         exchange,
-        involved: [earlier.exchange, exchange],
+        involved: [earlier?.exchange ?? listed!.exchange, exchange],
       });
-    } else if (id !== undefined) collection.set(id, { record, answered, exchange });
+      return broken;
+    }
+    collection.deleted.delete(id);
+    collection.records.set(id, { record, answered, exchange });
     return broken;
   }
 
-  /** A list answer, held to what its documented response declares: `x-order-by` (ascending) and `x-paginated: false` (every record). */
+  /**
+   * A list answer, held to what its documented response declares: `x-order-by` (ascending) and
+   * `x-paginated: false` (every record: each the run created or replaced as answered, none it deleted).
+   */
   #judgeList(
     list: DocumentedOperation,
     documented: DocumentedResponse,
     exchange: Exchange,
     sent: number,
     stateful: boolean,
+    answered: number,
   ): BrokenPromise[] {
     const records = (exchange.json as unknown[]).filter(isRecord);
     const broken: BrokenPromise[] = [];
@@ -173,30 +255,52 @@ export class RecordLedger {
     }
     if (!stateful || !documented.complete) return broken;
     const byId = new Map(records.map((record) => [idOf(record), record]));
-    for (const [id, created] of this.#created.get(list.operationId) ?? []) {
-      if (created.answered > sent) continue;
+    const collection = this.#collection(list.operationId);
+    const stale = (changed: { answered: number }) => changed.answered > sent;
+    const missing = [...collection.records].find(
+      ([id, created]) => !stale(created) && !isDeepStrictEqual(byId.get(id), created.record),
+    );
+    if (missing) {
+      const [id, created] = missing;
       const listed = byId.get(id);
-      if (!listed || !isDeepStrictEqual(listed, created.record)) {
-        broken.push({
-          promise: 'stored_as_sent',
-          title: listed
-            ? 'A created record is listed otherwise than it was answered'
-            : 'A created record is missing from the list',
-          lines: [
-            `Received: ${listed ? snippet(JSON.stringify(listed), 160) : `no record with id ${id} among ${records.length}`} / Expected: ${snippet(JSON.stringify(created.record), 160)}, as its create answered`,
-          ],
-          exchange,
-          involved: [created.exchange, exchange],
-        });
-        break;
-      }
+      broken.push({
+        promise: 'stored_as_sent',
+        title: listed
+          ? 'A record is listed otherwise than its last write answered it'
+          : 'A record the run wrote is missing from the list',
+        lines: [
+          `Received: ${listed ? snippet(JSON.stringify(listed), 160) : `no record with id ${id} among ${records.length}`} / Expected: ${snippet(JSON.stringify(created.record), 160)}, as its ${created.exchange.request.method} answered`,
+        ],
+        exchange,
+        involved: [created.exchange, exchange],
+      });
     }
+    const kept = [...collection.deleted].find(([id, deleted]) => !stale(deleted) && byId.has(id));
+    if (kept) {
+      const [id, deleted] = kept;
+      broken.push({
+        promise: 'stored_as_sent',
+        title: 'A deleted record is still listed',
+        lines: [
+          `Received: ${snippet(JSON.stringify(byId.get(id)), 160)} among ${records.length} / Expected: no record with id ${id}, as its delete answered ${deleted.exchange.status}`,
+        ],
+        exchange,
+        involved: [deleted.exchange, exchange],
+      });
+    }
+    collection.listed = { ids: new Set([...byId.keys()].filter((id) => id !== undefined)), answered, exchange };
     return broken;
   }
 
-  #collection(listOperationId: string): RecentlySet<Created> {
-    let collection = this.#created.get(listOperationId);
-    if (!collection) this.#created.set(listOperationId, (collection = new RecentlySet(MAX_RECORDS)));
+  #collection(listOperationId: string): Collection {
+    let collection = this.#collections.get(listOperationId);
+    if (!collection) {
+      const deletable = [...this.#models.values()].some(
+        ({ model }) => model.kind === 'delete' && model.listedBy?.operationId === listOperationId,
+      );
+      collection = { records: new RecentlySet(MAX_RECORDS), deleted: new RecentlySet(MAX_RECORDS), deletable };
+      this.#collections.set(listOperationId, collection);
+    }
     return collection;
   }
 }

@@ -1,3 +1,5 @@
+import { operationsOnPath, unknownChildOf } from '../core/spec-operations.js';
+
 /** One way a path can come close to a spec path and still name another resource. */
 export interface Distinction {
   name: string;
@@ -66,7 +68,7 @@ export const DISTINCTIONS: readonly Distinction[] = [
     name: 'extra-segment',
     basis: "the spec's paths",
     rule: 'a segment the spec does not declare makes an unknown path: `/categories/1/x`',
-    nearMisses: (path) => [`${path}/no-such-child`],
+    nearMisses: (path) => [unknownChildOf(path)],
   },
 ];
 
@@ -78,7 +80,8 @@ export function nearMissesOf(path: string): Array<{ distinction: Distinction; pa
   return DISTINCTIONS.flatMap((distinction) =>
     distinction
       .nearMisses(path)
-      .filter((miss) => miss !== path)
+      // A miss that another template of the spec routes is no miss (`/categories/1` beside `/categories/{id}`).
+      .filter((miss) => miss !== path && operationsOnPath(miss) === undefined)
       .map((miss) => ({ distinction, path: miss })),
   );
 }

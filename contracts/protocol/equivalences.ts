@@ -1,6 +1,7 @@
 import type { OperationModel } from '../generate/operation-model.js';
 import { pathOf } from '../generate/operation-model.js';
 import type { ContractRequest } from '../core/exchange.js';
+import { pathValuesOf } from '../core/spec-operations.js';
 
 /** A spelling of a request that must be answered exactly like the plain one. */
 export interface Spelling {
@@ -47,24 +48,19 @@ function reversedMembers(value: unknown): unknown {
   );
 }
 
-/** Percent-encodes every character of each path parameter's example (`1` as `%31`). */
-function percentEncodedPath(model: OperationModel): string {
+/** The request's path with every character of each path parameter percent-encoded (`/pets/1` as `/pets/%31`). */
+function percentEncodedPath(request: ContractRequest, model: OperationModel): string {
+  const [path = '', query] = request.path.split('?');
+  const values = pathValuesOf(model.operation.path, path) ?? {};
   const encoded = Object.fromEntries(
-    model.pathParameters.map((parameter) => {
-      const plain = decodeURIComponent(
-        pathOf({ ...model, pathParameters: [parameter] })
-          .split('/')
-          .pop() ?? '',
-      );
-      return [
-        parameter.name,
-        [...new TextEncoder().encode(plain)]
-          .map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`)
-          .join(''),
-      ];
-    }),
+    Object.entries(values).map(([name, value]) => [
+      name,
+      [...new TextEncoder().encode(decodeURIComponent(value))]
+        .map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`)
+        .join(''),
+    ]),
   );
-  return pathOf(model, encoded);
+  return `${pathOf(model, encoded)}${query === undefined ? '' : `?${query}`}`;
 }
 
 /**
@@ -197,7 +193,10 @@ export const EQUIVALENCES: readonly Equivalence[] = [
     rule: 'a percent-encoded unreserved character is that character: `/pets/%31` is `/pets/1`',
     appliesTo: 'pathParameters',
     spellings: (request, model) => [
-      { spelt: 'each path parameter percent-encoded', request: { ...request, path: percentEncodedPath(model) } },
+      {
+        spelt: 'each path parameter percent-encoded',
+        request: { ...request, path: percentEncodedPath(request, model) },
+      },
     ],
   },
 ];

@@ -179,7 +179,7 @@ export const SENTENCE_KEYS: readonly SentenceRow[] = [
   },
   {
     phrase: 'The created category, with the',
-    verifiedBy: ['create_category_conforms', 'category_ids_unique', 'ids_unique'],
+    verifiedBy: ['create_category_conforms', 'writes_read_back', 'ids_unique'],
   },
   {
     phrase: 'Deprecated: every response carries `Deprecation`',
@@ -211,7 +211,7 @@ export const SENTENCE_KEYS: readonly SentenceRow[] = [
   },
   {
     phrase: 'A positive identifier assigned by',
-    verifiedBy: ['create_category_conforms', 'ids_unique', 'category_ids_unique'],
+    verifiedBy: ['create_category_conforms', 'ids_unique', 'writes_read_back'],
   },
   { phrase: 'Category name; 1 to 100', verifiedBy: ['valid_bodies_stored_as_sent', 'invalid_body_rejected'] },
   { phrase: 'Need not be unique.', verifiedBy: ['concurrent_clients_serialisable', 'valid_bodies_stored_as_sent'] },
