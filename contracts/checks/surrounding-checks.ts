@@ -18,7 +18,7 @@ const HTTP_LAYER_STATUSES = new Set([400, 408, 411, 414, 417, 426, 431, 501, 505
  * A refusal of the server's HTTP layer (a closed connection, or one of its statuses without X-RateLimit-*):
  * design section 7 keeps it a warning, as a parser's refusal of a field it will not read.
  */
-const httpLayerRefusal = (answer: Exchange | undefined) =>
+export const httpLayerRefusal = (answer: Exchange | undefined) =>
   !answer || (HTTP_LAYER_STATUSES.has(answer.status) && headerOf(answer, 'x-ratelimit-limit') === undefined);
 
 const described = (answer: Exchange | undefined) =>
