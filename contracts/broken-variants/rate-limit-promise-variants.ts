@@ -1,6 +1,17 @@
 import { apiError } from '../../mocks/domain/errors.js';
 import { PLAN_LIMITS } from '../../mocks/domain/plans.js';
-import { codeOf, headerOf, withHeaders, wrapping, type BrokenConfiguration, type BrokenVariant } from './variant.js';
+import type { KeyWindow } from '../../mocks/domain/key-controls.js';
+import type { Answer } from '../../mocks/handlers/api-call.js';
+import type { OverrideRequest } from '../../mocks/handlers/overrides.js';
+import {
+  codeOf,
+  headerOf,
+  tokenOf,
+  withHeaders,
+  wrapping,
+  type BrokenConfiguration,
+  type BrokenVariant,
+} from './variant.js';
 
 /** A service whose X-RateLimit-Remaining says `shift(actual, status)` on keyed answers other than 429. */
 function announcing(shift: (remaining: number, status: number) => number): BrokenConfiguration {
@@ -64,6 +75,52 @@ const rejectionNamesTheNextMinute: BrokenConfiguration = wrapping(async (_reques
   });
 });
 
+/** Both windows of the request's key after it: the fake's own state (`GET /__admin/keys/{key}`, on loopback only). */
+async function windowsOfKey(request: OverrideRequest): Promise<{ minute: KeyWindow; day: KeyWindow } | undefined> {
+  const token = tokenOf(request);
+  const host = request.header('host') ?? '';
+  if (!token || !/^127\.0\.0\.1:\d+$/.test(host)) return undefined;
+  const state = await fetch(`http://${host}/__admin/keys/${encodeURIComponent(token)}`);
+  return state.ok ? ((await state.json()) as { minute: KeyWindow; day: KeyWindow }) : undefined;
+}
+
+/** The `X-RateLimit-*` triple of one of the key's windows, with the Limit of `limitOf`. */
+function describing(answer: Answer, window: KeyWindow, limit = window.limit): Answer {
+  return withHeaders(answer, (headers) => {
+    headers.set('x-ratelimit-limit', String(limit));
+    headers.set('x-ratelimit-remaining', String(window.remaining));
+    headers.set('x-ratelimit-reset', String(window.resetEpochSeconds));
+  });
+}
+
+/**
+ * A service that reports its daily quota on every admitted answer: the day window's Limit, Remaining
+ * and Reset, each right for the day, while the minute window has fewer requests left (a free key has
+ * 59 left in its minute and 999 in its day after its first request). A 429 still names the used-up window.
+ */
+const dayWindowAlwaysDescribed: BrokenConfiguration = wrapping(async (request, next) => {
+  const answer = await next();
+  if (answer.status === 401 || answer.status === 429 || headerOf(answer, 'x-ratelimit-limit') === null) return answer;
+  const windows = await windowsOfKey(request);
+  return windows ? describing(answer, windows.day) : answer;
+});
+
+/**
+ * A service that describes the right window (its Remaining and Reset) with the other window's Limit:
+ * the day's beside the minute's count, the minute's beside the day's.
+ */
+const limitOfTheOtherWindow: BrokenConfiguration = wrapping(async (request, next) => {
+  const answer = await next();
+  if (answer.status === 401 || headerOf(answer, 'x-ratelimit-limit') === null) return answer;
+  const windows = await windowsOfKey(request);
+  if (!windows) return answer;
+  const dayDescribed =
+    Number(headerOf(answer, 'x-ratelimit-reset')) === windows.day.resetEpochSeconds &&
+    Number(headerOf(answer, 'x-ratelimit-limit')) === windows.day.limit;
+  const other = dayDescribed ? windows.minute : windows.day;
+  return withHeaders(answer, (headers) => headers.set('x-ratelimit-limit', String(other.limit)));
+});
+
 /** Variants whose rate-limit headers promise what the service does not do. */
 export const RATE_LIMIT_PROMISE_VARIANTS: BrokenVariant[] = [
   {
@@ -116,6 +173,19 @@ export const RATE_LIMIT_PROMISE_VARIANTS: BrokenVariant[] = [
     breaks: "answers describing the minute window carry the day window's X-RateLimit-Limit",
     caughtBy: ['rate_limit_promises_kept'],
     fake: limitOfTheDay,
+  },
+  {
+    name: 'day-window-always-described',
+    breaks:
+      'every admitted answer describes the day window (its Limit, Remaining and Reset), though the minute window has fewer requests left',
+    caughtBy: ['rate_limit_remaining_decreases'],
+    fake: dayWindowAlwaysDescribed,
+  },
+  {
+    name: 'limit-of-the-other-window',
+    breaks: "X-RateLimit-Limit is the other window's limit, beside the described window's Remaining and Reset",
+    caughtBy: ['rate_limit_remaining_decreases'],
+    fake: limitOfTheOtherWindow,
   },
   {
     name: 'quota-after-validation',

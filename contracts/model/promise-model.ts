@@ -78,6 +78,11 @@ export class PromiseModel {
     return this.#rulesTried;
   }
 
+  /** What the model could not judge since the last call (each said once a run): notes for the person watching, never failures. */
+  takeNotes(): string[] {
+    return this.#quota.takeNotes();
+  }
+
   /** Every record the target answered as created since the last reset (on a URL target: what the run left there). */
   created(): CreatedRecord[] {
     return this.#records.created();

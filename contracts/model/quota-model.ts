@@ -6,12 +6,21 @@ import { DAY, MINUTE, SLACK_SECONDS, endsWindowAround } from '../core/quota-wind
 import { rateLimitVerdict, type RateLimitHeaders } from '../core/rate-limit-headers.js';
 import type { BrokenPromise, Observation } from './broken-promise.js';
 import { RecentlySet } from './recently-set.js';
+import {
+  copySeen,
+  countSeen,
+  describesTheLower,
+  otherWindowBound,
+  seenIn,
+  whatIsNotKnown,
+  windowStartsOf,
+  type SeenCounts,
+  type WindowKind,
+} from './window-counts.js';
 
 // The most buckets (keys) and tokens remembered: a proxy in front of real traffic sees any number of
 // keys; the least recently answered are forgotten first (their next answer is judged as a fresh window's).
 const MAX_REMEMBERED = 10_000;
-
-type WindowKind = 'minute' | 'day';
 
 /** The promises the quota model judges: a 429 that breaks one of them announces no wait worth taking. */
 export const QUOTA_PROMISES: ReadonlySet<string> = new Set([
@@ -49,6 +58,8 @@ interface BucketState {
   /** A ban's end (epoch s): until then every answer is a 429 and nothing is judged against the window. */
   bannedUntil?: number;
   limits: Partial<Record<WindowKind, number>>;
+  /** The admitted requests seen counted in each window: its limit less them is the most it has left. */
+  seen?: SeenCounts;
 }
 
 function announcementOf(exchange: Exchange): Announcement | undefined {
@@ -112,6 +123,9 @@ export class QuotaModel {
   readonly #known = new RecentlySet<boolean>(MAX_REMEMBERED);
   readonly #sharedKey: boolean;
   readonly #machineNow: () => number;
+  /** What the model cannot judge and says so, once a run each: {@link QuotaModel.takeNotes}. */
+  readonly #noted = new Set<string>();
+  #notes: string[] = [];
 
   /**
    * `sharedKey`: others use the keys too, unseen (a proxy sees part of a key's traffic). Only what unseen
@@ -132,6 +146,31 @@ export class QuotaModel {
     this.#plan = plan;
     this.#sharedKey = sharedKey;
     this.#machineNow = machineNow;
+  }
+
+  /**
+   * What the model could not know since the last call, each said once a run: where which window is the
+   * lower one depends on requests the suite did not see, or on a limit no answer has shown, the model
+   * does not guess (issue 51's ruling: a check fails a service only where a sentence leaves no other choice).
+   */
+  takeNotes(): string[] {
+    const notes = this.#notes;
+    this.#notes = [];
+    return notes;
+  }
+
+  #note(reason: string, text: string): void {
+    if (this.#noted.has(reason)) return;
+    this.#noted.add(reason);
+    this.#notes.push(`lower_window_described: ${text}`);
+  }
+
+  /** The limit of one kind of window: the plan's when given, else what answers describing that window said. */
+  #limitOf(state: BucketState, kind: WindowKind): { limit: number; source: string } | undefined {
+    const planned = this.#plan && (kind === 'minute' ? this.#plan.perMinute : this.#plan.perDay);
+    if (planned !== undefined) return { limit: planned, source: "the plan's" };
+    const learned = state.limits[kind];
+    return learned === undefined ? undefined : { limit: learned, source: `as answers describing the ${kind} said` };
   }
 
   /** The target forgot its counters (the fake's reset). */
@@ -205,10 +244,17 @@ export class QuotaModel {
     // Its own window against what the other's answers implied, only where the checks above cannot: the
     // first answer of a kind after answers of the other kind.
     const ownJudged = new Set<WindowKind>(state.window ? [state.window.kind] : []);
+    // What was seen counted before the burst: its own requests may have been counted in any order.
+    const seenBefore = copySeen(state.seen);
     for (const answer of [...announced].sort((a, b) => a.announcement.remaining - b.announcement.remaining).reverse()) {
-      broken.push(...this.#judgeBothWindows(state, answer, !ownJudged.has(answer.kind), announced.length > 1));
+      broken.push(
+        ...this.#judgeBothWindows(state, answer, !ownJudged.has(answer.kind), announced.length > 1, seenBefore),
+      );
       ownJudged.add(answer.kind);
     }
+    state.seen ??= {};
+    for (const { exchange, announcement, kind } of announced)
+      if (!isRateLimited(exchange)) countSeen(state.seen, kind, announcement.reset);
     const previous = state.window;
     const inPrevious: typeof announced = [];
     // A window the bucket had not announced before (a fresh one): its answers must still claim one place each.
@@ -256,6 +302,7 @@ export class QuotaModel {
     { exchange, now, announcement, kind }: Observation & { announcement: Announcement; kind: WindowKind },
     judgeOwn: boolean,
     together: boolean,
+    seenBefore: SeenCounts,
   ): BrokenPromise[] {
     const bounds = (state.bounds ??= {});
     for (const which of ['minute', 'day'] as const) {
@@ -275,17 +322,25 @@ export class QuotaModel {
         `Admitted while the ${other} window had nothing left`,
         `Received: ${exchange.status}, describing the ${kind} window (Remaining ${announcement.remaining}) / Expected: 429 until ${other} Reset ${otherBound.reset}, as an earlier answer left that window at 0`,
       );
-    else if (otherBound) {
-      // After this request the other window has at most this many left.
-      const otherLeft = otherBound.atMost - (admitted ? 1 : 0);
-      const describedIsLower =
-        kind === 'minute' ? otherLeft > announcement.remaining : otherLeft >= announcement.remaining;
-      if (!describedIsLower)
+    else {
+      const known = this.#limitOf(state, other);
+      // A minute lies in one UTC day, so a minute's Reset names its day; a day's Reset names no minute.
+      const seen = seenIn(seenBefore, other, windowStartsOf(kind, announcement.reset)[other]);
+      const bound = otherWindowBound({ earlier: otherBound, known, seen, admitted });
+      if (bound && !describesTheLower(kind, announcement.remaining, bound.atMost))
         fail(
           'lower_window_described',
           `The headers describe the ${kind} window, but the ${other} window has fewer left`,
-          `Received: ${kind} window, Remaining ${announcement.remaining} / Expected: the ${other} window (at most ${otherLeft} left after this request, as earlier answers imply${otherLeft === announcement.remaining ? '; on a tie the longer window' : ''})`,
+          `Received: ${kind} window, Limit ${announcement.limit}, Remaining ${announcement.remaining} / Expected: the ${other} window, which has at most ${bound.atMost} left after this request (${bound.why})${bound.atMost === announcement.remaining ? '; on a tie the day window is described' : ''}`,
         );
+      else {
+        const floor = this.#sharedKey ? undefined : state.floors?.[other];
+        const unknown = whatIsNotKnown(kind, announcement.remaining, bound, floor, {
+          admitted,
+          sharedKey: this.#sharedKey,
+        });
+        if (unknown) this.#note(unknown.reason, unknown.text);
+      }
     }
     broken.push(...this.#judgeFloors(state, exchange, announcement, kind, together));
     const own = bounds[kind];
@@ -325,8 +380,21 @@ export class QuotaModel {
     }
     const broken: BrokenPromise[] = [];
     const floor = floors[kind] ?? 0;
+    // A limit learned only now (a URL target's first answer describing this window) can show that the
+    // answers describing the other window had it lower than this window can ever be.
+    const known = this.#limitOf(state, kind);
+    const capacity = known && known.limit - (admitted ? 1 : 0);
+    if (known && capacity !== undefined && floor > capacity)
+      broken.push({
+        promise: 'lower_window_described',
+        title: `Earlier answers described the ${other} window while the ${kind} window had fewer left`,
+        lines: [
+          `Received: ${exchange.status} describing the ${kind} window, Limit ${known.limit} (${known.source}) / Expected: answers before it to have described the ${kind} window: they described the ${other} window with ${floor} left after them, more than the ${kind} window's limit ever leaves`,
+        ],
+        exchange,
+      });
     // A 429 after answers of its own window is judged against what they announced (`#judgeAgainst`).
-    if (!admitted && floor > 0 && state.window?.kind !== kind)
+    else if (!admitted && floor > 0 && state.window?.kind !== kind)
       broken.push({
         promise: 'no_surprise_rate_limit',
         title: `A 429 for the ${kind} window, which earlier answers show has requests left`,

@@ -351,6 +351,7 @@ export class TargetSession {
         this.#windowsBroken.set(exchange, `it breaks ${broken.promise}: ${broken.title}`);
       this.report(broken);
     }
+    for (const note of this.model.takeNotes()) this.#note(note);
     const { baseUrl } = this.#descriptor;
     for (const item of observedItems(exchange, baseUrl)) tally.observed.add(item);
     const operation =
