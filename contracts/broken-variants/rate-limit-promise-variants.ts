@@ -84,10 +84,10 @@ async function windowsOfKey(request: OverrideRequest): Promise<{ minute: KeyWind
   return state.ok ? ((await state.json()) as { minute: KeyWindow; day: KeyWindow }) : undefined;
 }
 
-/** The `X-RateLimit-*` triple of one of the key's windows, with the Limit of `limitOf`. */
-function describing(answer: Answer, window: KeyWindow, limit = window.limit): Answer {
+/** An answer whose `X-RateLimit-*` triple describes one of the key's windows. */
+function describing(answer: Answer, window: KeyWindow): Answer {
   return withHeaders(answer, (headers) => {
-    headers.set('x-ratelimit-limit', String(limit));
+    headers.set('x-ratelimit-limit', String(window.limit));
     headers.set('x-ratelimit-remaining', String(window.remaining));
     headers.set('x-ratelimit-reset', String(window.resetEpochSeconds));
   });
@@ -103,6 +103,18 @@ const dayWindowAlwaysDescribed: BrokenConfiguration = wrapping(async (request, n
   if (answer.status === 401 || answer.status === 429 || headerOf(answer, 'x-ratelimit-limit') === null) return answer;
   const windows = await windowsOfKey(request);
   return windows ? describing(answer, windows.day) : answer;
+});
+
+/**
+ * A service that always reports its minute window on admitted answers: right early in a UTC day, wrong
+ * late in it, once the day window has fewer requests left than the minute (a free key's last 59 of its
+ * 1,000). A 429 still names the used-up window.
+ */
+const minuteWindowAlwaysDescribed: BrokenConfiguration = wrapping(async (request, next) => {
+  const answer = await next();
+  if (answer.status === 401 || answer.status === 429 || headerOf(answer, 'x-ratelimit-limit') === null) return answer;
+  const windows = await windowsOfKey(request);
+  return windows ? describing(answer, windows.minute) : answer;
 });
 
 /**
@@ -180,6 +192,13 @@ export const RATE_LIMIT_PROMISE_VARIANTS: BrokenVariant[] = [
       'every admitted answer describes the day window (its Limit, Remaining and Reset), though the minute window has fewer requests left',
     caughtBy: ['rate_limit_remaining_decreases'],
     fake: dayWindowAlwaysDescribed,
+  },
+  {
+    name: 'minute-window-always-described',
+    breaks:
+      'every admitted answer describes the minute window, also late in a UTC day when the day window has fewer requests left',
+    caughtBy: ['both_quota_windows_held'],
+    fake: minuteWindowAlwaysDescribed,
   },
   {
     name: 'limit-of-the-other-window',

@@ -178,6 +178,27 @@ export class QuotaModel {
     this.#buckets.clear();
   }
 
+  /**
+   * The target was told what a key has left in its windows now (the fake's scenario controls): what the
+   * model believed of that key goes, and each window set is known exactly, as an answer describing it
+   * would tell, so the first answers after it are held to both windows (a window set within the slack
+   * of its end is left unknown: the target may already be in the next one).
+   * @example quota.windowsSet('free-test-key', { dayRemaining: 61 }, now) // the day is at most 61, at least 61 (not shared)
+   */
+  windowsSet(token: string, remaining: { minuteRemaining?: number; dayRemaining?: number }, now: number): void {
+    const state: BucketState = { limits: {}, bounds: {}, floors: {} };
+    for (const [kind, left, length] of [
+      ['minute', remaining.minuteRemaining, MINUTE],
+      ['day', remaining.dayRemaining, DAY],
+    ] as const) {
+      const reset = (Math.floor(now / length) + 1) * length;
+      if (left === undefined || now + SLACK_SECONDS >= reset) continue;
+      state.bounds![kind] = { reset, atMost: left };
+      if (!this.#sharedKey) state.floors![kind] = left;
+    }
+    this.#buckets.set(`key ${token}`, state);
+  }
+
   /** A request went unanswered: it may have cost any key one request, so no floor holds any more. */
   forgetFloors(): void {
     for (const [, state] of this.#buckets) delete state.floors;
