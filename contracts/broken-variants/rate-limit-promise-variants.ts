@@ -94,28 +94,28 @@ function describing(answer: Answer, window: KeyWindow): Answer {
 }
 
 /**
- * A service that reports its daily quota on every admitted answer: the day window's Limit, Remaining
- * and Reset, each right for the day, while the minute window has fewer requests left (a free key has
- * 59 left in its minute and 999 in its day after its first request). A 429 still names the used-up window.
+ * A service that reports one window (`kind`) on every admitted answer: where the fake describes the
+ * other one, the answer gets that window's Limit, Remaining and Reset, each right for it. A 429 still
+ * names the used-up window.
  */
-const dayWindowAlwaysDescribed: BrokenConfiguration = wrapping(async (request, next) => {
-  const answer = await next();
-  if (answer.status === 401 || answer.status === 429 || headerOf(answer, 'x-ratelimit-limit') === null) return answer;
-  const windows = await windowsOfKey(request);
-  return windows ? describing(answer, windows.day) : answer;
-});
-
-/**
- * A service that always reports its minute window on admitted answers: right early in a UTC day, wrong
- * late in it, once the day window has fewer requests left than the minute (a free key's last 59 of its
- * 1,000). A 429 still names the used-up window.
- */
-const minuteWindowAlwaysDescribed: BrokenConfiguration = wrapping(async (request, next) => {
-  const answer = await next();
-  if (answer.status === 401 || answer.status === 429 || headerOf(answer, 'x-ratelimit-limit') === null) return answer;
-  const windows = await windowsOfKey(request);
-  return windows ? describing(answer, windows.minute) : answer;
-});
+function alwaysDescribing(kind: 'minute' | 'day'): BrokenConfiguration {
+  return wrapping(async (request, next) => {
+    const answer = await next();
+    if (answer.status === 401 || answer.status === 429 || headerOf(answer, 'x-ratelimit-limit') === null) return answer;
+    const windows = await windowsOfKey(request);
+    if (!windows) return answer;
+    const window = windows[kind];
+    const described =
+      Number(headerOf(answer, 'x-ratelimit-reset')) === window.resetEpochSeconds &&
+      Number(headerOf(answer, 'x-ratelimit-limit')) === window.limit;
+    if (described) return answer;
+    // Each admitted request costs one of each window, so the two differ by the same count across requests
+    // in flight together: the fake's own Remaining, moved by that difference, is this request's place.
+    const other = windows[kind === 'minute' ? 'day' : 'minute'];
+    const remaining = Number(headerOf(answer, 'x-ratelimit-remaining')) + window.remaining - other.remaining;
+    return describing(answer, { ...window, remaining });
+  });
+}
 
 /**
  * A service that describes the right window (its Remaining and Reset) with the other window's Limit:
@@ -191,14 +191,14 @@ export const RATE_LIMIT_PROMISE_VARIANTS: BrokenVariant[] = [
     breaks:
       'every admitted answer describes the day window (its Limit, Remaining and Reset), though the minute window has fewer requests left',
     caughtBy: ['rate_limit_remaining_decreases'],
-    fake: dayWindowAlwaysDescribed,
+    fake: alwaysDescribing('day'),
   },
   {
     name: 'minute-window-always-described',
     breaks:
       'every admitted answer describes the minute window, also late in a UTC day when the day window has fewer requests left',
     caughtBy: ['both_quota_windows_held'],
-    fake: minuteWindowAlwaysDescribed,
+    fake: alwaysDescribing('minute'),
   },
   {
     name: 'limit-of-the-other-window',

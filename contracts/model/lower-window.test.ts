@@ -86,6 +86,16 @@ describe('limits read from the answers (a URL target: no plan given)', () => {
   });
 });
 
+describe("the described window's own count", () => {
+  it('fails an admitted answer that leaves its own request uncounted (Remaining equal to Limit), plan or none', () => {
+    for (const options of [{ plan: FREE }, {}])
+      expect(judged(model(options), [answer(200, 60, 60, MINUTE_RESET)])).toEqual([
+        'charged_once_per_admitted_request',
+      ]);
+    expect(judged(model(), [answer(200, 60, 59, MINUTE_RESET)])).toEqual([]);
+  });
+});
+
 describe('what the suite set on the fake (its scenario controls)', () => {
   it('holds the first answers after it to both windows: the day set to 5, a minute described at 59 fails', () => {
     const promises = model({ plan: FREE });

@@ -405,7 +405,7 @@ export class QuotaModel {
     // answers describing the other window had it lower than this window can ever be.
     const known = this.#limitOf(state, kind);
     const capacity = known && known.limit - (admitted ? 1 : 0);
-    if (known && capacity !== undefined && floor > capacity)
+    if (known && capacity !== undefined && floor > capacity && state.window?.kind !== kind)
       broken.push({
         promise: 'lower_window_described',
         title: `Earlier answers described the ${other} window while the ${kind} window had fewer left`,
@@ -463,6 +463,15 @@ export class QuotaModel {
     state.limits[kind] = limit;
     if (remaining > limit)
       fail('X-RateLimit-Remaining is above X-RateLimit-Limit', [`Received: Remaining ${remaining}, Limit ${limit}`]);
+    else if (remaining === limit && !isRateLimited(exchange))
+      broken.push({
+        promise: 'charged_once_per_admitted_request',
+        title: `X-RateLimit-Remaining leaves an admitted ${exchange.status} uncounted in its window`,
+        lines: [
+          `Received: Remaining ${remaining}, Limit ${limit} / Expected: at most ${limit - 1}: the request counts one in the window it was admitted by, so no more than its limit less one is left after it`,
+        ],
+        exchange,
+      });
     if (isRateLimited(exchange)) {
       if (remaining !== 0) fail('X-RateLimit-Remaining is not 0 on a 429', [`Received: ${remaining} / Expected: 0`]);
       const retryAfter = integerHeaderOf(exchange, 'Retry-After');
