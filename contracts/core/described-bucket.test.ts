@@ -72,15 +72,30 @@ describe('the HTTP layer\'s own answer (spec: it "may answer on its own, in its 
     expect(promisesOf(stateful(), [created(59), bare411, created(58)])).toEqual([]);
   });
 
-  it('judges an answer with X-RateLimit-* or an Error body as the service’s, whatever its status', () => {
+  it('judges an answer with X-RateLimit-*, or an Error body to a plain request, as the service’s, whatever its status', () => {
     const dressed = chunkedCreate(411, { ...RATE_LIMIT, 'content-type': 'text/html' }, '<html>411</html>');
     const errorWithoutFields = chunkedCreate(
       411,
       { 'content-type': 'application/json' },
       '{"code":"length_required","message":"m","status":411}',
     );
-    for (const answer of [dressed, errorWithoutFields]) expect(refusedByParser(answer)).toBe(false);
+    const plainError = {
+      ...errorWithoutFields,
+      request: { ...errorWithoutFields.request, headers: KEYED, wire: undefined },
+    };
+    for (const answer of [dressed, plainError]) expect(refusedByParser(answer)).toBe(false);
     expect(promisesOf(stateful(), [dressed])).toContain('errors_are_error_bodies');
+  });
+
+  it('reads an Error without X-RateLimit-* to a request in a form of its own as the parser’s, to a plain request as the service’s', () => {
+    const refusal = chunkedCreate(
+      411,
+      { 'content-type': 'application/json' },
+      '{"code":"x","message":"m","status":411}',
+    );
+    const plain = { ...refusal, request: { ...refusal.request, headers: KEYED } };
+    delete plain.request.wire;
+    expect([refusedByParser(refusal), refusedByParser(plain)]).toEqual([true, false]);
   });
 
   it('leaves a status the spec does not give the HTTP layer to the service, bare or not', () => {

@@ -62,7 +62,7 @@ const PARSED_METHODS = new Set(
 
 /**
  * Whether a request may have been answered before any operation saw it: a {@link bareHttpLayerAnswer},
- * whatever the request; or it needed a raw socket (a method
+ * whatever the request; or it went in a form of its own (a wire form: HTTP/1.0, absolute-form, chunked; or on a raw socket: a method
  * token fetch would not send, a repeated or folded field) and came back as an HTTP parser refuses one.
  * A parser's own answer carries no `X-RateLimit-*`; a service's handler of its parser's errors may add
  * some (still describing no key's window: the spec says such an answer "counts in no key's window"),
@@ -70,9 +70,11 @@ const PARSED_METHODS = new Set(
  */
 export function answeredBeforeAnyOperation(exchange: Exchange): boolean {
   if (bareHttpLayerAnswer(exchange)) return true;
-  const { method, headers } = exchange.request;
+  const { method, headers, wire } = exchange.request;
   const repeated = Object.values(headers).some((value) => value.includes('\n'));
-  if (!needsRawSocket(method, repeated) || !HTTP_LAYER_STATUSES.has(exchange.status)) return false;
+  // A framing or request line of its own (HTTP/1.0, absolute-form, chunked) is a form a parser may refuse too.
+  const rawForm = needsRawSocket(method, repeated) || wire !== undefined;
+  if (!rawForm || !HTTP_LAYER_STATUSES.has(exchange.status)) return false;
   return repeated || !PARSED_METHODS.has(method) || headerOf(exchange, 'x-ratelimit-limit') === undefined;
 }
 
