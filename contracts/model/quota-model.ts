@@ -370,15 +370,15 @@ export class QuotaModel {
     const broken: BrokenPromise[] = [];
     const floor = floors[kind] ?? 0;
     // A limit learned only now (a URL target's first answer describing this window) can show that the
-    // answers describing the other window had it lower than this window can ever be.
+    // answers describing the other window had it lower than this window can ever be: more left before
+    // this request than its whole limit.
     const known = this.#limitOf(state, kind);
-    const capacity = known && known.limit - (admitted ? 1 : 0);
-    if (known && capacity !== undefined && floor > capacity && state.window?.kind !== kind)
+    if (known && floor > known.limit && state.window?.kind !== kind)
       broken.push({
         promise: 'lower_window_described',
         title: `Earlier answers described the ${other} window while the ${kind} window had fewer left`,
         lines: [
-          `Received: ${exchange.status} describing the ${kind} window, Limit ${known.limit} (${known.source}) / Expected: answers before it to have described the ${kind} window: they described the ${other} window with ${floor} left after them, more than the ${kind} window's limit ever leaves`,
+          `Received: ${exchange.status} describing the ${kind} window, Limit ${known.limit} (${known.source}) / Expected: answers before it to have described the ${kind} window: they described the ${other} window with ${floor} left, more than the ${kind} window's limit of ${known.limit}`,
         ],
         exchange,
       });
