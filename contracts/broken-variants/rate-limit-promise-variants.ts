@@ -1,6 +1,17 @@
 import { apiError } from '../../mocks/domain/errors.js';
 import { PLAN_LIMITS } from '../../mocks/domain/plans.js';
-import { codeOf, headerOf, withHeaders, wrapping, type BrokenConfiguration, type BrokenVariant } from './variant.js';
+import type { KeyWindow } from '../../mocks/domain/key-controls.js';
+import type { Answer } from '../../mocks/handlers/api-call.js';
+import type { OverrideRequest } from '../../mocks/handlers/overrides.js';
+import {
+  codeOf,
+  headerOf,
+  tokenOf,
+  withHeaders,
+  wrapping,
+  type BrokenConfiguration,
+  type BrokenVariant,
+} from './variant.js';
 
 /** A service whose X-RateLimit-Remaining says `shift(actual, status)` on keyed answers other than 429. */
 function announcing(shift: (remaining: number, status: number) => number): BrokenConfiguration {
@@ -64,6 +75,64 @@ const rejectionNamesTheNextMinute: BrokenConfiguration = wrapping(async (_reques
   });
 });
 
+/** Both windows of the request's key after it: the fake's own state (`GET /__admin/keys/{key}`, on loopback only). */
+async function windowsOfKey(request: OverrideRequest): Promise<{ minute: KeyWindow; day: KeyWindow } | undefined> {
+  const token = tokenOf(request);
+  const host = request.header('host') ?? '';
+  if (!token || !/^127\.0\.0\.1:\d+$/.test(host)) return undefined;
+  const state = await fetch(`http://${host}/__admin/keys/${encodeURIComponent(token)}`);
+  return state.ok ? ((await state.json()) as { minute: KeyWindow; day: KeyWindow }) : undefined;
+}
+
+/** An answer whose `X-RateLimit-*` triple describes one of the key's windows. */
+function describing(answer: Answer, window: KeyWindow): Answer {
+  return withHeaders(answer, (headers) => {
+    headers.set('x-ratelimit-limit', String(window.limit));
+    headers.set('x-ratelimit-remaining', String(window.remaining));
+    headers.set('x-ratelimit-reset', String(window.resetEpochSeconds));
+  });
+}
+
+/**
+ * A service that reports one window (`kind`) on every admitted answer: where the fake describes the
+ * other one, the answer gets that window's Limit, Remaining and Reset, each right for it. A 429 still
+ * names the used-up window.
+ */
+function alwaysDescribing(kind: 'minute' | 'day'): BrokenConfiguration {
+  return wrapping(async (request, next) => {
+    const answer = await next();
+    if (answer.status === 401 || answer.status === 429 || headerOf(answer, 'x-ratelimit-limit') === null) return answer;
+    const windows = await windowsOfKey(request);
+    if (!windows) return answer;
+    const window = windows[kind];
+    const described =
+      Number(headerOf(answer, 'x-ratelimit-reset')) === window.resetEpochSeconds &&
+      Number(headerOf(answer, 'x-ratelimit-limit')) === window.limit;
+    if (described) return answer;
+    // Each admitted request costs one of each window, so the two differ by the same count across requests
+    // in flight together: the fake's own Remaining, moved by that difference, is this request's place.
+    const other = windows[kind === 'minute' ? 'day' : 'minute'];
+    const remaining = Number(headerOf(answer, 'x-ratelimit-remaining')) + window.remaining - other.remaining;
+    return describing(answer, { ...window, remaining });
+  });
+}
+
+/**
+ * A service that describes the right window (its Remaining and Reset) with the other window's Limit:
+ * the day's beside the minute's count, the minute's beside the day's.
+ */
+const limitOfTheOtherWindow: BrokenConfiguration = wrapping(async (request, next) => {
+  const answer = await next();
+  if (answer.status === 401 || headerOf(answer, 'x-ratelimit-limit') === null) return answer;
+  const windows = await windowsOfKey(request);
+  if (!windows) return answer;
+  const dayDescribed =
+    Number(headerOf(answer, 'x-ratelimit-reset')) === windows.day.resetEpochSeconds &&
+    Number(headerOf(answer, 'x-ratelimit-limit')) === windows.day.limit;
+  const other = dayDescribed ? windows.minute : windows.day;
+  return withHeaders(answer, (headers) => headers.set('x-ratelimit-limit', String(other.limit)));
+});
+
 /** Variants whose rate-limit headers promise what the service does not do. */
 export const RATE_LIMIT_PROMISE_VARIANTS: BrokenVariant[] = [
   {
@@ -121,6 +190,27 @@ export const RATE_LIMIT_PROMISE_VARIANTS: BrokenVariant[] = [
     does: "answers describing the minute window carry the day window's X-RateLimit-Limit",
     caughtBy: ['rate_limit_promises_kept'],
     fake: limitOfTheDay,
+  },
+  {
+    name: 'day-window-always-described',
+    breaks: 'lower_window_described',
+    does: 'every admitted answer describes the day window (its Limit, Remaining and Reset), though the minute window has fewer requests left',
+    caughtBy: ['rate_limit_remaining_decreases'],
+    fake: alwaysDescribing('day'),
+  },
+  {
+    name: 'minute-window-always-described',
+    breaks: 'lower_window_described',
+    does: 'every admitted answer describes the minute window, also late in a UTC day when the day window has fewer requests left',
+    caughtBy: ['both_quota_windows_held'],
+    fake: alwaysDescribing('minute'),
+  },
+  {
+    name: 'limit-of-the-other-window',
+    breaks: 'lower_window_described',
+    does: "X-RateLimit-Limit is the other window's limit, beside the described window's Remaining and Reset",
+    caughtBy: ['rate_limit_remaining_decreases'],
+    fake: limitOfTheOtherWindow,
   },
   {
     name: 'quota-after-validation',

@@ -13,7 +13,7 @@ import { snippet } from '../conformance/response-conformance.js';
 import type { Check, CheckContext } from './check.js';
 import { expectConforms, expectErrorBody, expectStatus, expectThat } from './expectations.js';
 import { reportRule } from './rule-reports.js';
-import { httpLayerRefusal } from './surrounding-checks.js';
+import { httpLayerRefusal } from '../core/described-bucket.js';
 
 const readsWithPathParameters = () =>
   operationModels().filter((model) => model.safe && model.pathParameters.length > 0);

@@ -1,6 +1,7 @@
 import { snippet } from '../conformance/response-conformance.js';
-import { errorCodeOf, headerOf, type ContractRequest, type Exchange } from '../core/exchange.js';
+import { errorCodeOf, type ContractRequest, type Exchange } from '../core/exchange.js';
 import { exampleRequest, operationModels } from '../generate/operation-model.js';
+import { httpLayerRefusal } from '../core/described-bucket.js';
 import { answeredAlike, operationIdOf } from '../protocol/answered-alike.js';
 import { pathSpellings } from '../protocol/path-spellings.js';
 import { surroundings, type Surrounding } from '../protocol/surroundings.js';
@@ -10,16 +11,6 @@ import { reportRule, sendOrNothing } from './rule-reports.js';
 /** The answer is alike the plain one ({@link answeredAlike}: a write's bar what the service assigns). */
 const sameAnswer = (answer: Exchange, plain: Exchange, operationId: string | undefined) =>
   answeredAlike(answer, plain, { operationId, content: true });
-
-// What the spec lets the HTTP layer answer on its own, before any operation and without X-RateLimit-*.
-const HTTP_LAYER_STATUSES = new Set([400, 408, 411, 414, 417, 426, 431, 501, 505]);
-
-/**
- * A refusal of the server's HTTP layer (a closed connection, or one of its statuses without X-RateLimit-*):
- * design section 7 keeps it a warning, as a parser's refusal of a field it will not read.
- */
-export const httpLayerRefusal = (answer: Exchange | undefined) =>
-  !answer || (HTTP_LAYER_STATUSES.has(answer.status) && headerOf(answer, 'x-ratelimit-limit') === undefined);
 
 const described = (answer: Exchange | undefined) =>
   answer ? `${answer.status} ${snippet(answer.text, 160)}` : 'a closed connection';

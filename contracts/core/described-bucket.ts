@@ -1,4 +1,5 @@
 import { bearerTokenOf, headerOf, type ContractRequest, type Exchange } from './exchange.js';
+import { carriesNoRateLimitFields } from './rate-limit-headers.js';
 
 /**
  * Whose limit an answer's `X-RateLimit-*` describe (the spec's "Quotas" rules):
@@ -23,7 +24,42 @@ export function needsRawSocket(method: string, repeated: boolean): boolean {
   return repeated || !/^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)$/.test(method);
 }
 
-const BEFORE_ANY_OPERATION = new Set([400, 408, 431, 501]);
+/**
+ * The statuses the spec lets the HTTP layer answer on its own, before any operation: "a request that is
+ * not well-formed HTTP (`400`, a closed connection), one too slow (`408`), a target or header section
+ * too long (`414`, `431`), a transfer coding it does not implement (`501`), a body without
+ * `Content-Length` it will not read (`411`), an HTTP version it does not take (`505`, `426`), an
+ * expectation it cannot meet (`417`)".
+ */
+export const HTTP_LAYER_STATUSES: ReadonlySet<number> = new Set([400, 408, 411, 414, 417, 426, 431, 501, 505]);
+
+/** Whether a body is the service's own `Error` (`{ code, message, status }`): what no HTTP parser writes. */
+function isErrorBody(json: unknown): boolean {
+  if (typeof json !== 'object' || json === null) return false;
+  const { code, status } = json as { code?: unknown; status?: unknown };
+  return typeof code === 'string' && typeof status === 'number';
+}
+
+/**
+ * Whether an answer is one the HTTP layer may give on its own, whatever the request looked like (a
+ * parser's view of what is well-formed is its own): one of {@link HTTP_LAYER_STATUSES}, "in its own
+ * format and without `X-RateLimit-*`", so no field of the triple and not the service's `Error`. Such an
+ * answer "counts in no key's window" and owes none of a service answer's fields; an answer with any
+ * `X-RateLimit-*` field, or an `Error` body, is the service's and is judged as one.
+ * @example bareHttpLayerAnswer({ status: 411, headers: { 'content-type': 'text/html' }, ... }) // true
+ */
+export function bareHttpLayerAnswer(exchange: Exchange): boolean {
+  return HTTP_LAYER_STATUSES.has(exchange.status) && carriesNoRateLimitFields(exchange) && !isErrorBody(exchange.json);
+}
+
+/**
+ * Whether the HTTP layer, not the service, refused a request: a closed connection, or a bare answer of
+ * its own ({@link bareHttpLayerAnswer}). Design section 7 keeps such a refusal of a well-formed element a
+ * warning: a parser's leniency is its own, never the service's failure.
+ */
+export function httpLayerRefusal(answer: Exchange | undefined): boolean {
+  return !answer || bareHttpLayerAnswer(answer);
+}
 
 // The method tokens common HTTP parsers (Node's llhttp, nginx) read, so a service sees them: its 400 or
 // 501 to one, with rate-limit fields, is its own answer, not a parser's refusal.
@@ -34,22 +70,30 @@ const PARSED_METHODS = new Set(
 );
 
 /**
- * Whether a request may have been answered before any operation saw it: it needed a raw socket (a method
+ * Whether a request may have been answered before any operation saw it: a {@link bareHttpLayerAnswer},
+ * whatever the request; or it went in a form of its own (a wire form: HTTP/1.0, absolute-form, chunked; or on a raw socket: a method
  * token fetch would not send, a repeated or folded field) and came back as an HTTP parser refuses one.
  * A parser's own answer carries no `X-RateLimit-*`; a service's handler of its parser's errors may add
  * some (still describing no key's window: the spec says such an answer "counts in no key's window"),
  * but only for what a parser refuses: a token parsers read (PROPFIND, QUERY) reached the service.
  */
 export function answeredBeforeAnyOperation(exchange: Exchange): boolean {
-  const { method, headers } = exchange.request;
+  if (bareHttpLayerAnswer(exchange)) return true;
+  const { method, headers, wire } = exchange.request;
   const repeated = Object.values(headers).some((value) => value.includes('\n'));
-  if (!needsRawSocket(method, repeated) || !BEFORE_ANY_OPERATION.has(exchange.status)) return false;
+  // A framing or request line of its own (HTTP/1.0, absolute-form, chunked) is a form a parser may refuse too.
+  const rawForm = needsRawSocket(method, repeated) || wire !== undefined;
+  if (!rawForm || !HTTP_LAYER_STATUSES.has(exchange.status)) return false;
   return repeated || !PARSED_METHODS.has(method) || headerOf(exchange, 'x-ratelimit-limit') === undefined;
 }
 
-/** An HTTP parser's bare refusal: answered before any operation, with no rate-limit fields at all. */
+/**
+ * An HTTP parser's bare refusal, which the model does not hold to a service answer's promises (no
+ * window counted it, it owes no `X-RateLimit-*`): a {@link bareHttpLayerAnswer}, or an answer before any
+ * operation ({@link answeredBeforeAnyOperation}) with no rate-limit fields at all.
+ */
 export function refusedByParser(exchange: Exchange): boolean {
-  return answeredBeforeAnyOperation(exchange) && headerOf(exchange, 'x-ratelimit-limit') === undefined;
+  return bareHttpLayerAnswer(exchange) || (answeredBeforeAnyOperation(exchange) && carriesNoRateLimitFields(exchange));
 }
 
 /**

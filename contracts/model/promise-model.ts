@@ -79,6 +79,19 @@ export class PromiseModel {
     return this.#rulesTried;
   }
 
+  /**
+   * The target was told what the key `token` has left in its windows (the fake's scenario controls), at
+   * the target's `now`: that key's counters start from what was set ({@link QuotaModel.windowsSet}).
+   */
+  windowsSet(token: string, remaining: { minuteRemaining?: number; dayRemaining?: number }, now: number): void {
+    this.#quota.windowsSet(token, remaining, now);
+  }
+
+  /** What the model could not judge since the last call (each said once a run): notes for the person watching, never failures. */
+  takeNotes(): string[] {
+    return this.#quota.takeNotes();
+  }
+
   /** Every record the target answered as created since the last reset (on a URL target: what the run left there). */
   created(): CreatedRecord[] {
     return this.#records.created();

@@ -68,7 +68,7 @@ export const PROMISES = {
     requirement: theSpecSays(['Every response carries `X-RateLimit-Limit`, `X-RateLimit-Remaining`']),
     needs: ['stateful'],
     promise:
-      'the model keeps both windows at once: every answer describes the window with fewer requests left (on a tie the day), and never contradicts what any earlier answer implied about either window (what each has left, at most; nothing admitted while either is at 0)',
+      "the model keeps both windows at once: every answer's three fields describe the window with fewer requests left (on a tie the day), held against what it knows of the other window (its limit, the plan's or as its answers said, less the requests seen counted in it; what earlier answers and the fake's scenario controls said of it), and never contradict what any earlier answer implied about either window (what each has left, at most; nothing admitted while either is at 0); where it cannot know which window is lower it notes so and fails nothing",
   },
   ids_unique: {
     strength: 'MUST',

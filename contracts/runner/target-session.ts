@@ -197,16 +197,16 @@ export class TargetSession {
     return Math.max(LEAST_PATIENCE, Math.round(this.#keyLimit * PATIENCE_PER_MINUTE_LIMIT));
   }
 
-  /** Sets what the session's key has left in its minute window (the fake's `/__admin/keys`); the model forgets what it believed. */
+  /** Sets what the session's key has left in its minute window (the fake's `/__admin/keys`); the model starts from it. */
   async setMinuteRemaining(remaining: number): Promise<void> {
     await this.setRemaining({ minuteRemaining: remaining });
   }
 
-  /** Sets what the session's key has left in its minute and/or day window; the model forgets what it believed. */
+  /** Sets what the session's key has left in its minute and/or day window; the model starts the key's windows from it. */
   async setRemaining(remaining: { minuteRemaining?: number; dayRemaining?: number }): Promise<void> {
     if (!this.#fake) throw new Error('only the fake has scenario controls');
     await this.#fake.setRemaining(remaining);
-    this.model.reset();
+    this.model.windowsSet(this.#descriptor.apiKey, remaining, this.#fake.now() ?? Date.now() / 1000);
   }
 
   /** Back to the fake's seed (records, counters, clock), and the model with it; nothing on other targets. */
@@ -351,6 +351,7 @@ export class TargetSession {
         this.#windowsBroken.set(exchange, `it breaks ${broken.promise}: ${broken.title}`);
       this.report(broken);
     }
+    for (const note of this.model.takeNotes()) this.#note(note);
     const { baseUrl } = this.#descriptor;
     for (const item of observedItems(exchange, baseUrl)) tally.observed.add(item);
     const operation =
