@@ -186,7 +186,13 @@ export const undeclaredSurroundingsIgnored: Check = {
       for (const { elements, answer } of found)
         reportChanged(context, elements, answer, refused, `${read.method} ${read.path} without a key`);
     }
-    await equivalentPathsRouted(context);
+    // The spellings RFC 3986 makes the same path are HTTP equivalences: a target that lacks them (Prism)
+    // is not tried on them here, as equivalent_reads_answered_alike is skipped on it.
+    if (context.capabilities.includes('httpEquivalences')) await equivalentPathsRouted(context);
+    else
+      context.note(
+        'the spellings of the spec paths RFC 3986 makes the same were not tried: the target lacks httpEquivalences',
+      );
     if (!context.capabilities.includes('writes')) return;
     const write = operationModels().find(({ safe, bodySchema }) => !safe && bodySchema);
     if (!write) return;

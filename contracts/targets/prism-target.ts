@@ -29,7 +29,7 @@ export const PRISM_LACKING: Partial<Record<Capability, string>> = {
   bodyLimit: 'Prism has no request body size limit',
   hostChecked: "Prism's server, a mock for development, serves a request with two Host fields",
   httpEquivalences:
-    'Prism answers `Authorization: bearer <token>` (lower-case scheme) as if no key were sent, though RFC 9110 §11.1 makes the scheme case-insensitive',
+    'Prism answers `Authorization: bearer <token>` (lower-case scheme) as if no key were sent, though RFC 9110 §11.1 makes the scheme case-insensitive, and `/%70ets/1` (RFC 3986 §6.2.2.2: `/pets/1`) with the example of its documented 400',
   closedCors:
     'Prism, a mock for development, grants CORS with credentials to whatever Origin a request names (Access-Control-Allow-Origin repeats it) and exposes none of the spec’s headers',
   exactParameters: 'Prism coerces path parameters (`0x10` is 16) and refuses int64 ids past 2^53 with 400',
