@@ -7,7 +7,8 @@ import { runChecks } from '../runner/run-checks.js';
 import { suiteSettings } from '../runner/suite-settings.js';
 import { startFakeTarget } from '../targets/fake-target.js';
 import type { RunningTarget, TargetDescriptor } from '../targets/target.js';
-import { rawRequestBytes, sendOnConnection, type ConnectionAnswer } from '../transport/raw-connection.js';
+import { sendOnConnection, type ConnectionAnswer } from '../transport/raw-connection.js';
+import { rawRequestBytes } from '../transport/request-bytes.js';
 import type { Check } from './check.js';
 import { connectionRulesKept, hostFieldRequiredOnce } from './connection-checks.js';
 import { outputOfBash } from '../../test/support/curl-in-bash.js';
@@ -149,7 +150,7 @@ describe('raw connections', () => {
       body: { bytes: '{}', framing: 'chunked', trailers: [['X-Sum', '1']] },
     });
     expect(bytes.toString('latin1')).toBe(
-      'POST /v1/categories HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\nX-Sum: 1\r\n\r\n',
+      'POST /v1/categories HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n1\r\n{\r\n1\r\n}\r\n0\r\nX-Sum: 1\r\n\r\n',
     );
     const fake = await startFakeTarget();
     try {

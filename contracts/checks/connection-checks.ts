@@ -3,12 +3,11 @@ import { errorCodeOf, headerOf, type Exchange, type SentRequest } from '../core/
 import { exampleRequest, operationModels } from '../generate/operation-model.js';
 import {
   exchangeOf,
-  rawReproduction,
   sendOnConnection,
   type ConnectionAnswer,
   type ConnectionOutcome,
-  type RawRequest,
 } from '../transport/raw-connection.js';
+import { rawReproduction, type RawRequest } from '../transport/request-bytes.js';
 import { CheckFailure, type Check, type CheckContext } from './check.js';
 import { reportRule, sendOrNothing } from './rule-reports.js';
 

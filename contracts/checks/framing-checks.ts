@@ -9,7 +9,8 @@ import {
 } from '../core/exchange.js';
 import { exampleRequest, operationModels, type OperationModel } from '../generate/operation-model.js';
 import { surroundings, type Surrounding } from '../protocol/surroundings.js';
-import { exchangeOf, rawReproduction, sendOnConnection, type RawRequest } from '../transport/raw-connection.js';
+import { exchangeOf, sendOnConnection } from '../transport/raw-connection.js';
+import { rawReproduction, type RawRequest } from '../transport/request-bytes.js';
 import type { Check, CheckContext } from './check.js';
 import { reportRule, sendOrNothing } from './rule-reports.js';
 
