@@ -1,16 +1,9 @@
 import { snippet } from '../conformance/response-conformance.js';
-import {
-  bearerTokenOf,
-  errorCodeOf,
-  headerOf,
-  requestHeaderOf,
-  type ContractRequest,
-  type Exchange,
-} from '../core/exchange.js';
+import { HTTP_LAYER_STATUSES } from '../core/described-bucket.js';
+import { errorCodeOf, headerOf, type ContractRequest, type Exchange } from '../core/exchange.js';
 import { exampleRequest, operationModels, type OperationModel } from '../generate/operation-model.js';
-import { surroundings, type Surrounding } from '../protocol/surroundings.js';
-import { exchangeOf, sendOnConnection } from '../transport/raw-connection.js';
 import { rawReproduction, type RawRequest } from '../transport/request-bytes.js';
+import { formGroups, type FramingForm } from './framing-forms.js';
 import type { Check, CheckContext } from './check.js';
 import { reportRule, sendOrNothing } from './rule-reports.js';
 
@@ -46,15 +39,13 @@ function statedRules(model: OperationModel, keepsLimit: boolean): StatedRule[] {
     // An array where the schema wants an object breaks any object schema.
     { breaks: 'a body the schema refuses', request: { ...example, json: [] } },
     { breaks: 'no credentials', request: { ...example, auth: 'none' } },
+    { breaks: 'a token that is not a key', request: { ...example, auth: { bearer: 'not-a-key-of-this-service' } } },
   ];
 }
 
 /** Whether two answers say the same thing: the status and the error code (what the spec states of a refusal). */
 const answeredAlike = (answer: Exchange, plain: Exchange) =>
   answer.status === plain.status && errorCodeOf(answer) === errorCodeOf(plain);
-
-// What the spec lets the HTTP layer answer on its own, before any operation and without X-RateLimit-*.
-const HTTP_LAYER_STATUSES = new Set([400, 408, 411, 414, 417, 426, 431, 501, 505]);
 
 /**
  * A refusal of the server's HTTP parser, which keeps the allowance the spec gives the HTTP layer: a
@@ -66,28 +57,15 @@ const parserRefusal = (answer: Exchange | undefined) =>
 const described = (answer: Exchange | undefined) =>
   answer ? `${answer.status} ${snippet(answer.text, 160)}` : 'a closed connection';
 
-/**
- * The forms of framing and of the request line a write may take (derived: the surroundings of those axes
- * that carry a body or change the request line), in the groups a run sends: each alone where the target
- * has room; else the forms that combine in one request (chunks and absolute-form) together, and HTTP/1.0
- * (which has no chunked coding) apart.
- */
-function formGroups(budgeted: boolean): Surrounding[][] {
-  const forms = surroundings().filter(({ axis }) => axis === 'framing' || axis === 'request-line');
-  if (!budgeted) return forms.map((form) => [form]);
-  const http10 = forms.filter(({ id }) => id.includes('HTTP/1.0'));
-  return [forms.filter((form) => !http10.includes(form)), http10].filter((group) => group.length > 0);
-}
-
-function carrying(base: ContractRequest, forms: readonly Surrounding[]): ContractRequest {
+function carrying(base: ContractRequest, forms: readonly FramingForm[]): ContractRequest {
   const request = forms.reduce((changed, form) => form.apply(changed), base);
   return { ...request, tries: forms.map(({ id }) => id) };
 }
 
 /** What sending a group of forms found: those that change the answer, and those the HTTP parser refused. */
 interface FormsFound {
-  changed: Array<{ forms: readonly Surrounding[]; answer: Exchange | undefined }>;
-  refused: Array<{ form: Surrounding; answer: Exchange | undefined }>;
+  changed: Array<{ forms: readonly FramingForm[]; answer: Exchange | undefined }>;
+  refused: Array<{ form: FramingForm; answer: Exchange | undefined }>;
 }
 
 /**
@@ -97,10 +75,10 @@ interface FormsFound {
 async function changing(
   context: CheckContext,
   base: ContractRequest,
-  group: readonly Surrounding[],
+  group: readonly FramingForm[],
   plain: Exchange,
 ): Promise<FormsFound> {
-  const differs = (forms: readonly Surrounding[], answer: Exchange | undefined) =>
+  const differs = (forms: readonly FramingForm[], answer: Exchange | undefined) =>
     !parserRefusal(answer) &&
     !answeredAlike(answer!, plain) &&
     !(forms.length === 1 && forms[0]!.mayRefuse?.statuses.includes(answer!.status));
@@ -120,60 +98,6 @@ async function changing(
   if (found.changed.length === 0 && found.refused.length === 0 && !refused)
     found.changed.push({ forms: group, answer });
   return found;
-}
-
-/**
- * Fields sent only in a chunked body's trailer section, where a server that merged them into the header
- * section would read a credential: alone, and after a header field with a token that is not the key.
- */
-async function trailersMergeNothing(context: CheckContext, write: OperationModel, keyed: Exchange): Promise<void> {
-  const credential = requestHeaderOf(keyed, 'authorization');
-  if (!credential) return;
-  const url = new URL(keyed.request.url);
-  const body = JSON.stringify(exampleRequest(write).json);
-  const cases: ContractRequest[] = [
-    { ...exampleRequest(write), auth: 'none' },
-    { ...exampleRequest(write), auth: { bearer: 'not-a-key-of-this-service' } },
-  ];
-  for (const request of cases) {
-    // What the same request is answered in chunks without the trailer (no key: it costs the key nothing).
-    const plain = await sendOrNothing(context.send, { ...request, wire: { chunked: true } });
-    if (!plain) continue;
-    const header = requestHeaderOf(plain, 'authorization');
-    // The plain request's own fields (Accept, Content-Type, the other token), then the trailer.
-    const fields = Object.entries(plain.request.headers).filter(([name]) => !/^(host|connection)$/i.test(name));
-    const raw: RawRequest = {
-      method: write.operation.method,
-      target: `${url.pathname}${url.search}`,
-      headers: [['Host', url.host], ...fields, ['Trailer', 'Authorization'], ['Connection', 'close']],
-      body: { bytes: body, framing: 'chunked', trailers: [['Authorization', credential]] },
-    };
-    const { answers } = await sendOnConnection(url.origin, [raw]);
-    const [answer] = answers;
-    // A 429 of the limit on keyless requests is that limit's, not the trailer's.
-    if (
-      !answer ||
-      answer.status === 429 ||
-      parserRefusal(exchangeOf(plain.request, answer)) ||
-      (answer.status === plain.status && errorCodeOf(exchangeOf(plain.request, answer)) === errorCodeOf(plain))
-    )
-      continue;
-    const shown = exchangeOf(
-      { ...plain.request, headers: { ...plain.request.headers, Trailer: 'Authorization' } },
-      answer,
-    );
-    reportRule(
-      context,
-      'trailers_change_no_header',
-      `${write.operation.method} ${write.operation.path} with the key only in the trailer section${header ? ', after a header Authorization with another token,' : ''} was answered as if the key were a header field`,
-      [
-        `Received: ${described(shown)} / Expected: ${described(plain)}, as without the trailer`,
-        'The trailer section held Authorization: Bearer ${PETSTORE_API_KEY} (curl cannot send a trailer section: the curl below sends the rest of the request)',
-        `Reproduce with the trailer: ${rawReproduction(url.origin, [raw], { secret: bearerTokenOf(keyed) })}`,
-      ],
-      shown,
-    );
-  }
 }
 
 /** How long a request without framing may wait for its answer: a server that reads a body to the close waits for ever. */
@@ -197,7 +121,7 @@ async function unframedBodyNotAwaited(context: CheckContext, write: OperationMod
     ],
     body: { bytes: JSON.stringify(exampleRequest(write).json), framing: 'none' },
   };
-  const outcome = await sendOnConnection(url.origin, [raw], { timeoutMs: UNFRAMED_ANSWER_MS });
+  const outcome = await context.connect(url.origin, [raw], { timeoutMs: UNFRAMED_ANSWER_MS });
   if (outcome.answers.length > 0 || outcome.closedByServer) return;
   reportRule(
     context,
@@ -225,23 +149,27 @@ export const limitsHoldUnderEveryFraming: Check = {
   async run(context) {
     const write = operationModels().find(({ safe, bodySchema }) => !safe && bodySchema);
     if (!write) return;
-    let keyed: Exchange | undefined;
     let keyless: Exchange | undefined;
     for (const { breaks, request } of statedRules(write, context.capabilities.includes('bodyLimit'))) {
       const plain = await context.send(request);
-      if (request.auth === undefined) keyed ??= plain;
-      else keyless ??= plain;
+      if (request.auth !== undefined) keyless ??= plain;
       // Grouped only where the key's quota limits the run, which the first answer's Limit tells.
       const budgeted = context.patience() !== undefined;
       for (const group of formGroups(budgeted)) {
-        const { changed, refused } = await changing(context, request, group, plain);
+        // A form HTTP gives a meaning of its own is held to the request it means; any other to Content-Length's.
+        const meant = group[0]!.answeredAs;
+        const expected = meant ? await sendOrNothing(context.send, meant(request)) : plain;
+        if (!expected) continue;
+        const as = meant ? 'as the same request without a body (RFC 9112 §6.3)' : 'as with Content-Length';
+        const what = `${write.operation.method} ${write.operation.path} with ${breaks}`;
+        const { changed, refused } = await changing(context, request, group, expected);
         for (const { form, answer } of refused)
           reportRule(
             context,
-            'limits_hold_under_every_framing',
-            `${write.operation.method} ${write.operation.path} with ${breaks}, sent with ${form.spelt}, was refused by the HTTP parser`,
+            form.rule,
+            `${what}, sent with ${form.spelt}, was refused by the HTTP parser`,
             [
-              `Received: ${described(answer)} / Expected: ${described(plain)}, as with Content-Length; the HTTP layer may refuse a request on its own`,
+              `Received: ${described(answer)} / Expected: ${described(expected)}, ${as}; the HTTP layer may refuse a request on its own`,
             ],
             answer,
             { warning: true },
@@ -253,18 +181,17 @@ export const limitsHoldUnderEveryFraming: Check = {
             : '';
           reportRule(
             context,
-            'limits_hold_under_every_framing',
-            `${write.operation.method} ${write.operation.path} with ${breaks}, sent with ${forms.map(({ spelt }) => spelt).join(' and ')}, was answered differently`,
+            alone?.rule ?? 'limits_hold_under_every_framing',
+            `${what}, sent with ${forms.map(({ spelt }) => spelt).join(' and ')}, was answered differently`,
             [
-              `Received: ${described(answer)} / Expected: ${described(plain)}, as with Content-Length${refusal}`,
+              `Received: ${described(answer)} / Expected: ${described(expected)}, ${as}${refusal}`,
               ...forms.map(({ id, basis }) => `${id} (${basis})`),
             ],
-            answer ?? plain,
+            answer ?? expected,
           );
         }
       }
     }
-    if (keyed) await trailersMergeNothing(context, write, keyed);
     // Last: with no answer to show, a finding here ends the check.
     if (keyless) await unframedBodyNotAwaited(context, write, keyless);
   },

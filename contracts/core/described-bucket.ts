@@ -25,6 +25,14 @@ export function needsRawSocket(method: string, repeated: boolean): boolean {
 
 const BEFORE_ANY_OPERATION = new Set([400, 408, 431, 501]);
 
+/**
+ * What the spec lets the HTTP layer answer on its own, before any operation ("The HTTP layer ... may
+ * answer on its own"): not well-formed (400), too slow (408), a body without Content-Length it will not
+ * read (411), a target or header section too long (414, 431), an expectation (417), a version it does not
+ * take (426, 505), a transfer coding it does not implement (501).
+ */
+export const HTTP_LAYER_STATUSES: ReadonlySet<number> = new Set([400, 408, 411, 414, 417, 426, 431, 501, 505]);
+
 // The method tokens common HTTP parsers (Node's llhttp, nginx) read, so a service sees them: its 400 or
 // 501 to one, with rate-limit fields, is its own answer, not a parser's refusal.
 const PARSED_METHODS = new Set(
@@ -41,10 +49,14 @@ const PARSED_METHODS = new Set(
  * but only for what a parser refuses: a token parsers read (PROPFIND, QUERY) reached the service.
  */
 export function answeredBeforeAnyOperation(exchange: Exchange): boolean {
-  const { method, headers } = exchange.request;
+  const { method, headers, wire } = exchange.request;
+  // A form of the request line or of its framing (HTTP/1.0, chunks, a trailer section, none) the HTTP
+  // layer does not take: its own answer, in its own format, without X-RateLimit-*.
+  const bare = headerOf(exchange, 'x-ratelimit-limit') === undefined;
+  if (wire !== undefined && HTTP_LAYER_STATUSES.has(exchange.status) && bare) return true;
   const repeated = Object.values(headers).some((value) => value.includes('\n'));
   if (!needsRawSocket(method, repeated) || !BEFORE_ANY_OPERATION.has(exchange.status)) return false;
-  return repeated || !PARSED_METHODS.has(method) || headerOf(exchange, 'x-ratelimit-limit') === undefined;
+  return repeated || !PARSED_METHODS.has(method) || bare;
 }
 
 /** An HTTP parser's bare refusal: answered before any operation, with no rate-limit fields at all. */
