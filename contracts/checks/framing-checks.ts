@@ -137,13 +137,14 @@ async function unframedBodyNotAwaited(context: CheckContext, write: OperationMod
 
 /**
  * Each rule the spec states for a write (the body limit, the media type, the schema, authentication)
- * holds under every framing and request form a client may choose: the body in chunks, absolute-form,
- * HTTP/1.0; a key sent only in a trailer section admits nothing; a body without framing is no body.
+ * holds under every framing and request form a client may choose (framing-forms.ts): the body in chunks,
+ * with a trailer section that would change the answer if merged, absolute-form, HTTP/1.0; a body without
+ * framing is no body.
  */
 export const limitsHoldUnderEveryFraming: Check = {
   name: 'limits_hold_under_every_framing',
   verifies:
-    "each rule the spec states for a write (x-max-body-bytes with 413, the media type with 415, the schema with 400, the key with 401) is answered the same under every framing and request form (chunked, absolute-form, HTTP/1.0) as under Content-Length; the key only in a chunked body's trailer section admits nothing (RFC 9112 §7.1.2); an HTTP/1.0 write whose body has neither Content-Length nor chunks is answered at once, as one without a body (RFC 9112 §6.3); a budgeted run sends the forms that combine together and halves a group that changes the answer",
+    "each rule the spec states for a write (x-max-body-bytes with 413, the media type with 415, the schema with 400, no key or a token that is not one with 401) is answered the same under every framing and request form (chunked, a trailer section, absolute-form, HTTP/1.0) as under Content-Length; a trailer section holding the key or the other Content-Type changes nothing (RFC 9110 §6.5.1, RFC 9112 §7.1.2); an HTTP/1.0 write whose body has neither Content-Length nor chunks, ended by the close, is answered as the same request without a body, and at once without the close (RFC 9112 §6.3); the HTTP layer's own bare refusal of a form (400, 411, 501, 505, a closed connection) is a warning; a budgeted run sends the forms that combine together and halves a group that changes the answer",
   // The refusals are compared by their Error codes, which a target without uniformErrors does not give.
   needs: ['writes', 'uniformErrors'],
   async run(context) {
