@@ -1,6 +1,6 @@
 import type { TargetClock } from '../core/target-clock.js';
-import { bucketDescribed, bucketOfRequest } from '../core/described-bucket.js';
-import { CheckNotApplicable, RequestBudgetExhausted, TimeBudgetExhausted, type CheckContext } from '../checks/check.js';
+import { bucketDescribed } from '../core/described-bucket.js';
+import { TimeBudgetExhausted, type CheckContext } from '../checks/check.js';
 import { serverEpochSeconds } from '../core/quota-windows.js';
 import { observedItems } from '../coverage/coverage.js';
 import { operationOfRequest } from '../core/spec-operations.js';
@@ -18,6 +18,7 @@ import {
   type Waiter,
 } from '../transport/paced-sender.js';
 import { sendCountedConnection } from './connection-requests.js';
+import { admitRequests } from './request-admission.js';
 import { sendRequest } from '../transport/send-request.js';
 import { NoAnswer } from '../transport/raw-request.js';
 import type { SuiteSettings } from './suite-settings.js';
@@ -317,22 +318,14 @@ export class TargetSession {
 
   /** Admits requests into the run and counts them, or throws: the key spent, a budget used up, an operation left out. */
   #admit(requests: readonly ContractRequest[]): void {
-    if (this.#spentKey !== undefined && requests.some((request) => bucketOfRequest(request) === 'key'))
-      throw new TimeBudgetExhausted(this.#spentKey);
-    const { maxRequests } = this.#settings;
-    if (maxRequests !== undefined && this.#sent + requests.length > maxRequests) {
-      throw new RequestBudgetExhausted(`${BUDGET_USED_UP} (--max-requests ${maxRequests})`);
-    }
-    this.#time.beforeRequest();
-    const { operations } = this.#settings;
-    for (const request of operations ? requests : []) {
-      const { baseUrl } = this.#descriptor;
-      const operationId = operationOfRequest(request.method, `${baseUrl}${request.path}`, baseUrl)?.operationId;
-      if (operationId === undefined || !operations!.has(operationId))
-        throw new CheckNotApplicable(
-          `it sends ${operationId ?? `${request.method} ${request.path.split('?')[0]} (no operation)`}, outside --operations ${[...operations!].join(',')}`,
-        );
-    }
+    const { baseUrl } = this.#descriptor;
+    admitRequests(requests, {
+      sent: this.#sent,
+      spentKey: this.#spentKey,
+      settings: this.#settings,
+      time: this.#time,
+      baseUrl,
+    });
     this.#sent += requests.length;
     this.#tally.requests += requests.length;
   }
