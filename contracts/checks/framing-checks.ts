@@ -15,15 +15,21 @@ interface StatedRule {
   /** What the request breaks, for people: `a body over x-max-body-bytes 16384`. */
   breaks: string;
   request: ContractRequest;
+  /** What sets the rule up before its requests (the key's window used up, on the fake), and undoes it after. */
+  setUp?: () => Promise<void>;
+  tearDown?: () => Promise<void>;
 }
 
 /**
  * The rules the spec states for one write: its body limit (where the target keeps one: the model fails a
- * 2xx to an oversized body, whatever its framing), its media type, its schema, authentication.
+ * 2xx to an oversized body, whatever its framing), its media type, its schema, authentication, and the
+ * quota where the suite can use a window up for nothing (the fake's scenario controls: a 429 costs nothing,
+ * and a live key is never driven to one here). The quota last: the window stays used up after it.
  */
-function statedRules(model: OperationModel, keepsLimit: boolean): StatedRule[] {
+function statedRules(context: CheckContext, model: OperationModel): StatedRule[] {
   const example = exampleRequest(model);
-  const limit = keepsLimit ? model.operation.requestBody?.maxBytes : undefined;
+  const limit = context.capabilities.includes('bodyLimit') ? model.operation.requestBody?.maxBytes : undefined;
+  const { scenario } = context;
   const text = JSON.stringify(example.json);
   return [
     ...(limit === undefined
@@ -40,6 +46,21 @@ function statedRules(model: OperationModel, keepsLimit: boolean): StatedRule[] {
     { breaks: 'a body the schema refuses', request: { ...example, json: [] } },
     { breaks: 'no credentials', request: { ...example, auth: 'none' } },
     { breaks: 'a token that is not a key', request: { ...example, auth: { bearer: 'not-a-key-of-this-service' } } },
+    ...(scenario
+      ? [
+          {
+            breaks: "the key's minute window used up",
+            // Refused with 429 on purpose: no pacing, no retry; a 429 uses nothing up.
+            request: { ...example, expectsRateLimit: true } as ContractRequest,
+            // From the fake's start, so its few 429s stay under the ban's threshold, and back to it after.
+            setUp: async () => {
+              await scenario.reset();
+              await scenario.setMinuteRemaining(0);
+            },
+            tearDown: () => scenario.reset(),
+          },
+        ]
+      : []),
   ];
 }
 
@@ -144,14 +165,15 @@ async function unframedBodyNotAwaited(context: CheckContext, write: OperationMod
 export const limitsHoldUnderEveryFraming: Check = {
   name: 'limits_hold_under_every_framing',
   verifies:
-    "each rule the spec states for a write (x-max-body-bytes with 413, the media type with 415, the schema with 400, no key or a token that is not one with 401) is answered the same under every framing and request form (chunked, a trailer section, absolute-form, HTTP/1.0) as under Content-Length; a trailer section holding the key or the other Content-Type changes nothing (RFC 9110 §6.5.1, RFC 9112 §7.1.2); an HTTP/1.0 write whose body has neither Content-Length nor chunks, ended by the close, is answered as the same request without a body, and at once without the close (RFC 9112 §6.3); the HTTP layer's own bare refusal of a form (400, 411, 501, 505, a closed connection) is a warning; a budgeted run sends the forms that combine together and halves a group that changes the answer",
+    "each rule the spec states for a write (x-max-body-bytes with 413, the media type with 415, the schema with 400, no key or a token that is not one with 401, and on the fake a key whose minute window is used up with 429) is answered the same under every framing and request form (chunked, a trailer section, absolute-form, HTTP/1.0) as under Content-Length; a trailer section holding the key or the other Content-Type changes nothing: the request is answered as the same chunks without it (RFC 9110 §6.5.1, RFC 9112 §7.1.2); an HTTP/1.0 write whose body has neither Content-Length nor chunks, ended by the close, is answered as the same request without a body, and at once without the close (RFC 9112 §6.3); the HTTP layer's own bare refusal of a form (400, 411, 501, 505, a closed connection) is a warning; a budgeted run sends the forms that combine together and halves a group that changes the answer",
   // The refusals are compared by their Error codes, which a target without uniformErrors does not give.
   needs: ['writes', 'uniformErrors'],
   async run(context) {
     const write = operationModels().find(({ safe, bodySchema }) => !safe && bodySchema);
     if (!write) return;
     let keyless: Exchange | undefined;
-    for (const { breaks, request } of statedRules(write, context.capabilities.includes('bodyLimit'))) {
+    for (const { breaks, request, setUp, tearDown } of statedRules(context, write)) {
+      await setUp?.();
       const plain = await context.send(request);
       if (request.auth !== undefined) keyless ??= plain;
       // Grouped only where the key's quota limits the run, which the first answer's Limit tells.
@@ -159,9 +181,9 @@ export const limitsHoldUnderEveryFraming: Check = {
       for (const group of formGroups(budgeted)) {
         // A form HTTP gives a meaning of its own is held to the request it means; any other to Content-Length's.
         const meant = group[0]!.answeredAs;
-        const expected = meant ? await sendOrNothing(context.send, meant(request)) : plain;
+        const expected = meant ? await sendOrNothing(context.send, meant.request(request)) : plain;
         if (!expected) continue;
-        const as = meant ? 'as the same request without a body (RFC 9112 §6.3)' : 'as with Content-Length';
+        const as = meant?.said ?? 'as with Content-Length';
         const what = `${write.operation.method} ${write.operation.path} with ${breaks}`;
         const { changed, refused } = await changing(context, request, group, expected);
         for (const { form, answer } of refused)
@@ -192,6 +214,7 @@ export const limitsHoldUnderEveryFraming: Check = {
           );
         }
       }
+      await tearDown?.();
     }
     // Last: with no answer to show, a finding here ends the check.
     if (keyless) await unframedBodyNotAwaited(context, write, keyless);

@@ -10,8 +10,8 @@ import type { RuleName } from '../rules/rule-table.js';
  */
 export interface FramingForm extends Surrounding {
   rule: RuleName;
-  /** The request whose answer this form's must equal, where HTTP gives the form a meaning of its own. */
-  answeredAs?: (request: ContractRequest) => ContractRequest;
+  /** The request whose answer this form's must equal, where it is not the same with Content-Length, and that request for people. */
+  answeredAs?: { request: (request: ContractRequest) => ContractRequest; said: string };
   /** Sent alone, never grouped with other forms: its answer is held to a request of its own. */
   alone?: true;
 }
@@ -31,7 +31,7 @@ const LENGTH_REQUIRED = {
  * The chunked body with a trailer section holding the field that would change the answer if it were
  * merged into the header section: the key, on a request without a valid one; else the other media type
  * (`text/plain` for JSON, JSON for anything else). RFC 9110 §6.5.1: a trailer never changes what the
- * header section means, so the request is answered as the same request with Content-Length.
+ * header section means, so the request is answered as the same chunks without it.
  */
 export const KEYED_TRAILER: FramingForm = {
   id: 'framing chunked with a trailer section',
@@ -41,6 +41,12 @@ export const KEYED_TRAILER: FramingForm = {
   withBody: true,
   mayRefuse: LENGTH_REQUIRED,
   rule: 'trailers_change_no_header',
+  // Held to the same chunks without the trailer section: what chunks alone change is the chunked form's finding.
+  alone: true,
+  answeredAs: {
+    request: (request) => withWire(request, { chunked: true }),
+    said: 'as the same request in chunks without the trailer section',
+  },
   apply: (request) =>
     bucketOfRequest(request) === 'unauthenticated'
       ? withWire(request, { trailerAuth: 'key' })
@@ -65,11 +71,14 @@ export const UNFRAMED_BODY: FramingForm = {
   mayRefuse: LENGTH_REQUIRED,
   rule: 'limits_hold_under_every_framing',
   alone: true,
-  // Declared empty (Content-Length: 0), so no server waits for a body it might read to the close.
-  answeredAs: (request) => {
-    const { json: _json, ...bodyless } = request;
-    const headers = { ...request.headers, 'Content-Length': '0' };
-    return withWire({ ...bodyless, rawBody: '', headers }, { version: '1.0' });
+  answeredAs: {
+    // Declared empty (Content-Length: 0), so no server waits for a body it might read to the close.
+    request: (request) => {
+      const { json: _json, ...bodyless } = request;
+      const headers = { ...request.headers, 'Content-Length': '0' };
+      return withWire({ ...bodyless, rawBody: '', headers }, { version: '1.0' });
+    },
+    said: 'as the same request without a body (RFC 9112 §6.3)',
   },
   apply: (request) => withWire(request, { version: '1.0', unframed: true }),
 };
@@ -87,8 +96,8 @@ export function framingForms(): FramingForm[] {
 
 /**
  * The groups a run sends: each form alone where the target has room; else the forms that combine in one
- * request (chunks, a trailer section, absolute-form) together, HTTP/1.0 (which has no chunked coding)
- * apart, and a form held to a request of its own alone.
+ * request (chunks, absolute-form) together, HTTP/1.0 (which has no chunked coding) apart, and a form held
+ * to a request of its own (a trailer section, no framing) alone.
  */
 export function formGroups(budgeted: boolean): FramingForm[][] {
   const forms = framingForms();
