@@ -83,41 +83,62 @@ function carrying(base: ContractRequest, forms: readonly FramingForm[]): Contrac
   return { ...request, tries: forms.map(({ id }) => id) };
 }
 
-/** What sending a group of forms found: those that change the answer, and those the HTTP parser refused. */
-interface FormsFound {
-  changed: Array<{ forms: readonly FramingForm[]; answer: Exchange | undefined }>;
-  refused: Array<{ form: FramingForm; answer: Exchange | undefined }>;
+/** A form (or a group of forms) and its answer, beside the answer it must equal. */
+interface FormAnswer {
+  forms: readonly FramingForm[];
+  answer: Exchange | undefined;
+  expected: Exchange;
 }
 
+/** What sending a group of forms found: those that change the answer, and those the HTTP parser refused. */
+interface FormsFound {
+  changed: FormAnswer[];
+  refused: FormAnswer[];
+}
+
+/** A sender that sends each request once per stated rule (a form's expected request may be another form's). */
+type SendOnce = (request: ContractRequest) => Promise<Exchange | undefined>;
+
+/** What a form is held to, said for people: its own meaning where HTTP gives it one, else Content-Length's. */
+const heldTo = (forms: readonly FramingForm[]) =>
+  (forms.length === 1 && forms[0]!.answeredAs?.said) || 'as with Content-Length';
+
 /**
- * The forms of `group` that change the answer, each tried alone once the group has (or once the parser
- * refused the group, which says nothing of each form); the group when none does alone.
+ * The forms of `group` that change the answer, each tried alone (against what it must be answered as)
+ * once the group has (or once the parser refused the group, which says nothing of each form); the group
+ * when none does alone and none alone took an answer HTTP allows it.
  */
 async function changing(
-  context: CheckContext,
+  send: SendOnce,
   base: ContractRequest,
   group: readonly FramingForm[],
   plain: Exchange,
 ): Promise<FormsFound> {
-  const differs = (forms: readonly FramingForm[], answer: Exchange | undefined) =>
-    !parserRefusal(answer) &&
-    !answeredAlike(answer!, plain) &&
-    !(forms.length === 1 && forms[0]!.mayRefuse?.statuses.includes(answer!.status));
-  const answer = await sendOrNothing(context.send, carrying(base, group));
-  const refused = parserRefusal(answer) && !parserRefusal(plain);
-  if (!differs(group, answer) && !refused) return { changed: [], refused: [] };
+  const none: FormsFound = { changed: [], refused: [] };
+  const judged = async (forms: readonly FramingForm[]) => {
+    const meant = forms.length === 1 ? forms[0]!.answeredAs : undefined;
+    const expected = meant ? await send(meant.request(base)) : plain;
+    const answer = await send(carrying(base, forms));
+    const allowed = forms.length === 1 && answer !== undefined && forms[0]!.mayRefuse?.statuses.includes(answer.status);
+    const refused = !!expected && parserRefusal(answer) && !parserRefusal(expected);
+    const differs = !!expected && !parserRefusal(answer) && !answeredAlike(answer!, expected) && !allowed;
+    return { found: expected && { forms, answer, expected }, refused, differs, allowed };
+  };
+  const whole = await judged(group);
+  if (!whole.found || (!whole.differs && !whole.refused)) return none;
   if (group.length === 1)
-    return refused
-      ? { changed: [], refused: [{ form: group[0]!, answer }] }
-      : { changed: [{ forms: group, answer }], refused: [] };
+    return whole.refused ? { ...none, refused: [whole.found] } : { ...none, changed: [whole.found] };
   const found: FormsFound = { changed: [], refused: [] };
+  let explained = false;
   for (const form of group) {
-    const one = await sendOrNothing(context.send, carrying(base, [form]));
-    if (differs([form], one)) found.changed.push({ forms: [form], answer: one });
-    else if (parserRefusal(one) && !parserRefusal(plain)) found.refused.push({ form, answer: one });
+    const one = await judged([form]);
+    if (!one.found) continue;
+    if (one.differs) found.changed.push(one.found);
+    else if (one.refused) found.refused.push(one.found);
+    explained ||= one.allowed === true;
   }
-  if (found.changed.length === 0 && found.refused.length === 0 && !refused)
-    found.changed.push({ forms: group, answer });
+  if (found.changed.length === 0 && found.refused.length === 0 && !whole.refused && !explained)
+    found.changed.push(whole.found);
   return found;
 }
 
@@ -178,26 +199,29 @@ export const limitsHoldUnderEveryFraming: Check = {
       if (request.auth !== undefined) keyless ??= plain;
       // Grouped only where the key's quota limits the run, which the first answer's Limit tells.
       const budgeted = context.patience() !== undefined;
+      // Each request once for this rule: a form's expected request may be another form's own (the same
+      // chunks without the trailer section), which the forms' order sends first, with its entry.
+      const answers = new Map<string, Promise<Exchange | undefined>>();
+      const sendOnce: SendOnce = (one) => {
+        const key = JSON.stringify({ ...one, tries: undefined });
+        if (!answers.has(key)) answers.set(key, sendOrNothing(context.send, one));
+        return answers.get(key)!;
+      };
+      const what = `${write.operation.method} ${write.operation.path} with ${breaks}`;
       for (const group of formGroups(budgeted)) {
-        // A form HTTP gives a meaning of its own is held to the request it means; any other to Content-Length's.
-        const meant = group[0]!.answeredAs;
-        const expected = meant ? await sendOrNothing(context.send, meant.request(request)) : plain;
-        if (!expected) continue;
-        const as = meant?.said ?? 'as with Content-Length';
-        const what = `${write.operation.method} ${write.operation.path} with ${breaks}`;
-        const { changed, refused } = await changing(context, request, group, expected);
-        for (const { form, answer } of refused)
+        const { changed, refused } = await changing(sendOnce, request, group, plain);
+        for (const { forms, answer, expected } of refused)
           reportRule(
             context,
-            form.rule,
-            `${what}, sent with ${form.spelt}, was refused by the HTTP parser`,
+            forms[0]!.rule,
+            `${what}, sent with ${forms[0]!.spelt}, was refused by the HTTP parser`,
             [
-              `Received: ${described(answer)} / Expected: ${described(expected)}, ${as}; the HTTP layer may refuse a request on its own`,
+              `Received: ${described(answer)} / Expected: ${described(expected)}, ${heldTo(forms)}; the HTTP layer may refuse a request on its own`,
             ],
             answer,
             { warning: true },
           );
-        for (const { forms, answer } of changed) {
+        for (const { forms, answer, expected } of changed) {
           const alone = forms.length === 1 ? forms[0] : undefined;
           const refusal = alone?.mayRefuse
             ? ` (or ${alone.mayRefuse.statuses.join(', ')}: ${alone.mayRefuse.because})`
@@ -207,7 +231,7 @@ export const limitsHoldUnderEveryFraming: Check = {
             alone?.rule ?? 'limits_hold_under_every_framing',
             `${what}, sent with ${forms.map(({ spelt }) => spelt).join(' and ')}, was answered differently`,
             [
-              `Received: ${described(answer)} / Expected: ${described(expected)}, ${as}${refusal}`,
+              `Received: ${described(answer)} / Expected: ${described(expected)}, ${heldTo(forms)}${refusal}`,
               ...forms.map(({ id, basis }) => `${id} (${basis})`),
             ],
             answer ?? expected,

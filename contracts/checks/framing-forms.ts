@@ -12,7 +12,7 @@ export interface FramingForm extends Surrounding {
   rule: RuleName;
   /** The request whose answer this form's must equal, where it is not the same with Content-Length, and that request for people. */
   answeredAs?: { request: (request: ContractRequest) => ContractRequest; said: string };
-  /** Sent alone, never grouped with other forms: its answer is held to a request of its own. */
+  /** Sent alone, never grouped with other forms: even a correct server answers it otherwise than Content-Length. */
   alone?: true;
 }
 
@@ -42,7 +42,6 @@ export const KEYED_TRAILER: FramingForm = {
   mayRefuse: LENGTH_REQUIRED,
   rule: 'trailers_change_no_header',
   // Held to the same chunks without the trailer section: what chunks alone change is the chunked form's finding.
-  alone: true,
   answeredAs: {
     request: (request) => withWire(request, { chunked: true }),
     said: 'as the same request in chunks without the trailer section',
@@ -96,8 +95,9 @@ export function framingForms(): FramingForm[] {
 
 /**
  * The groups a run sends: each form alone where the target has room; else the forms that combine in one
- * request (chunks, absolute-form) together, HTTP/1.0 (which has no chunked coding) apart, and a form held
- * to a request of its own (a trailer section, no framing) alone.
+ * request (chunks, a trailer section, absolute-form) together (answered as with Content-Length, each is
+ * held to its own meaning once halved), HTTP/1.0 (which has no chunked coding) apart, and a body without
+ * framing, which means no body at all, alone.
  */
 export function formGroups(budgeted: boolean): FramingForm[][] {
   const forms = framingForms();
