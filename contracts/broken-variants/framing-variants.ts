@@ -1,6 +1,6 @@
 import { MAX_BODY_BYTES } from '../../mocks/domain/request-body.js';
 import type { OverrideRequest } from '../../mocks/handlers/overrides.js';
-import { withHeaders, wrapping, type BrokenVariant } from './variant.js';
+import { codeOf, withHeaders, wrapping, type BrokenVariant } from './variant.js';
 
 /** A body in chunks: no `Content-Length` declares its size (RFC 9112 §7.1). */
 const inChunks = (request: OverrideRequest) =>
@@ -35,6 +35,17 @@ export const FRAMING_VARIANTS: BrokenVariant[] = [
     fake: wrapping((request, next) =>
       inChunks(request) ? next({ headers: { 'content-type': 'application/json' } }) : next(),
     ),
+  },
+  {
+    name: 'quota-skipped-for-chunked-bodies',
+    breaks: 'limits_hold_under_every_framing',
+    does: "a body sent in chunks is metered by another limiter (a streaming upload's): a key whose minute window is used up still creates with it, as the next plan's key would",
+    caughtBy: ['limits_hold_under_every_framing'],
+    fake: wrapping(async (request, next) => {
+      const answer = await next();
+      if (!inChunks(request) || codeOf(answer) !== 'rate_limit_exceeded') return answer;
+      return next({ headers: { authorization: 'Bearer enterprise-test-key' } });
+    }),
   },
   {
     name: 'connection-kept-after-close',

@@ -6,6 +6,8 @@ import type { TargetClock } from '../core/target-clock.js';
 import type { BrokenPromise } from '../model/broken-promise.js';
 import type { SpecValidators } from '../conformance/spec-validators.js';
 import type { ContractRequest, Exchange } from '../core/exchange.js';
+import type { ConnectionOptions, ConnectionOutcome } from '../transport/raw-connection.js';
+import type { RawRequest } from '../transport/request-bytes.js';
 
 /** Test control of the fake, for checks that set a scenario up (only the fake has it). */
 export interface FakeScenario {
@@ -21,6 +23,12 @@ export interface FakeScenario {
 export interface CheckContext {
   /** Sends a request through the run's session (paced, marked on a URL, fed to the model) and resolves with the exchange. */
   send(request: ContractRequest): Promise<Exchange>;
+  /**
+   * Writes requests on one raw connection of their own (the connection and framing rules: pipelining,
+   * `Connection: close`, two `Host` fields) through the run's session, as {@link send} does: paced,
+   * counted against `--max-requests`, seen by coverage; resolves with what the connection showed.
+   */
+  connect(origin: string, requests: readonly RawRequest[], options?: ConnectionOptions): Promise<ConnectionOutcome>;
   spec: SpecValidators;
   /** The seed of every generated case of the run (the same for every check and target: `--seed` replays it). */
   seed: number;

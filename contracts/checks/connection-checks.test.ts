@@ -7,7 +7,8 @@ import { runChecks } from '../runner/run-checks.js';
 import { suiteSettings } from '../runner/suite-settings.js';
 import { startFakeTarget } from '../targets/fake-target.js';
 import type { RunningTarget, TargetDescriptor } from '../targets/target.js';
-import { rawRequestBytes, sendOnConnection, type ConnectionAnswer } from '../transport/raw-connection.js';
+import { sendOnConnection, type ConnectionAnswer } from '../transport/raw-connection.js';
+import { rawRequestBytes } from '../transport/request-bytes.js';
 import type { Check } from './check.js';
 import { connectionRulesKept, hostFieldRequiredOnce } from './connection-checks.js';
 import { outputOfBash } from '../../test/support/curl-in-bash.js';
@@ -20,7 +21,10 @@ const SEEDS = [1, 2, 3, 4, 5];
  * without Host or with two, as RFC 9112 §3.2 says, and passes the rest on; or, as a gateway that
  * merges them, passes a request on with the first Host it named (the upstream's own when it named none).
  */
-type FrontMode = 'swapped' | 'closes-silently' | 'host-guarded' | 'host-merged';
+type FrontMode = 'swapped' | 'closes-silently' | 'host-guarded' | 'host-merged' | 'passing';
+
+/** Request heads every front has read off its connections (whatever it did with them): what the suite wrote. */
+let headsSeen = 0;
 
 /** An answer of the fake as bytes again, framed by Content-Length. */
 function answerBytes({ status, headers, body }: ConnectionAnswer, close: boolean): Buffer {
@@ -66,6 +70,7 @@ async function rawFront(upstream: string, mode: FrontMode): Promise<{ origin: st
     let timer: NodeJS.Timeout | undefined;
     const flush = async () => {
       const { requests, rest } = splitRequests(buffered);
+      headsSeen += requests.length;
       buffered = rest;
       const answers: Buffer[] = [];
       for (const request of requests) {
@@ -123,8 +128,19 @@ async function targetBehind(mode?: FrontMode): Promise<{ descriptor: TargetDescr
   };
 }
 
-async function resultOf(check: Check, target: { descriptor: TargetDescriptor }, seed = 1, strict = false) {
-  const settings = suiteSettings({ live: false, seed, ...(strict && { strict }) });
+async function resultOf(
+  check: Check,
+  target: { descriptor: TargetDescriptor },
+  seed = 1,
+  strict = false,
+  maxRequests?: number,
+) {
+  const settings = suiteSettings({
+    live: false,
+    seed,
+    ...(strict && { strict }),
+    ...(maxRequests !== undefined && { maxRequests }),
+  });
   // A descriptor of its own: the runner keeps one session (and its settings) per descriptor object.
   const [result] = await runChecks([check], { ...target.descriptor }, { settings });
   return result!;
@@ -149,7 +165,7 @@ describe('raw connections', () => {
       body: { bytes: '{}', framing: 'chunked', trailers: [['X-Sum', '1']] },
     });
     expect(bytes.toString('latin1')).toBe(
-      'POST /v1/categories HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\nX-Sum: 1\r\n\r\n',
+      'POST /v1/categories HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n1\r\n{\r\n1\r\n}\r\n0\r\nX-Sum: 1\r\n\r\n',
     );
     const fake = await startFakeTarget();
     try {
@@ -182,6 +198,22 @@ describe('connection_rules_kept', () => {
   it('passes the fake', async () => {
     expect((await resultOf(connectionRulesKept, plain)).outcome).toBe('passed');
   }, 30_000);
+
+  it("counts every request it writes on a raw connection in the run's count, and stops at --max-requests", async () => {
+    const front = await targetBehind('passing');
+    try {
+      headsSeen = 0;
+      const result = await resultOf(connectionRulesKept, front);
+      expect(result.outcome).toBe('passed');
+      // Each request the front read (on a raw connection or not) is one the run counted.
+      expect(result.requests).toBe(headsSeen);
+      const bounded = await resultOf(connectionRulesKept, front, 1, false, 4);
+      expect([bounded.outcome, bounded.requests]).toEqual(['skipped', 3]);
+      expect(bounded.reason).toMatch(/--max-requests 4/);
+    } finally {
+      await front.close();
+    }
+  }, 60_000);
 
   it.each([
     ['connection-kept-after-close', 'close_ends_the_connection'],

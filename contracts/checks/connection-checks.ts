@@ -1,14 +1,8 @@
 import { snippet } from '../conformance/response-conformance.js';
 import { errorCodeOf, headerOf, type Exchange, type SentRequest } from '../core/exchange.js';
 import { exampleRequest, operationModels } from '../generate/operation-model.js';
-import {
-  exchangeOf,
-  rawReproduction,
-  sendOnConnection,
-  type ConnectionAnswer,
-  type ConnectionOutcome,
-  type RawRequest,
-} from '../transport/raw-connection.js';
+import { exchangeOf, type ConnectionAnswer, type ConnectionOutcome } from '../transport/raw-connection.js';
+import { rawReproduction, type RawRequest } from '../transport/request-bytes.js';
 import { CheckFailure, type Check, type CheckContext } from './check.js';
 import { reportRule, sendOrNothing } from './rule-reports.js';
 
@@ -46,7 +40,7 @@ const signature = (place: Place, request: RawRequest, answer: ConnectionAnswer) 
 /** RFC 9112 §9.6: after the answer to `Connection: close`, the server closes and answers nothing sent after. */
 async function closeHonoured(context: CheckContext, place: Place): Promise<void> {
   const closing = keylessRead(place, [['Connection', 'close']]);
-  const outcome = await sendOnConnection(place.origin, [closing, keylessRead(place)], {
+  const outcome = await context.connect(place.origin, [closing, keylessRead(place)], {
     pipelined: true,
     awaitClose: true,
     idleMs: CLOSE_WAIT_MS,
@@ -75,7 +69,7 @@ async function closeHonoured(context: CheckContext, place: Place): Promise<void>
 /** RFC 9112 §9.3, §9.5: an HTTP/1.1 connection is kept after an answer that does not say `close`. */
 async function connectionPersists(context: CheckContext, place: Place): Promise<void> {
   const read = keylessRead(place);
-  const outcome = await sendOnConnection(place.origin, [read, read], { idleMs: CLOSE_WAIT_MS });
+  const outcome = await context.connect(place.origin, [read, read], { idleMs: CLOSE_WAIT_MS });
   const [first] = outcome.answers;
   if (!first || outcome.answers.length > 1 || /\bclose\b/i.test(first.headers.connection ?? '')) return;
   reportRule(
@@ -95,12 +89,12 @@ async function pipelinedInOrder(context: CheckContext, place: Place): Promise<vo
   // Two keyless reads a service answers differently (no key; a token that is not a key), as A B A.
   const missing = keylessRead(place);
   const wrong = keylessRead(place, [['Authorization', 'Bearer not-a-key-of-this-service']]);
-  const alone = await Promise.all([missing, wrong].map((one) => sendOnConnection(place.origin, [one])));
+  const alone = await Promise.all([missing, wrong].map((one) => context.connect(place.origin, [one])));
   const [a, b] = alone.map(({ answers }) => answers[0]);
   if (!a || !b) return;
   const expected = [signature(place, missing, a), signature(place, wrong, b), signature(place, missing, a)];
   const sequence = [missing, wrong, missing];
-  const outcome: ConnectionOutcome = await sendOnConnection(place.origin, sequence, { pipelined: true });
+  const outcome: ConnectionOutcome = await context.connect(place.origin, sequence, { pipelined: true });
   const got = outcome.answers.map((answer, index) => signature(place, sequence[index]!, answer));
   // A 429 of the keyless limit (on the connection or alone) answers any of them: it says nothing of the order.
   const outOfOrder = got.findIndex(
@@ -211,7 +205,7 @@ export const hostFieldRequiredOnce: Check = {
         target: place.target,
         headers: [...fields(place.host), ['Connection', 'close']],
       };
-      const [answer] = (await sendOnConnection(place.origin, [request])).answers;
+      const [answer] = (await context.connect(place.origin, [request])).answers;
       if (!answer || HOST_REFUSALS.has(answer.status)) continue;
       served.push({
         request,

@@ -1,122 +1,58 @@
 import { describe, expect, it } from '@jest/globals';
-import { createServer, type IncomingHttpHeaders } from 'node:http';
-import net, { type AddressInfo } from 'node:net';
+import {
+  rawFront,
+  trailerMergingFront,
+  type RawFrontMode,
+  type RunningFront,
+  type TrailerMerge,
+} from '../broken-variants/framing-fronts.js';
 import { brokenVariant } from '../broken-variants/index.js';
 import type { CheckResult } from '../runner/check-result.js';
 import { runChecks } from '../runner/run-checks.js';
 import { suiteSettings } from '../runner/suite-settings.js';
 import { startFakeTarget, type FakeTargetOptions } from '../targets/fake-target.js';
 import type { TargetDescriptor } from '../targets/target.js';
+import type { Check } from './check.js';
+import { connectionRulesKept } from './connection-checks.js';
 import { limitsHoldUnderEveryFraming } from './framing-checks.js';
 import { outputOfBash } from '../../test/support/curl-in-bash.js';
 
-const SEEDS = [1, 2, 3, 4, 5];
-const FRAMING = ['content-length', 'transfer-encoding', 'trailer', 'connection', 'host', 'keep-alive'];
-
-/** The request's header section with its trailer section merged in, as a gateway that buffers a body may do. */
-function mergedHeaders(headers: IncomingHttpHeaders, trailers: NodeJS.Dict<string>): Record<string, string> {
-  const merged = Object.entries({ ...headers, ...trailers }).filter(([name]) => !FRAMING.includes(name));
-  return Object.fromEntries(merged.map(([name, value]) => [name, String(value)]));
-}
+const SEEDS = [11, 22, 33, 44, 55];
 
 /**
- * A gateway in front of `upstream` that reads each body whole and passes the request on with
- * Content-Length, its trailer fields merged into its header fields (RFC 9112 §7.1.2 forbids it).
+ * The model's promises a merged trailer section breaks as well: it judges the header section alone, so it
+ * sees a request without a key admitted and charged, or answered as another media type.
  */
-async function trailerMergingGateway(upstream: string): Promise<{ origin: string; close(): Promise<void> }> {
-  const server = createServer((incoming, res) => {
-    const chunks: Buffer[] = [];
-    incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-    incoming.on('end', () => {
-      const body = Buffer.concat(chunks);
-      const path = (incoming.url ?? '/').replace(/^https?:\/\/[^/]+/, '');
-      fetch(`${upstream}${path}`, {
-        method: incoming.method ?? 'GET',
-        headers: mergedHeaders(incoming.headers, incoming.trailers),
-        ...(body.length > 0 && { body }),
-      })
-        .then(async (answer) => {
-          const headers = [...answer.headers].filter(
-            ([name]) => !FRAMING.includes(name) && name !== 'content-encoding',
-          );
-          const content = Buffer.from(await answer.arrayBuffer());
-          res.writeHead(answer.status, [...headers.flat(), 'Content-Length', String(content.length)]);
-          res.end(content);
-        })
-        .catch(() => res.destroy());
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => {
-      server.closeAllConnections();
-      return new Promise((resolve) => server.close(() => resolve()));
-    },
-  };
-}
-
-/**
- * A gateway in front of `upstream` that passes connections through byte for byte, but for an HTTP/1.0
- * request: `body-to-close` reads one with neither Content-Length nor chunks to the close of the
- * connection, as a response is read (RFC 9112 §6.3 gives such a request no content), and only then passes
- * it on; `refuses-http10` answers every HTTP/1.0 request a bare 400, as a parser that takes only HTTP/1.1.
- */
-async function rawGateway(
-  upstream: string,
-  mode: 'body-to-close' | 'refuses-http10',
-): Promise<{ origin: string; close(): Promise<void> }> {
-  const { hostname, port } = new URL(upstream);
-  const sockets = new Set<net.Socket>();
-  const server = net.createServer((client) => {
-    sockets.add(client);
-    let received: Buffer = Buffer.alloc(0);
-    const onHead = (chunk: Buffer) => {
-      received = Buffer.concat([received, chunk]);
-      const end = received.indexOf('\r\n\r\n');
-      if (end < 0) return;
-      client.off('data', onHead);
-      const head = received.subarray(0, end).toString('latin1');
-      const http10 = / HTTP\/1\.0$/.test(head.split('\r\n')[0]!);
-      if (http10 && mode === 'refuses-http10') {
-        client.end('HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
-        return;
-      }
-      const unframed = http10 && !/\r\n(content-length|transfer-encoding):/i.test(head);
-      const server = net.connect(Number(port), hostname);
-      sockets.add(server);
-      server.on('error', () => client.destroy());
-      server.pipe(client);
-      if (!unframed) {
-        server.write(received);
-        client.pipe(server);
-        return;
-      }
-      client.on('data', (more: Buffer) => (received = Buffer.concat([received, more])));
-      client.on('end', () => {
-        const body = received.subarray(end + 4);
-        server.end(Buffer.concat([Buffer.from(`${head}\r\nContent-Length: ${body.length}\r\n\r\n`, 'latin1'), body]));
-      });
-    };
-    client.on('data', onHead);
-    client.on('error', () => client.destroy());
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise((resolve) => {
-        server.close(() => resolve());
-        for (const socket of sockets) socket.destroy();
-      }),
-  };
-}
+const MERGED_TRAILER_SHOWS = [
+  'refused_never_admitted',
+  'charged_once_per_admitted_request',
+  'earliest_refusal_answered',
+];
 
 /** The check alone, on a descriptor of its own (the runner keeps one session per descriptor object). */
-async function resultOf(descriptor: TargetDescriptor, seed = 1): Promise<CheckResult> {
+async function resultOf(
+  descriptor: TargetDescriptor,
+  seed = SEEDS[0],
+  check: Check = limitsHoldUnderEveryFraming,
+): Promise<CheckResult> {
   const settings = suiteSettings({ live: false, seed });
-  const [result] = await runChecks([limitsHoldUnderEveryFraming], { ...descriptor }, { settings });
+  const [result] = await runChecks([check], { ...descriptor }, { settings });
   return result!;
+}
+
+/** The fake behind a front (`start` given the fake's origin); the suite talks to the front. */
+async function behindFront<T>(
+  start: (upstream: string) => Promise<RunningFront>,
+  use: (descriptor: TargetDescriptor) => Promise<T>,
+): Promise<T> {
+  return onFake({}, async (descriptor) => {
+    const front = await start(new URL(descriptor.baseUrl).origin);
+    try {
+      return await use({ ...descriptor, baseUrl: `${front.origin}/v1` });
+    } finally {
+      await front.close();
+    }
+  });
 }
 
 async function onFake<T>(options: FakeTargetOptions, use: (descriptor: TargetDescriptor) => Promise<T>): Promise<T> {
@@ -140,15 +76,33 @@ describe('limits_hold_under_every_framing', () => {
     expect(budgeted.requests).toBeLessThan(roomy.requests);
   }, 60_000);
 
-  it.each(['body-limit-only-when-length-declared', 'media-type-unchecked-for-chunked-bodies'])(
-    'fails the variant %s with limits_hold_under_every_framing, in a budgeted run too',
+  it.each([
+    'body-limit-only-when-length-declared',
+    'media-type-unchecked-for-chunked-bodies',
+    'quota-skipped-for-chunked-bodies',
+  ])(
+    'fails the variant %s with limits_hold_under_every_framing under each of five seeds, in a budgeted run too',
     async (name) => {
-      const [roomy, budgeted] = await onFake(brokenVariant(name).fake, async (descriptor) => [
-        await resultOf(descriptor),
-        await resultOf({ ...descriptor, paced: true }),
-      ]);
-      expect(findingIds(roomy)).toContain('limits_hold_under_every_framing');
+      const [roomy, budgeted, ...seeded] = await onFake<[CheckResult, CheckResult, ...CheckResult[]]>(
+        brokenVariant(name).fake,
+        async (descriptor) => {
+          const results: [CheckResult, CheckResult, ...CheckResult[]] = [
+            await resultOf(descriptor),
+            await resultOf({ ...descriptor, paced: true }),
+          ];
+          // One after another: the seeds share the fake (each run is a session of its own).
+          for (const seed of SEEDS.slice(1)) results.push(await resultOf(descriptor, seed));
+          return results;
+        },
+      );
+      for (const [index, result] of [roomy, ...seeded].entries())
+        expect([SEEDS[index], findingIds(result)]).toEqual([
+          SEEDS[index],
+          expect.arrayContaining(['limits_hold_under_every_framing']),
+        ]);
       expect(findingIds(budgeted)).toContain('limits_hold_under_every_framing');
+      // Chunks with a trailer section are held to chunks without it: what chunks break is not the trailer's.
+      expect([...findingIds(roomy), ...findingIds(budgeted)]).not.toContain('trailers_change_no_header');
       // Halved down to the one form that breaks it: the title names chunks alone.
       const finding = budgeted.findings?.find(({ id }) => id === 'limits_hold_under_every_framing');
       expect(finding?.title).toMatch(/sent with the body in chunks \(Transfer-Encoding: chunked\), was/);
@@ -156,54 +110,94 @@ describe('limits_hold_under_every_framing', () => {
     60_000,
   );
 
-  it('fails a gateway that merges trailer fields into the header section, under each of five seeds', async () => {
-    await onFake({}, async (descriptor) => {
-      const gateway = await trailerMergingGateway(new URL(descriptor.baseUrl).origin);
-      try {
-        for (const seed of SEEDS) {
-          const result = await resultOf({ ...descriptor, baseUrl: `${gateway.origin}/v1` }, seed);
-          expect([seed, findingIds(result)]).toEqual([seed, ['trailers_change_no_header']]);
-          expect(result.failure?.lines.join('\n')).not.toContain('free-test-key');
-        }
-        // The printed bytes with the trailer, the key read from the environment, are admitted again.
-        const result = await resultOf({ ...descriptor, baseUrl: `${gateway.origin}/v1` });
-        const line = result.failure?.lines.find((each) => each.startsWith('Reproduce with the trailer: '));
-        expect(await outputOfBash(line!.slice('Reproduce with the trailer: '.length))).toMatch(/^HTTP\/1\.1 201 /);
-      } finally {
-        await gateway.close();
-      }
-    });
-  }, 90_000);
+  it.each<TrailerMerge>(['every-field', 'missing-authorization'])(
+    'fails a front that merges a trailer section into the header section (%s), under each of five seeds',
+    async (merge) => {
+      await behindFront(
+        (upstream) => trailerMergingFront(upstream, merge),
+        async (descriptor) => {
+          for (const seed of SEEDS) {
+            const result = await resultOf(descriptor, seed);
+            // The model sees what follows from it too: a request without a key in its header section admitted and charged.
+            expect([seed, findingIds(result).filter((id) => !MERGED_TRAILER_SHOWS.includes(id))]).toEqual([
+              seed,
+              ['trailers_change_no_header'],
+            ]);
+            const finding = result.findings?.find(({ id }) => id === 'trailers_change_no_header');
+            expect(finding?.title).toMatch(/with the key \(or the other Content-Type\) in a trailer section/);
+          }
+          // Where the key limits the run, the forms go together and the group is halved down to the trailer.
+          const budgeted = await resultOf({ ...descriptor, paced: true });
+          expect(findingIds(budgeted).filter((id) => !MERGED_TRAILER_SHOWS.includes(id))).toEqual([
+            'trailers_change_no_header',
+          ]);
+          // The printed bytes (curl sends no trailer section), the key read from the environment, get the same answer.
+          const finding = (await resultOf(descriptor)).findings?.find(({ id }) => id === 'trailers_change_no_header');
+          expect(finding?.curl).not.toContain('free-test-key');
+          expect(await outputOfBash(finding!.curl!)).toMatch(new RegExp(`^HTTP/1\\.1 ${finding!.status} `));
+        },
+      );
+    },
+    120_000,
+  );
 
-  it('fails a gateway that reads an HTTP/1.0 body without framing to the close, under each of five seeds', async () => {
-    await onFake({}, async (descriptor) => {
-      const gateway = await rawGateway(new URL(descriptor.baseUrl).origin, 'body-to-close');
-      try {
+  it('fails a front that takes the bytes after an HTTP/1.0 head as a body and skips the limit, under each of five seeds', async () => {
+    await behindFront(
+      (upstream) => rawFront(upstream, 'unframed-skips-limit'),
+      async (descriptor) => {
         for (const seed of SEEDS) {
-          const result = await resultOf({ ...descriptor, baseUrl: `${gateway.origin}/v1` }, seed);
+          const result = await resultOf(descriptor, seed);
           expect([seed, findingIds(result)]).toEqual([seed, ['limits_hold_under_every_framing']]);
-          expect(result.failure?.title).toMatch(
-            /HTTP\/1\.0 with a body but neither Content-Length nor chunks was not answered/,
-          );
+          expect(result.failure?.title).toMatch(/over x-max-body-bytes .* HTTP\/1\.0 with the body unframed/);
         }
-      } finally {
-        await gateway.close();
-      }
-    });
-  }, 90_000);
+        // The printed bytes, the client's side ended after them, are admitted again (201).
+        const { failure } = await resultOf(descriptor);
+        expect(failure?.status).toBe(201);
+        expect(await outputOfBash(failure!.curl!)).toMatch(/^HTTP\/1\.1 201 /);
+      },
+    );
+  }, 120_000);
 
-  it("only warns of a server whose HTTP parser refuses HTTP/1.0 with a bare 400 (the HTTP layer's own say)", async () => {
-    await onFake({}, async (descriptor) => {
-      const gateway = await rawGateway(new URL(descriptor.baseUrl).origin, 'refuses-http10');
-      try {
-        const result = await resultOf({ ...descriptor, baseUrl: `${gateway.origin}/v1` });
-        // The model judges the bare 400 apart (its parser-refusal test knows method tokens and repeated
-        // fields, not request forms): this check's own rule is only warned of.
-        expect(findingIds(result)).not.toContain('limits_hold_under_every_framing');
-        expect(result.notes.join('\n')).toMatch(/limits_hold_under_every_framing: .* was refused by the HTTP parser/);
-      } finally {
-        await gateway.close();
-      }
-    });
-  }, 60_000);
+  it('fails a front that reads an HTTP/1.0 body without framing to the close, under each of five seeds', async () => {
+    await behindFront(
+      (upstream) => rawFront(upstream, 'body-to-close'),
+      async (descriptor) => {
+        for (const seed of SEEDS) {
+          const result = await resultOf(descriptor, seed);
+          expect([seed, findingIds(result)]).toEqual([seed, ['limits_hold_under_every_framing']]);
+          // Held open without the close; answered as if it had a body with it.
+          expect(result.failure?.title).toMatch(/HTTP\/1\.0 with the body unframed/);
+        }
+      },
+    );
+  }, 120_000);
+
+  it.each<[RawFrontMode, string]>([
+    ['refuses-http10', 'a bare 400 to every HTTP/1.0 request'],
+    ['parser-refusals', 'a bare 505, 501, 411 or 400, or a closed connection, to each form it does not take'],
+  ])(
+    'passes a front whose HTTP layer refuses request forms on its own (%s: %s), with warnings only',
+    async (mode) => {
+      await behindFront(
+        (upstream) => rawFront(upstream, mode),
+        async (descriptor) => {
+          for (const check of [limitsHoldUnderEveryFraming, connectionRulesKept])
+            for (const paced of [false, true]) {
+              const result = await resultOf({ ...descriptor, paced }, SEEDS[0], check);
+              expect([check.name, paced, result.outcome, findingIds(result)]).toEqual([
+                check.name,
+                paced,
+                'passed',
+                [],
+              ]);
+            }
+          const framing = await resultOf(descriptor);
+          expect(framing.notes.join('\n')).toMatch(
+            /limits_hold_under_every_framing: .* was refused by the HTTP parser/,
+          );
+        },
+      );
+    },
+    120_000,
+  );
 });

@@ -8,6 +8,7 @@ import { QuotaModel } from '../model/quota-model.js';
 import { runChecks } from '../runner/run-checks.js';
 import { startFakeTarget } from '../targets/fake-target.js';
 import { sendRequest } from '../transport/send-request.js';
+import { sendOnConnection } from '../transport/raw-connection.js';
 import { isCheckFailure, isSkip, type CheckContext } from './check.js';
 import { banAfterRepeatedRejections, quotaWindowRollsOver, rateLimitExceededAnswer } from './quota-checks.js';
 import { bothQuotaWindowsHeld } from './quota-window-checks.js';
@@ -154,6 +155,7 @@ async function rollOver(timing: Timing, fault?: ResetFault) {
       exchanges.push({ exchange, machineNow: service.now() + timing.machineOffsetSeconds });
       return exchange;
     },
+    connect: (origin, requests, options) => sendOnConnection(origin, requests, options),
     spec: specValidators(),
     seed: 1,
     runs: 0,

@@ -53,12 +53,14 @@ export function bareHttpLayerAnswer(exchange: Exchange): boolean {
 }
 
 /**
- * Whether the HTTP layer, not the service, refused a request: a closed connection, or a bare answer of
- * its own ({@link bareHttpLayerAnswer}). Design section 7 keeps such a refusal of a well-formed element a
- * warning: a parser's leniency is its own, never the service's failure.
+ * Whether the HTTP layer, not the service, refused a request a check sent in a form of its own (an
+ * undeclared field, a framing, a malformed query): a closed connection, or one of
+ * {@link HTTP_LAYER_STATUSES} without any `X-RateLimit-*` field, in whatever format (a framework's
+ * parser may write an `Error` too). Design section 7 keeps such a refusal a warning: a parser's leniency
+ * is its own, never the service's failure.
  */
 export function httpLayerRefusal(answer: Exchange | undefined): boolean {
-  return !answer || bareHttpLayerAnswer(answer);
+  return !answer || (HTTP_LAYER_STATUSES.has(answer.status) && carriesNoRateLimitFields(answer));
 }
 
 // The method tokens common HTTP parsers (Node's llhttp, nginx) read, so a service sees them: its 400 or

@@ -44,12 +44,25 @@ export interface ContractRequest {
 
 /**
  * The forms of a request line and of its framing HTTP/1.1 lets a client choose (RFC 9112): the protocol
- * version, the target in absolute-form (§3.2.2), the body in chunks (§7.1).
+ * version, the target in absolute-form (§3.2.2), the body in chunks (§7.1), with a trailer section
+ * (§7.1.2), or with no framing at all.
  */
 export interface WireForm {
   version?: '1.0';
   target?: 'absolute';
   chunked?: true;
+  /**
+   * Fields of a trailer section after the chunks (implies `chunked`): RFC 9110 §6.5.1, a trailer never
+   * changes what the header section means, so a field here (a credential, a Content-Type) must not count.
+   */
+  trailers?: Readonly<Record<string, string>>;
+  /** An `Authorization` field in the trailer section, spelt as `auth` spells one in the header section (`'key'`: the target's key). */
+  trailerAuth?: RequestAuth;
+  /**
+   * The body after the header section with neither Content-Length nor chunks, ended by the client closing
+   * its side (with `version: '1.0'`): RFC 9112 §6.3 gives such a request no content at all.
+   */
+  unframed?: true;
 }
 
 /** The request exactly as sent, for reports and `curl`. */

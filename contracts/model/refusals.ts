@@ -22,8 +22,9 @@ const utf8Encoder = new TextEncoder();
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 function bodyBytes(exchange: Exchange): Uint8Array | undefined {
-  const { body } = exchange.request;
-  if (body === undefined) return undefined;
+  const { body, wire } = exchange.request;
+  // Bytes with neither Content-Length nor chunks are no content of the request (RFC 9112 §6.3).
+  if (body === undefined || wire?.unframed) return undefined;
   return typeof body === 'string' ? utf8Encoder.encode(body) : body;
 }
 

@@ -689,10 +689,10 @@ export const RULES = {
     requirement: theSpecSays(['Bodies over 16 KiB are', 'Each request with a key']),
   },
   limits_hold_under_every_framing: {
-    source: 'the spec; RFC 9112 §3.2.2, §7.1, §2.3',
+    source: 'the spec; RFC 9112 §3.2.2, §7.1, §2.3, §6.3',
     strength: 'MUST',
     appliesTo: 'every request',
-    says: 'the body limit (413), the media type (415), the schema (400) and authentication (401) hold the same under every framing and request form a client may choose: the body in chunks, the target in absolute-form, HTTP/1.0; what each request is charged, the model judges',
+    says: 'the body limit (413), the media type (415), the schema (400) and authentication (401) hold the same under every framing and request form a client may choose: the body in chunks, the target in absolute-form, HTTP/1.0; an HTTP/1.0 body with neither Content-Length nor chunks, ended by the close, is no body (RFC 9112 §6.3): the request is answered as without one; what each request is charged, the model judges',
     model: false,
     checks: ['limits_hold_under_every_framing'],
     requirement: theSpecSays(['Bodies over 16 KiB are', 'A header field, a query']),

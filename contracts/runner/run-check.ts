@@ -64,6 +64,7 @@ function contextFor(
     strict: session.settings.strict ?? false,
     report: (broken) => session.report(broken),
     send: session.send,
+    connect: session.connect,
     marked: (request) => session.marked(request),
     spec: specValidators(),
     seed: session.settings.seed,

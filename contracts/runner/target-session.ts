@@ -1,6 +1,6 @@
 import type { TargetClock } from '../core/target-clock.js';
-import { bucketDescribed, bucketOfRequest } from '../core/described-bucket.js';
-import { CheckNotApplicable, RequestBudgetExhausted, TimeBudgetExhausted, type CheckContext } from '../checks/check.js';
+import { bucketDescribed } from '../core/described-bucket.js';
+import { TimeBudgetExhausted, type CheckContext } from '../checks/check.js';
 import { serverEpochSeconds } from '../core/quota-windows.js';
 import { observedItems } from '../coverage/coverage.js';
 import { operationOfRequest } from '../core/spec-operations.js';
@@ -10,7 +10,15 @@ import { PromiseModel } from '../model/promise-model.js';
 import { QUOTA_PROMISES } from '../model/quota-model.js';
 import type { TargetDescriptor } from '../targets/target.js';
 import { errorCodeOf, headerOf, type ContractRequest, type Exchange } from '../core/exchange.js';
-import { LONGEST_WAIT_SECONDS, pacedSender, realTimeWaiter, type Waiter } from '../transport/paced-sender.js';
+import {
+  LONGEST_WAIT_SECONDS,
+  pacedSender,
+  realTimeWaiter,
+  type PacedSend,
+  type Waiter,
+} from '../transport/paced-sender.js';
+import { sendCountedConnection } from './connection-requests.js';
+import { admitRequests } from './request-admission.js';
 import { sendRequest } from '../transport/send-request.js';
 import { NoAnswer } from '../transport/raw-request.js';
 import type { SuiteSettings } from './suite-settings.js';
@@ -73,7 +81,7 @@ export class TargetSession {
   readonly #fake: FakeControls | undefined;
   /** What every record the run creates carries, on a target the suite cannot reset (a URL: staging has no delete). */
   readonly marker: string | undefined;
-  readonly #paced: Send;
+  readonly #paced: PacedSend;
   #realWaiter: Waiter;
   #sent = 0;
   #tally: CheckTally = {
@@ -301,25 +309,39 @@ export class TargetSession {
     throw new TimeBudgetExhausted(this.#spentKey);
   }
 
+  /** Requests a check writes on one raw connection: admitted, paced, counted and observed as {@link send}'s. */
+  readonly connect: CheckContext['connect'] = (origin, requests, options) => {
+    const admit = (contracts: readonly ContractRequest[]) => this.#admit(contracts);
+    const session = { ...this.#descriptor, admit, pacer: this.#paced, observe: (got: Exchange) => this.#observe(got) };
+    return sendCountedConnection(session, origin, requests, options);
+  };
+
+  /** Admits requests into the run and counts them, or throws: the key spent, a budget used up, an operation left out. */
+  #admit(requests: readonly ContractRequest[]): void {
+    const { baseUrl } = this.#descriptor;
+    admitRequests(requests, {
+      sent: this.#sent,
+      spentKey: this.#spentKey,
+      settings: this.#settings,
+      time: this.#time,
+      baseUrl,
+    });
+    this.#sent += requests.length;
+    this.#tally.requests += requests.length;
+  }
+
+  /** What an answer shows the running check: the coverage items it exercised, its operation's status and error code. */
+  #observe(exchange: Exchange): void {
+    const { baseUrl } = this.#descriptor;
+    for (const item of observedItems(exchange, baseUrl)) this.#tally.observed.add(item);
+    const operation =
+      operationOfRequest(exchange.request.method, exchange.request.url, baseUrl)?.operationId ??
+      `${exchange.request.method} undocumented`;
+    this.#tally.answerKinds.add(`${operation} ${exchange.status} ${errorCodeOf(exchange) ?? ''}`);
+  }
+
   async #sendCounted(request: ContractRequest): Promise<Exchange> {
-    if (this.#spentKey !== undefined && bucketOfRequest(request) === 'key')
-      throw new TimeBudgetExhausted(this.#spentKey);
-    const { maxRequests } = this.#settings;
-    if (maxRequests !== undefined && this.#sent >= maxRequests) {
-      throw new RequestBudgetExhausted(`${BUDGET_USED_UP} (--max-requests ${maxRequests})`);
-    }
-    this.#time.beforeRequest();
-    const { operations } = this.#settings;
-    if (operations) {
-      const { baseUrl } = this.#descriptor;
-      const operationId = operationOfRequest(request.method, `${baseUrl}${request.path}`, baseUrl)?.operationId;
-      if (operationId === undefined || !operations.has(operationId))
-        throw new CheckNotApplicable(
-          `it sends ${operationId ?? `${request.method} ${request.path.split('?')[0]} (no operation)`}, outside --operations ${[...operations].join(',')}`,
-        );
-    }
-    this.#sent += 1;
-    this.#tally.requests += 1;
+    this.#admit([request]);
     const tally = this.#tally;
     const ticket = this.model.sending();
     const onWire = this.evidence.sending(request);
@@ -352,12 +374,7 @@ export class TargetSession {
       this.report(broken);
     }
     for (const note of this.model.takeNotes()) this.#note(note);
-    const { baseUrl } = this.#descriptor;
-    for (const item of observedItems(exchange, baseUrl)) tally.observed.add(item);
-    const operation =
-      operationOfRequest(exchange.request.method, exchange.request.url, baseUrl)?.operationId ??
-      `${exchange.request.method} undocumented`;
-    tally.answerKinds.add(`${operation} ${exchange.status} ${errorCodeOf(exchange) ?? ''}`);
+    this.#observe(exchange);
     const limit = Number(headerOf(exchange, 'x-ratelimit-limit'));
     if (
       (request.auth ?? 'key') === 'key' &&

@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import type { SentRequest } from '../core/exchange.js';
-import { fieldBytes } from './raw-request.js';
+import { fieldBytes, rawReproduction, rawRequestOf } from './request-bytes.js';
 import { shellWord, withSecret, type WordPart } from './shell-word.js';
 
 const KEY = '${PETSTORE_API_KEY}';
@@ -81,10 +81,19 @@ function curlDefaultsRemoved(request: SentRequest): string[] {
  * `${PETSTORE_API_KEY}`. The request line and header fields go out as the suite's senders write them
  * (one byte per character up to U+00FF); a field sent twice (a value holding a newline) is two `-H`;
  * text that is not printable ASCII is `$'...'`-quoted; a body that is not UTF-8 (or holds NUL) goes
- * through printf. Beside Host and the framing, only curl's own User-Agent differs from what was sent.
+ * through printf. Beside Host and the framing, only curl's own User-Agent differs from what was sent. A
+ * form curl cannot send (a trailer section, a body without framing) is printed as the bytes themselves.
  * @example curlCommand(sent, 'free-test-key') // curl -X GET 'http://…/v1/categories' -H "Authorization: Bearer ${PETSTORE_API_KEY}"
  */
 export function curlCommand(request: SentRequest, secret?: string): string {
+  // A trailer section, or a body with no framing ended by the close: curl sends neither, so the bytes
+  // the raw sender wrote, from the same writer.
+  const { trailers, unframed } = request.wire ?? {};
+  if (trailers !== undefined || unframed)
+    return rawReproduction(new URL(request.url).origin, [rawRequestOf(request)], {
+      ...(secret && { secret }),
+      halfClose: unframed === true,
+    });
   const method = /^[A-Za-z0-9._-]+$/.test(request.method)
     ? request.method
     : shellWord(onTheWire([{ literal: request.method }]));

@@ -51,6 +51,20 @@ function scripted(
 }
 
 describe('pacedSender', () => {
+  it("paces requests written some other way (a raw connection's) by the same windows: turn waits out what observe learnt", async () => {
+    const { paced, sent, waits } = scripted([]);
+    const reset = Math.floor(Date.now() / 1000) + 30;
+    const usedUp = answer(200, { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset) });
+    // An answer to a request on a raw connection, carrying the key, says the key's window is used up.
+    paced.observe(request, { ...usedUp, request: { ...usedUp.request, headers: { Authorization: 'Bearer k' } } });
+    await paced.turn(request);
+    expect(waits).toHaveLength(1);
+    expect(waits[0]).toBeGreaterThan(25_000);
+    // The next request through the sender itself waits too, for the same window.
+    await paced(request);
+    expect([waits.length, sent.length]).toEqual([2, 1]);
+  });
+
   it('hands a 429 whose Retry-After no run waits out (a used-up day) to pastAnyWait at once: no wait, no retry', async () => {
     const dayUsedUp = answer(429, { 'retry-after': '54450', 'x-ratelimit-remaining': '0' });
     const told: Array<{ seconds: number; what: string }> = [];

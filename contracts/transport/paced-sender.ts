@@ -11,6 +11,15 @@ export const LONGEST_WAIT_SECONDS = 300;
 type Send = (request: ContractRequest) => Promise<Exchange>;
 
 /**
+ * A paced sender, and its pacing alone for requests written some other way (a raw connection's):
+ * `turn` waits out a used-up window before a request, `observe` learns from its answer.
+ */
+export type PacedSend = Send & {
+  turn(request: ContractRequest): Promise<void>;
+  observe(request: ContractRequest, exchange: Exchange): void;
+};
+
+/**
  * How a target's time passes for the suite: real sleeps on a live target; on the fake, its clock is
  * moved instead, so waiting out a window costs nothing.
  */
@@ -52,30 +61,38 @@ export function pacedSender(
    * moves for free (the fake's) can afford.
    */
   pastAnyWait?: (exchange: Exchange, seconds: number, what: string) => never,
-): Send {
+): PacedSend {
   const exhaustedUntil = { key: 0, unauthenticated: 0 };
   // The spec promises no limit on requests without a valid key: a 401's headers say what they say, and
   // only a 429 to such a request shows the target keeps one worth waiting for.
   let unauthenticatedLimited = false;
-  return async (request) => {
+  const turn = async (request: ContractRequest) => {
     const what = `${request.method} ${request.path.split('?')[0]}`;
     const bucket = bucketOfRequest(request);
-    if (!request.expectsRateLimit && exhaustedUntil[bucket] > 0) {
-      const wait = Math.ceil(exhaustedUntil[bucket] - (await waiter.now()));
-      if (wait > 0 && wait <= waiter.longestProactiveWaitSeconds) {
-        const whose = bucket === 'key' ? "the key's window" : "the target's limit on requests without a valid key";
-        note(`${waiter.say(wait)} before ${what}: ${whose} is used up (X-RateLimit-Remaining: 0)`);
-        await waiter.wait(wait);
-      }
+    if (request.expectsRateLimit || exhaustedUntil[bucket] <= 0) return;
+    const wait = Math.ceil(exhaustedUntil[bucket] - (await waiter.now()));
+    if (wait > 0 && wait <= waiter.longestProactiveWaitSeconds) {
+      const whose = bucket === 'key' ? "the key's window" : "the target's limit on requests without a valid key";
+      note(`${waiter.say(wait)} before ${what}: ${whose} is used up (X-RateLimit-Remaining: 0)`);
+      await waiter.wait(wait);
     }
+  };
+  const observe = (request: ContractRequest, exchange: Exchange) => {
+    const remaining = integerHeaderOf(exchange, 'X-RateLimit-Remaining');
+    const reset = integerHeaderOf(exchange, 'X-RateLimit-Reset');
+    const bucket = bucketOfRequest(request);
+    const described = bucketDescribed(exchange, () => bucket === 'key').kind;
+    if (described === 'unauthenticated' && exchange.status === 429) unauthenticatedLimited = true;
+    if (described === 'key' || (described === 'unauthenticated' && unauthenticatedLimited))
+      exhaustedUntil[described] = remaining === 0 && reset !== undefined ? reset + 1 : 0;
+    return described;
+  };
+  const paced = async (request: ContractRequest) => {
+    const what = `${request.method} ${request.path.split('?')[0]}`;
+    await turn(request);
     for (let attempt = 0; ; attempt += 1) {
       const exchange = await send(request);
-      const remaining = integerHeaderOf(exchange, 'X-RateLimit-Remaining');
-      const reset = integerHeaderOf(exchange, 'X-RateLimit-Reset');
-      const described = bucketDescribed(exchange, () => bucket === 'key').kind;
-      if (described === 'unauthenticated' && exchange.status === 429) unauthenticatedLimited = true;
-      if (described === 'key' || (described === 'unauthenticated' && unauthenticatedLimited))
-        exhaustedUntil[described] = remaining === 0 && reset !== undefined ? reset + 1 : 0;
+      const described = observe(request, exchange);
       const banned = errorCodeOf(exchange) === 'temporarily_banned';
       if (exchange.status !== 429 || request.expectsRateLimit || banned || attempt >= MAX_RETRIES) return exchange;
       const retryAfter = integerHeaderOf(exchange, 'Retry-After');
@@ -100,4 +117,5 @@ export function pacedSender(
       await waiter.wait(wait);
     }
   };
+  return Object.assign(paced, { turn, observe });
 }

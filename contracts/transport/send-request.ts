@@ -7,6 +7,7 @@ import {
   type Exchange,
   type RequestAuth,
   type SentRequest,
+  type WireForm,
 } from '../core/exchange.js';
 import { needsRawSocket, sendRaw } from './raw-request.js';
 
@@ -69,8 +70,14 @@ export function sentRequest(baseUrl: string, contract: ContractRequest, apiKey: 
     headers,
     ...(body !== undefined && { body }),
     ...(shown && { shown }),
-    ...(contract.wire && { wire: contract.wire }),
+    ...(contract.wire && { wire: wireSent(contract.wire, apiKey) }),
   };
+}
+
+/** A wire form as it goes out: an `Authorization` the trailer section carries spelt into its fields. */
+function wireSent({ trailerAuth, ...wire }: WireForm, apiKey: string): WireForm {
+  const field = trailerAuth && authorizationField(trailerAuth, apiKey);
+  return field ? { ...wire, trailers: { ...wire.trailers, [field[0]]: field[1] } } : wire;
 }
 
 /**
