@@ -66,7 +66,9 @@ function passedOn(request: Buffer, mode: FrontMode, upstream: string): Buffer {
 
 /** The answer as a front of `mode` sends it back to a request of `method`, and whether it then closes. */
 function answeredBack(answer: ConnectionAnswer, method: string, mode: FrontMode, closing: boolean) {
-  if (mode === 'line-end-after-content') return { bytes: answerBytes(answer, closing, Buffer.from('\r\n')), closing };
+  const hasContent = method !== 'HEAD' && answer.status !== 204 && answer.status !== 304;
+  if (mode === 'line-end-after-content' && hasContent)
+    return { bytes: answerBytes(answer, closing, Buffer.from('\r\n')), closing };
   if (mode === 'content-after-head' && method === 'HEAD') {
     // What a server that writes its GET-like content for HEAD too sends; the close keeps the stray bytes
     // off a connection a client would reuse.

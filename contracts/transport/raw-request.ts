@@ -6,6 +6,8 @@ import { answersIn, exchangeOf } from './http1-answers.js';
 export { needsRawSocket } from '../core/described-bucket.js';
 
 const RAW_TIMEOUT_MS = 15_000;
+/** How long a whole answer waits for the close its request asked for, to read what the server sends past its framing. */
+const STRAY_GRACE_MS = 150;
 
 /**
  * Text of a request line or header field as the bytes that go out: a character up to U+00FF as one byte
@@ -62,11 +64,20 @@ export function sendRaw(sent: SentRequest): Promise<Exchange> {
         : net.connect(port, url.hostname);
     let received = Buffer.alloc(0);
     let done = false;
+    let grace: NodeJS.Timeout | undefined;
     const finish = (closed: boolean) => {
       const [answer] = answersIn(received, [sent.method], closed);
       if (!answer && !closed) return;
+      // The request asked for the close: what comes before it, past the answer's framing (content after
+      // HEAD, past Content-Length), is content the server sent with it. A server that keeps the
+      // connection open is waited for a moment only.
+      if (!closed) {
+        grace ??= setTimeout(() => !done && finish(true), STRAY_GRACE_MS);
+        return;
+      }
       done = true;
       clearTimeout(timer);
+      clearTimeout(grace);
       socket.destroy();
       if (!answer) {
         reject(new NoAnswer(`the connection closed after ${received.length} bytes and no whole answer`));
