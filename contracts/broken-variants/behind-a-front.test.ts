@@ -7,6 +7,7 @@ import type { CheckName } from '../core/contract-ids.js';
 import { runChecks } from '../runner/run-checks.js';
 import { suiteSettings } from '../runner/suite-settings.js';
 import { startFakeTarget } from '../targets/fake-target.js';
+import { rawFront, type FrontMode } from './raw-front.js';
 import type { RunningTarget, TargetDescriptor } from '../targets/target.js';
 
 const SEEDS = [1, 2, 3, 4, 5];
@@ -101,5 +102,44 @@ describe.each([
     } finally {
       await front.close();
     }
+  }, 60_000);
+});
+
+/** Seeds of the raw fronts' runs (the checks below draw no generated cases; the verdict must not move with the seed). */
+const RAW_FRONT_SEEDS = [11, 22, 33, 44, 55];
+
+describe.each([
+  // A gateway that keeps the first of two Authorization fields: the fake, which reads one, admits the key.
+  ['repeated_credentials_refused', 'authorization-merged', 'malformed_credentials_refused'],
+  // A line end written past the Content-Length of each answer with content: seen by the raw reader, which reads to the close.
+  ['content_length_matches', 'line-end-after-content', 'every_method_routed'],
+  // Content sent after the header section of an answer to HEAD (then the connection closes).
+  ['no_content_where_none_can_be', 'content-after-head', 'every_method_routed'],
+] as const)('the fake behind a raw front that breaks %s', (rule, mode, check) => {
+  let fake: RunningTarget;
+  beforeAll(async () => {
+    fake = await startFakeTarget();
+  });
+  afterAll(() => fake.close());
+
+  const behindFront = async (frontMode: FrontMode | undefined) => {
+    const front = frontMode && (await rawFront(new URL(fake.descriptor.baseUrl).origin, frontMode));
+    return {
+      descriptor: front ? { ...fake.descriptor, baseUrl: `${front.origin}/v1` } : fake.descriptor,
+      close: async () => front?.close(),
+    };
+  };
+
+  it(`fails ${check} with a finding of ${rule}, under each of five seeds`, async () => {
+    const front = await behindFront(mode);
+    try {
+      for (const seed of RAW_FRONT_SEEDS) expect([seed, await findingIds(front, check, seed)]).toEqual([seed, [rule]]);
+    } finally {
+      await front.close();
+    }
+  }, 120_000);
+
+  it('finds nothing of the kind on the fake alone', async () => {
+    expect(await findingIds(await behindFront(undefined), check, RAW_FRONT_SEEDS[0]!)).toEqual([]);
   }, 60_000);
 });

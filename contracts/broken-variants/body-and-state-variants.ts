@@ -84,6 +84,24 @@ export const BODY_AND_STATE_VARIANTS: BrokenVariant[] = [
     },
   },
   {
+    name: 'property-names-case-folded',
+    breaks: 'property_names_exact',
+    does: 'member names are matched in any letter case, as a case-insensitive binder does: {"Name": "x"} creates a category named x',
+    caughtBy: ['invalid_body_rejected'],
+    fake: onCreate(async (request, next) => {
+      const body = await request.json();
+      if (typeof body !== 'object' || body === null || Array.isArray(body)) return next();
+      // NewCategory's members; only a name the body does not also hold in its own case is folded.
+      const declared = ['name', 'description'];
+      const folded = Object.entries(body as Fields).map(([name, value]) => {
+        const own = declared.find((each) => each === name.toLowerCase() && !(each in (body as Fields)));
+        return [own ?? name, value] as const;
+      });
+      const changed = folded.some(([name], index) => name !== Object.keys(body as Fields)[index]);
+      return next(changed ? { body: JSON.stringify(Object.fromEntries(folded)) } : undefined);
+    }),
+  },
+  {
     name: 'extra-properties-accepted',
     breaks: 'refused_never_admitted',
     does: 'a body with unknown properties is not refused with 400 (they are silently dropped)',

@@ -8,6 +8,7 @@ import { boundaryObjects, validValues } from '../generate/valid-values.js';
 import type { JsonSchema } from '../core/spec-document.js';
 import type { ContractRequest } from '../core/exchange.js';
 import type { Check, CheckContext } from './check.js';
+import { underRule } from './rule-reports.js';
 import { expectConforms, expectErrorBody, expectStatus, expectThat } from './expectations.js';
 
 type Body = Record<string, unknown>;
@@ -145,12 +146,19 @@ export const invalidBodyRejected: Check = {
     for (const model of writesWithBodies()) {
       const { method, path } = exampleRequest(model);
       const { any, examples } = schemaBreaks(model);
+      // A way of breaking that tries one rule of the table (a member name in another letter case) names it
+      // when the body is not refused: by its `breaks`, which a shrunk case keeps.
+      const ruleOf = new Map(invalidObjectCases(model.bodySchema).map(({ breaks, rule }) => [breaks, rule]));
       await checkProperty(
         context,
         `${model.operation.operationId} invalid bodies`,
         any,
-        ({ body, breaks }) =>
-          expectRefused(context, model, { method, path, json: body }, breaks, 400, 'invalid_request'),
+        ({ body, breaks }) => {
+          const rule = ruleOf.get(breaks);
+          const refused = () =>
+            expectRefused(context, model, { method, path, json: body }, breaks, 400, 'invalid_request');
+          return rule ? underRule(rule, refused) : refused();
+        },
         { examples },
       );
     }

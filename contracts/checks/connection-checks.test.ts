@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import net from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { brokenVariant } from '../broken-variants/index.js';
+import { rawFront, type FrontMode } from '../broken-variants/raw-front.js';
 import type { CheckResult } from '../runner/check-result.js';
 import { runChecks } from '../runner/run-checks.js';
 import { suiteSettings } from '../runner/suite-settings.js';
 import { startFakeTarget } from '../targets/fake-target.js';
 import type { RunningTarget, TargetDescriptor } from '../targets/target.js';
-import { sendOnConnection, type ConnectionAnswer } from '../transport/raw-connection.js';
+import { sendOnConnection } from '../transport/raw-connection.js';
 import { rawRequestBytes } from '../transport/request-bytes.js';
 import type { Check } from './check.js';
 import { connectionRulesKept, hostFieldRequiredOnce } from './connection-checks.js';
@@ -15,112 +14,16 @@ import { outputOfBash } from '../../test/support/curl-in-bash.js';
 
 const SEEDS = [1, 2, 3, 4, 5];
 
-/**
- * How a front breaks (or keeps) a connection rule the fake's seam cannot reach: it answers the first
- * two pipelined requests swapped; closes after each answer without saying `close`; or refuses a request
- * without Host or with two, as RFC 9112 §3.2 says, and passes the rest on; or, as a gateway that
- * merges them, passes a request on with the first Host it named (the upstream's own when it named none).
- */
-type FrontMode = 'swapped' | 'closes-silently' | 'host-guarded' | 'host-merged' | 'passing';
-
-/** Request heads every front has read off its connections (whatever it did with them): what the suite wrote. */
-let headsSeen = 0;
-
-/** An answer of the fake as bytes again, framed by Content-Length. */
-function answerBytes({ status, headers, body }: ConnectionAnswer, close: boolean): Buffer {
-  const kept = Object.entries(headers).filter(
-    ([name]) => !['content-length', 'transfer-encoding', 'connection'].includes(name),
-  );
-  const lines = [`HTTP/1.1 ${status} -`, ...kept.map(([name, value]) => `${name}: ${value}`)];
-  lines.push(`Content-Length: ${body.length}`, ...(close ? ['Connection: close'] : []));
-  return Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1'), body]);
-}
-
-/** The whole requests at the start of `buffered` (a body only by Content-Length: the connection check sends none). */
-function splitRequests(buffered: Buffer): { requests: Buffer[]; rest: Buffer } {
-  const requests: Buffer[] = [];
-  let rest: Buffer = buffered;
-  for (let end = rest.indexOf('\r\n\r\n'); end >= 0; end = rest.indexOf('\r\n\r\n')) {
-    const length = Number(/\r\ncontent-length: *(\d+)/i.exec(rest.subarray(0, end).toString('latin1'))?.[1] ?? 0);
-    if (rest.length < end + 4 + length) break;
-    requests.push(rest.subarray(0, end + 4 + length));
-    rest = rest.subarray(end + 4 + length);
-  }
-  return { requests, rest };
-}
-
-/** The request with its first Host field alone, or `fallback` where it named none: what a merging gateway sends on. */
-function withOneHost(request: Buffer, fallback: string): Buffer {
-  const text = request.toString('latin1');
-  const end = text.indexOf('\r\n\r\n');
-  const [line, ...fields] = text.slice(0, end).split('\r\n');
-  const hosts = fields.filter((field) => /^host:/i.test(field));
-  const kept = fields.filter((field) => !/^host:/i.test(field));
-  const head = [line, hosts[0] ?? `Host: ${fallback}`, ...kept].join('\r\n');
-  return Buffer.from(head + text.slice(end), 'latin1');
-}
-
-/** A front on a random port that passes each request to `upstream` on a connection of its own, as `mode` says. */
-async function rawFront(upstream: string, mode: FrontMode): Promise<{ origin: string; close(): Promise<void> }> {
-  const sockets = new Set<net.Socket>();
-  const server = net.createServer((socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-    let buffered: Buffer = Buffer.alloc(0);
-    let timer: NodeJS.Timeout | undefined;
-    const flush = async () => {
-      const { requests, rest } = splitRequests(buffered);
-      headsSeen += requests.length;
-      buffered = rest;
-      const answers: Buffer[] = [];
-      for (const request of requests) {
-        const head = request.toString('latin1');
-        const hosts = head.match(/\r\nhost:/gi)?.length ?? 0;
-        const closing = /\r\nconnection: *close/i.test(head) || /^[^\r]* HTTP\/1\.0\r\n/.test(head);
-        if (mode === 'host-guarded' && hosts !== 1) {
-          answers.push(Buffer.from('HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n'));
-          break;
-        }
-        const passed = mode === 'host-merged' ? withOneHost(request, new URL(upstream).host) : request;
-        const [answer] = (await sendOnConnection(upstream, [passed])).answers;
-        if (!answer) break;
-        answers.push(answerBytes(answer, closing));
-        if (closing) break;
-      }
-      if (mode === 'swapped' && answers.length > 1) answers.splice(0, 2, answers[1]!, answers[0]!);
-      if (socket.destroyed) return;
-      const closing = answers.some((answer) => /\r\nconnection: close\r\n/i.test(answer.toString('latin1')));
-      if (mode === 'closes-silently') socket.end(answers[0] ?? Buffer.alloc(0));
-      else if (closing) socket.end(Buffer.concat(answers));
-      else socket.write(Buffer.concat(answers));
-    };
-    socket.on('data', (chunk: Buffer) => {
-      buffered = Buffer.concat([buffered, chunk]);
-      clearTimeout(timer);
-      // Pipelined requests come in one write; a short pause gathers them before any is answered.
-      timer = setTimeout(() => void flush(), 30);
-    });
-    socket.on('error', () => socket.destroy());
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise((resolve) => {
-        server.close(() => resolve());
-        for (const socket of sockets) socket.destroy();
-      }),
-  };
-}
-
 /** The fake, behind a front of `mode` when one is given; the suite talks to the front and resets the fake. */
-async function targetBehind(mode?: FrontMode): Promise<{ descriptor: TargetDescriptor; close(): Promise<void> }> {
+async function targetBehind(
+  mode?: FrontMode,
+): Promise<{ descriptor: TargetDescriptor; close(): Promise<void>; headsSeen?(): number }> {
   const fake: RunningTarget = await startFakeTarget();
   if (!mode) return fake;
   const front = await rawFront(new URL(fake.descriptor.baseUrl).origin, mode);
   return {
     descriptor: { ...fake.descriptor, baseUrl: `${front.origin}/v1` },
+    headsSeen: front.headsSeen,
     close: async () => {
       await front.close();
       await fake.close();
@@ -202,11 +105,10 @@ describe('connection_rules_kept', () => {
   it("counts every request it writes on a raw connection in the run's count, and stops at --max-requests", async () => {
     const front = await targetBehind('passing');
     try {
-      headsSeen = 0;
       const result = await resultOf(connectionRulesKept, front);
       expect(result.outcome).toBe('passed');
       // Each request the front read (on a raw connection or not) is one the run counted.
-      expect(result.requests).toBe(headsSeen);
+      expect(result.requests).toBe(front.headsSeen!());
       const bounded = await resultOf(connectionRulesKept, front, 1, false, 4);
       expect([bounded.outcome, bounded.requests]).toEqual(['skipped', 3]);
       expect(bounded.reason).toMatch(/--max-requests 4/);

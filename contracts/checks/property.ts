@@ -198,6 +198,15 @@ async function shrinkAndThrow<T>(
   const earlierOthers = failing.outcome.broken.filter(({ promise }) => !promises.has(promise));
   for (const other of [...earlierOthers, ...during.slice(beforeShrink.length)]) context.report(other);
   reportNew(context, metOnTheWay, new Set([...promises, ...earlierOthers.map(({ promise }) => promise)]));
+  // The check's own failure names a rule the model did not (a member name in another letter case, refused
+  // by neither): a finding of its own, so the model's verdict on the same answer does not hide that rule.
+  if (shown.length > 0 && isCheckFailure(error) && error.broke && error.exchange && !promises.has(error.broke))
+    context.report({
+      promise: error.broke,
+      title: error.title,
+      lines: [...counterexample, ...error.lines, replay],
+      exchange: error.exchange,
+    });
   const [cause] = shown;
   if (cause) throw new CheckFailure(cause.title, cause.lines, cause.exchange, undefined, cause.promise);
   const failure = error as CheckFailure;

@@ -3,11 +3,14 @@ import { resolveSchema, type JsonSchema } from '../core/spec-document.js';
 import { specValidators } from '../conformance/spec-validators.js';
 import { codePoint, EDGE_WHITESPACE } from './unicode.js';
 import { integerBounds, validValues } from './valid-values.js';
+import type { RuleName } from '../rules/rule-table.js';
 
 /** A way to break a schema, and values that break it (every one refused by the spec's validator). */
 export interface InvalidCase<T = unknown> {
   breaks: string;
   values: fc.Arbitrary<T>;
+  /** The rule of the table this way of breaking the schema tries, when one names it: a refusal's failure names it. */
+  rule?: RuleName;
 }
 
 // Values of each JSON type, for "wrong type" cases.
@@ -180,6 +183,7 @@ export function invalidObjectCases(
       if (spellings.length === 0) continue;
       cases.push({
         breaks: `the property name ${name} in another letter case`,
+        rule: 'property_names_exact',
         values: fc
           .tuple(valid, fc.constantFrom(...spellings), validValues(property))
           .map(([{ [name]: sent, ...rest }, spelling, value]) => ({ ...rest, [spelling]: sent ?? value })),
@@ -195,7 +199,7 @@ export function invalidObjectCases(
     }
   }
   const validate = specValidators().schema(target);
-  return cases.map(({ breaks, values }) => ({ breaks, values: values.filter((value) => !validate(value)) }));
+  return cases.map(({ values, ...named }) => ({ ...named, values: values.filter((value) => !validate(value)) }));
 }
 
 /** A name in the letter cases a case-folding parser would take for it: `Name`, `NAME`, `nAME`. */

@@ -10,6 +10,11 @@ export interface ConnectionAnswer {
   /** Names lower-cased; repeated fields joined with `, `. */
   headers: Record<string, string>;
   body: Buffer;
+  /**
+   * Bytes the server sent past this answer's framing before it closed (content after HEAD, past
+   * Content-Length): on the last answer of a closed connection only, where nothing else can own them.
+   */
+  stray?: Buffer;
 }
 
 /** Where a chunked body ends in `bytes` (after its trailer section), and its content; undefined while incomplete. */
@@ -88,6 +93,9 @@ export function answersIn(received: Buffer, methods: readonly string[], closed: 
     answers.push({ version: match[1]!, status, headers, body });
     rest = after.subarray(taken);
   }
+  const last = answers.at(-1);
+  // Not the start of another answer cut short by the close: that is no content of this one.
+  if (closed && last && rest.length > 0 && !rest.subarray(0, 5).equals(Buffer.from('HTTP/'))) last.stray = rest;
   return answers;
 }
 
@@ -96,13 +104,15 @@ export function answersIn(received: Buffer, methods: readonly string[], closed: 
  * status, header fields and body that came.
  */
 export function exchangeOf(sent: SentRequest, answer: ConnectionAnswer): Exchange {
-  const text = answer.body.toString('utf8');
+  // What came past the framing is content the server sent with this answer: the rules judge it (RFC 9110 §8.6, §9.3.2).
+  const content = answer.stray ? Buffer.concat([answer.body, answer.stray]) : answer.body;
+  const text = content.toString('utf8');
   return {
     request: sent,
     status: answer.status,
     headers: answer.headers,
     text,
     json: parsedJson(text),
-    bytes: new Uint8Array(answer.body),
+    bytes: new Uint8Array(content),
   };
 }

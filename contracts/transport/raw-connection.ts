@@ -22,6 +22,11 @@ export interface ConnectionOptions {
   awaitClose?: boolean;
   halfClose?: boolean;
   timeoutMs?: number;
+  /**
+   * With `awaitClose`: once every request is answered, how long the close is waited for before what came
+   * is read as ended (bytes past the last answer's framing are then content it sent: {@link answersIn}).
+   */
+  graceMs?: number;
 }
 
 /**
@@ -29,7 +34,8 @@ export interface ConnectionOptions {
  * (RFC 9112 §9.3.2); otherwise each after the answer to the one before (a connection kept between them,
  * RFC 9112 §9.3), none after the server closed. It ends once every request is answered (`awaitClose`:
  * once the server closes), when nothing more came for `idleMs` after its last byte, or when it closes. `halfClose` ends
- * the client's side once everything is written; `timeoutMs` bounds the whole connection.
+ * the client's side once everything is written; `timeoutMs` bounds the whole connection; `graceMs` bounds the
+ * wait for a close once everything is answered.
  * @example await sendOnConnection('http://127.0.0.1:4010', [request], { awaitClose: true })
  */
 export function sendOnConnection(
@@ -41,6 +47,7 @@ export function sendOnConnection(
     awaitClose = false,
     halfClose = false,
     timeoutMs = CONNECTION_TIMEOUT_MS,
+    graceMs,
   }: ConnectionOptions = {},
 ): Promise<ConnectionOutcome> {
   const url = new URL(origin);
@@ -57,13 +64,13 @@ export function sendOnConnection(
     let written = 0;
     let idle: NodeJS.Timeout | undefined;
     let done = false;
-    const finish = (closedByServer: boolean) => {
+    const finish = (closedByServer: boolean, ended = closedByServer) => {
       if (done) return;
       done = true;
       clearTimeout(idle);
       clearTimeout(timer);
       socket.destroy();
-      resolve({ answers: answersIn(received, methods, closedByServer), closedByServer });
+      resolve({ answers: answersIn(received, methods, ended), closedByServer });
     };
     const timer = setTimeout(() => finish(false), timeoutMs);
     const write = (count: number) => {
@@ -85,7 +92,10 @@ export function sendOnConnection(
       const answered = answersIn(received, methods, false).length;
       if (!pipelined && answered === written && written < requests.length) write(1);
       if (answered >= requests.length && !awaitClose) finish(false);
-      else rearm();
+      else if (answered >= requests.length && graceMs !== undefined) {
+        clearTimeout(idle);
+        idle = setTimeout(() => finish(false, true), graceMs);
+      } else rearm();
     });
     socket.on('error', () => finish(true));
     socket.on('close', () => finish(true));

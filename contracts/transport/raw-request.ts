@@ -4,6 +4,8 @@ import { sendOnConnection } from './raw-connection.js';
 import { rawRequestOf } from './request-bytes.js';
 
 const RAW_TIMEOUT_MS = 15_000;
+/** How long a whole answer waits for the close its request asked for, to read what the server sends past its framing. */
+const STRAY_GRACE_MS = 150;
 
 export { needsRawSocket } from '../core/described-bucket.js';
 
@@ -23,9 +25,14 @@ export async function sendRaw(sent: SentRequest): Promise<Exchange> {
   const url = new URL(sent.url);
   const { answers, closedByServer } = await sendOnConnection(url.origin, [rawRequestOf(sent)], {
     halfClose: sent.wire?.unframed === true,
-    // One answer: however slowly it comes, only the connection's own bound ends the wait.
+    // One answer: however slowly it comes, only the connection's own bound ends the wait. The request asks
+    // for the close: what comes before it, past the answer's framing (content after HEAD, past
+    // Content-Length), is content the server sent with it; a server that keeps the connection open is
+    // waited for a moment only.
     idleMs: RAW_TIMEOUT_MS,
     timeoutMs: RAW_TIMEOUT_MS,
+    awaitClose: true,
+    graceMs: STRAY_GRACE_MS,
   });
   const [answer] = answers;
   if (!answer)

@@ -109,7 +109,10 @@ export async function sendRequest(
   const ownForm = sent.wire !== undefined || Object.keys(sent.headers).some((name) => /^expect$/i.test(name));
   // A character above U+00FF in a field, which Node's client refuses: its UTF-8 bytes, on a socket.
   const wide = Object.entries(sent.headers).some(([name, value]) => /[\u0100-\uffff]/.test(name + value));
-  if (needsRawSocket(sent.method, repeated) || ownForm || wide) return sendRaw(sent);
+  // A HEAD: Node's client never reads past its header section, so content a server wrongly sends after
+  // it (RFC 9110 §9.3.2) is seen only on a socket read to the close.
+  const head = sent.method === 'HEAD';
+  if (needsRawSocket(sent.method, repeated) || ownForm || wide || head) return sendRaw(sent);
   try {
     return await sendOnce(baseUrl, sent, extra);
   } catch (error) {
