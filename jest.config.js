@@ -6,9 +6,10 @@ import { availableParallelism } from 'node:os';
 export default {
   // Most of the long suites wait (paced runs against a server, Redis, Chromium, child processes) rather
   // than compute: at least three at once overlap those waits even on two cores (npm test here: 308 s -> 164 s).
-  // Two more: the four witness runs (test/witnesses: Express, Fastify, Go, Flask) spend minutes waiting
-  // for quota windows from the start, and would otherwise hold every worker while they wait.
-  maxWorkers: Math.max(6, availableParallelism() - 1),
+  // More: the six suites marked @startsFirst (four witnesses, the Redis pair, the CLI's URL runs) spend
+  // minutes waiting for quota windows from the start; with six workers they held every one of them while
+  // the two cores idled, so two more workers compute beside them.
+  maxWorkers: Math.max(8, availableParallelism() - 1),
   // Suites marked @startsFirst (they mostly wait) run before the others, so a fresh clone ends no later than a warm one.
   testSequencer: '<rootDir>/test/waiting-first-sequencer.js',
   testEnvironment: 'node',

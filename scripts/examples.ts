@@ -11,7 +11,7 @@
 //   Storybook in Chromium, Playwright, the bins) with msw 2 on Node 20. A guide that leaves servers running
 //   (the QA and Redis quick starts, the UI states' standalone fake) gets a network of its own, so the
 //   ports it names are free (scripts/examples/own-loopback.ts); those that install the package alone run
-//   beside the others, one at a time, as they mostly wait;
+//   beside the others, two at a time, as they mostly wait;
 // - follows one guide with a step removed on purpose, and passes only when that fails naming the step.
 // One line per project, then "N skipped" when some were, then "N passed, N failed"; exit 1 when any failed.
 // `npm run examples -- vite-app docs:vitest-quick-start node24` runs those only (a leg's name: its guides).
@@ -38,10 +38,10 @@ const npm = (args: string[], cwd: string) => run('npm', args, { cwd, maxBuffer: 
 const only = process.argv.slice(2);
 // The projects mostly wait (on an install, Chromium, a build, a server); three at once keep two cores busy.
 const JOBS = Number(process.env.EXAMPLES_JOBS ?? 3);
-// Beside them, one at a time, the guides that install the package alone (the QA, CI and Redis quick
+// Beside them, two at a time, the guides that install the package alone (the QA, CI and Redis quick
 // starts, the UI states' standalone fake): no test runner, bundler or browser to install or run, they
 // mostly wait (the suite on a target's rate limits, a page's servers).
-const BESIDE_JOBS = 1;
+const BESIDE_JOBS = 2;
 // The lines of a project's output that say what it showed, repeated on its PASS line.
 const SAYS =
   /^\s*(Tests:|Tests\s+\d|\d+ passed|vite app in Chromium|storybook:|typed client:|npx petstore-|require\(|✓ built in|Output directory:|failed as it must|msw \d on Node)/;
