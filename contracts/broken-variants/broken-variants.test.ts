@@ -68,7 +68,7 @@ const CAUGHT_BEHIND_A_FRONT = new Map<ContractId, { test: string; title: string 
     'trailers_change_no_header',
     {
       test: '../checks/framing-checks.test.ts',
-      title: 'fails a gateway that merges trailer fields into the header section',
+      title: 'fails a front that merges a trailer section into the header section (%s), under each of five seeds',
     },
   ],
 ]);

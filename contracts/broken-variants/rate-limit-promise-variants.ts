@@ -207,7 +207,7 @@ export const RATE_LIMIT_PROMISE_VARIANTS: BrokenVariant[] = [
   },
   {
     name: 'limit-of-the-other-window',
-    breaks: 'lower_window_described',
+    breaks: 'fixed_utc_windows',
     does: "X-RateLimit-Limit is the other window's limit, beside the described window's Remaining and Reset",
     caughtBy: ['rate_limit_remaining_decreases'],
     fake: limitOfTheOtherWindow,
