@@ -60,7 +60,18 @@ export function bareHttpLayerAnswer(exchange: Exchange): boolean {
  * is its own, never the service's failure.
  */
 export function httpLayerRefusal(answer: Exchange | undefined): boolean {
-  return !answer || (HTTP_LAYER_STATUSES.has(answer.status) && carriesNoRateLimitFields(answer));
+  if (!answer || unframedBytesRefused(answer)) return true;
+  return HTTP_LAYER_STATUSES.has(answer.status) && carriesNoRateLimitFields(answer);
+}
+
+/**
+ * A 400 to an HTTP/1.0 request whose body went unframed: to the server those bytes are no content (RFC
+ * 9112 §6.3) but the start of a next request that is not well-formed HTTP, which its HTTP layer may
+ * refuse with a 400 of its own, with whatever fields its error handler adds (Fastify's adds the client
+ * address's X-RateLimit-*), and that refusal may be the first answer on the connection.
+ */
+function unframedBytesRefused(answer: Exchange): boolean {
+  return answer.request.wire?.unframed === true && answer.status === 400;
 }
 
 // The method tokens common HTTP parsers (Node's llhttp, nginx) read, so a service sees them: its 400 or
@@ -80,7 +91,7 @@ const PARSED_METHODS = new Set(
  * but only for what a parser refuses: a token parsers read (PROPFIND, QUERY) reached the service.
  */
 export function answeredBeforeAnyOperation(exchange: Exchange): boolean {
-  if (bareHttpLayerAnswer(exchange)) return true;
+  if (bareHttpLayerAnswer(exchange) || unframedBytesRefused(exchange)) return true;
   const { method, headers, wire } = exchange.request;
   const repeated = Object.values(headers).some((value) => value.includes('\n'));
   // A framing or request line of its own (HTTP/1.0, absolute-form, chunked) is a form a parser may refuse too.
