@@ -12,8 +12,16 @@ export {
   isCheckFailure,
   type Check,
   type CheckContext,
+  type ContractId,
   type FakeScenario,
 } from './checks/check.js';
+/** The ids of checks and rules (promises' are beside PROMISES). */
+export { CHECK_NAMES, type CheckName } from './core/contract-ids.js';
+export { RULES, RULE_NAMES, type RuleName } from './rules/rule-table.js';
+/** What a check may send on a connection of its own (`CheckContext.connect`), and what comes back. */
+export type { ConnectionOptions, ConnectionOutcome } from './transport/raw-connection.js';
+export type { ConnectionAnswer } from './transport/http1-answers.js';
+export type { RawRequest } from './transport/request-bytes.js';
 /** The protocol equivalences and the order-of-evaluation request defects the checks hold targets to. */
 export { EQUIVALENCES, type Equivalence, type Spelling } from './protocol/equivalences.js';
 export { DISTINCTIONS, nearMissesOf, type Distinction } from './protocol/distinctions.js';
@@ -91,6 +99,7 @@ export type { UpstreamFailure } from './watch/proxy-connection.js';
 export type { WaitPastBudget, WaitRecord } from './runner/run-bounds.js';
 /** What a run tried of the evidence catalogue against one target (`SuiteReport.evidence`). */
 export type { EvidenceSummary } from './runner/evidence-catalogue.js';
+export type { EvidenceCount } from './runner/evidence-counts.js';
 export type { ExtraHeaders } from './transport/send-request.js';
 export type { BaselineEntry, BaselineVerdict, Finding } from './report/baseline.js';
 export { UnansweredLog, reachabilityOf, type Reachability, type UnansweredExchange } from './transport/unanswered.js';

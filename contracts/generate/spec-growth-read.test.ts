@@ -1,3 +1,4 @@
+/** @startsFirst the suite from a grown copy of the spec, against the fake over HTTP: mostly waits for quota windows (test/waiting-first-sequencer.js). */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { CheckResult } from '../runner/check-result.js';
 import { failuresOf, findingsOf, grownSuite } from '../../test/support/grown-spec.js';

@@ -81,7 +81,7 @@ export class PromiseModel {
 
   /**
    * The target was told what the key `token` has left in its windows (the fake's scenario controls), at
-   * the target's `now`: that key's counters start from what was set ({@link QuotaModel.windowsSet}).
+   * the target's `now`: that key's counters start from what was set (the quota model's `windowsSet`).
    */
   windowsSet(token: string, remaining: { minuteRemaining?: number; dayRemaining?: number }, now: number): void {
     this.#quota.windowsSet(token, remaining, now);

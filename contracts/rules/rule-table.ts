@@ -42,6 +42,7 @@ export interface Rule {
   checks: readonly CheckName[];
 }
 
+/** The rule table: each rule under the spec (HTTP, bearer, JSON, OWASP) by its id, with its quote, strength and the checks that test it. */
 export const RULES = {
   content_type_on_content: {
     source: 'RFC 9110 §8.3',

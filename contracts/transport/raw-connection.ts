@@ -15,16 +15,21 @@ export interface ConnectionOutcome {
   closedByServer: boolean;
 }
 
-/** How requests go on one connection: see {@link sendOnConnection}. */
+/** How requests go on one connection. */
 export interface ConnectionOptions {
+  /** All written at once (RFC 9112 §9.3.2); otherwise each after the answer to the one before. */
   pipelined?: boolean;
+  /** How long nothing may come after the server's last byte before the connection is read as done. */
   idleMs?: number;
+  /** End only once the server closes (or `idleMs`, `graceMs`, `timeoutMs` do). */
   awaitClose?: boolean;
+  /** The client ends its side once everything is written (a body delimited by the close). */
   halfClose?: boolean;
+  /** The bound of the whole connection. */
   timeoutMs?: number;
   /**
    * With `awaitClose`: once every request is answered, how long the close is waited for before what came
-   * is read as ended (bytes past the last answer's framing are then content it sent: {@link answersIn}).
+   * is read as ended (bytes past the last answer's framing are then content it sent).
    */
   graceMs?: number;
 }

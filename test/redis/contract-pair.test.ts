@@ -64,6 +64,6 @@ describeWithRedis(
         tail: expect.stringContaining('The targets agree on every check they all ran.'),
       });
       expect(stdout).toMatch(/\d+ passed, 0 failed/);
-    }, 300_000);
+    }, 600_000);
   },
 );
