@@ -24,7 +24,8 @@ export class NoAnswer extends Error {
 export async function sendRaw(sent: SentRequest): Promise<Exchange> {
   const url = new URL(sent.url);
   const { answers, closedByServer } = await sendOnConnection(url.origin, [rawRequestOf(sent)], {
-    halfClose: sent.wire?.unframed === true,
+    // A body without framing ends where the client ends its side; with no body there is nothing to end.
+    halfClose: sent.wire?.unframed === true && Buffer.byteLength(sent.body ?? '') > 0,
     // One answer: however slowly it comes, only the connection's own bound ends the wait. The request asks
     // for the close: what comes before it, past the answer's framing (content after HEAD, past
     // Content-Length), is content the server sent with it; a server that keeps the connection open is

@@ -1,6 +1,6 @@
 // Parallel load on the standalone fake: ids stay unique, the quota admits exactly its limit, the ban
 // triggers exactly once. Counts are asserted, never timings.
-import { describe, expect, it } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import type { Clock } from '../../mocks/domain/clock.js';
 import type { Category } from '../../mocks/domain/seed.js';
 import { conforming } from '../support/spec-conformance.js';
@@ -24,6 +24,10 @@ function countBy<T>(items: T[], keyOf: (item: T) => string): Record<string, numb
 async function parallel(count: number, request: (i: number) => Promise<Response>, operation: string) {
   return Promise.all(Array.from({ length: count }, async (_, i) => conforming(operation, await request(i))));
 }
+
+// Counts, not timings: on a CI machine whose two cores run eight suites, hundreds of requests can take
+// longer than jest's default five seconds (one CI run this stop), which says nothing of the counts.
+jest.setTimeout(60_000);
 
 describe('under parallel load', () => {
   it('200 parallel creates get 200 distinct ids, each listed once', async () => {
