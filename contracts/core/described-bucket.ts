@@ -102,11 +102,12 @@ export function answeredBeforeAnyOperation(exchange: Exchange): boolean {
 
 /**
  * An HTTP parser's bare refusal, which the model does not hold to a service answer's promises (no
- * window counted it, it owes no `X-RateLimit-*`): a {@link bareHttpLayerAnswer}, or an answer before any
- * operation ({@link answeredBeforeAnyOperation}) with no rate-limit fields at all.
+ * window counted it, it owes no `X-RateLimit-*`): an answer before any operation
+ * ({@link answeredBeforeAnyOperation}, every {@link bareHttpLayerAnswer} among them) with no rate-limit
+ * fields at all.
  */
 export function refusedByParser(exchange: Exchange): boolean {
-  return bareHttpLayerAnswer(exchange) || (answeredBeforeAnyOperation(exchange) && carriesNoRateLimitFields(exchange));
+  return answeredBeforeAnyOperation(exchange) && carriesNoRateLimitFields(exchange);
 }
 
 /**
